@@ -1,0 +1,160 @@
+"""W3C datetimes: every form read, only the forms both W3C and the XSD accept written.
+
+W3C allows YYYY, YYYY-MM, YYYY-MM-DD and date-times with a zone, seconds and
+fractions optional. The sitemap XSD (xsd:date | xsd:dateTime) rejects YYYY,
+YYYY-MM and hh:mm without seconds. So we write YYYY-MM-DD, or a date-time with
+seconds and a zone, and say so (D106) when we rewrote what was given.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Union
+
+_W3C = re.compile(
+    r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
+    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?[ ]?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?)?)?"
+)
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Lastmod:
+    """A valid lastmod: the text to write and its instant (UTC seconds) to compare."""
+
+    text: str
+    instant: float
+
+
+@dataclass(frozen=True, slots=True)
+class DateProblem:
+    code: str  # D101 invalid, D106 rewritten (info), D107 no zone (warning)
+    message: str
+    suggestion: str | None = None
+
+
+DateInput = Union[str, dt.date, dt.datetime]
+Parsed = tuple[Union[Lastmod, None], tuple[DateProblem, ...]]
+
+
+def _zone(tzd: str) -> tuple[str, int] | None:
+    """Normalise a zone designator to 'Z' or '+hh:mm'; None if impossible."""
+    if tzd in ("Z", "z"):
+        return "Z", 0
+    sign = 1 if tzd[0] == "+" else -1
+    digits = tzd[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    if hours > 23 or minutes > 59:
+        return None
+    if hours == 0 and minutes == 0:
+        return "+00:00", 0
+    return f"{tzd[0]}{hours:02d}:{minutes:02d}", sign * (hours * 60 + minutes)
+
+
+def _invalid(raw: str, why: str) -> Parsed:
+    return None, (
+        DateProblem(
+            "D101",
+            f"'{raw}' is not a valid lastmod: {why}; write YYYY-MM-DD or "
+            "YYYY-MM-DDThh:mm:ss+hh:mm (W3C Datetime)",
+        ),
+    )
+
+
+def parse_w3c(raw: str) -> Parsed:
+    """Read a W3C datetime string; report what is wrong or what was rewritten."""
+    text = raw.strip()
+    match = _W3C.fullmatch(text)
+    if match is None:
+        return _invalid(raw, "not in a W3C Datetime form")
+    year_s, month_s, day_s, hh, mm, ss, frac, tzd = match.groups()
+    year = int(year_s)
+    month = int(month_s) if month_s else 1
+    day = int(day_s) if day_s else 1
+    if year < 1 or not 1 <= month <= 12:
+        return _invalid(raw, "no such month")
+    if day < 1 or day > calendar.monthrange(year, month)[1]:
+        return _invalid(raw, f"{calendar.month_name[month]} {year} has no day {day}")
+    problems: list[DateProblem] = []
+    if hh is None:
+        out = f"{year:04d}-{month:02d}-{day:02d}"
+        instant = (dt.datetime(year, month, day, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
+        if day_s is None:
+            problems.append(
+                DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD rejects YYYY and YYYY-MM", out)
+            )
+        return Lastmod(out, instant), tuple(problems)
+    hour, minute, second = int(hh), int(mm), int(ss or 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return _invalid(raw, "no such time of day")
+    if tzd is None:
+        zone_text, offset = "Z", 0
+        problems.append(
+            DateProblem(
+                "D107",
+                f"lastmod '{raw}' has a time but no zone (W3C requires one); UTC is assumed. "
+                "Add Z or +hh:mm",
+                None,
+            )
+        )
+    else:
+        zone = _zone(tzd)
+        if zone is None:
+            return _invalid(raw, f"'{tzd}' is not a time zone offset")
+        zone_text, offset = zone
+    fraction = frac or ""
+    out = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}{fraction}{zone_text}"
+    local = dt.datetime(year, month, day, hour, minute, second, tzinfo=dt.timezone.utc)
+    instant = (local - _EPOCH).total_seconds() - offset * 60 + (float(fraction) if fraction else 0.0)
+    if ss is None and tzd is not None:
+        problems.append(
+            DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD requires seconds", out)
+        )
+    elif tzd is not None and out != text:
+        problems.append(DateProblem("D106", f"lastmod '{raw}' is written as {out}", out))
+    return Lastmod(out, instant), tuple(problems)
+
+
+def from_python(value: dt.date) -> Lastmod:
+    """A lastmod from a Python date or datetime (API callers); naive means UTC."""
+    if isinstance(value, dt.datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)
+        text = aware.isoformat(timespec="seconds" if not aware.microsecond else "microseconds")
+        text = text.replace("+00:00", "Z") if value.tzinfo is None else text
+        return Lastmod(text, aware.timestamp())
+    instant = dt.datetime(value.year, value.month, value.day, tzinfo=dt.timezone.utc).timestamp()
+    return Lastmod(value.isoformat(), instant)
+
+
+class DateCache:
+    """Memoises ``parse_w3c``: source rows repeat a handful of lastmods many times."""
+
+    __slots__ = ("_cache",)
+    _LIMIT = 65_536
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Parsed] = {}
+
+    def parse(self, raw: str) -> Parsed:
+        hit = self._cache.get(raw)
+        if hit is None:
+            if len(self._cache) >= self._LIMIT:
+                self._cache.clear()
+            hit = self._cache[raw] = parse_w3c(raw)
+        return hit
+
+
+def parse_now(raw: str) -> float | None:
+    """The clock given by --now or site.now: a W3C date or date-time; None if invalid."""
+    lastmod, problems = parse_w3c(raw)
+    if lastmod is None or any(p.code == "D101" for p in problems):
+        return None
+    return lastmod.instant
+
+
+def format_instant(instant: float) -> str:
+    """A UTC instant as a W3C date-time (for messages)."""
+    return dt.datetime.fromtimestamp(instant, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

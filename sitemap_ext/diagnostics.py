@@ -1,0 +1,190 @@
+"""Diagnostics as data, and the collector every stage reports into.
+
+A diagnostic has a stable code (see ``codes.py``), a severity taken from the
+code's registry entry, a message saying what is wrong and how to fix it, and a
+location: file, line, column for descriptions and text input, the URL for
+sitemap input. Printing is the CLI's job; nothing here writes to a stream.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from .limits import MAX_STORED_PER_CODE
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A position in an input file (1-based line and column)."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+NOWHERE = Where()
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """The other end of a finding (the page that does not link back, say)."""
+
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    url: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("message", "file", "line", "column", "url")}
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A registry entry: one stable code, never reused for another meaning."""
+
+    code: str
+    severity: Severity
+    name: str
+    summary: str
+    # An input/output failure (unreadable input, unwritable output): exit code 3.
+    io: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    url: str | None = None
+    hreflang: str | None = None
+    # A replacement value that fixes the problem (machine-applicable).
+    suggestion: str | None = None
+    related: tuple[Related, ...] = ()
+
+    @property
+    def where(self) -> Where:
+        return Where(self.file, self.line, self.column)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.file or "", self.line or 0, self.column or 0, self.url or "", self.code, self.message)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "url": self.url,
+        }
+        if self.hreflang is not None:
+            out["hreflang"] = self.hreflang
+        if self.suggestion is not None:
+            out["suggestion"] = self.suggestion
+        if self.related:
+            out["related"] = [r.as_dict() for r in self.related]
+        return out
+
+
+@dataclass
+class Collector:
+    """Collects diagnostics from every stage instead of stopping at the first.
+
+    Severity comes from the registry, so a code has one severity everywhere.
+    Past ``MAX_STORED_PER_CODE`` findings of one code only the count grows, which
+    keeps memory bounded on a million bad rows.
+    """
+
+    registry: dict[str, Code]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    suppressed: Counter[str] = field(default_factory=Counter)
+
+    def report(
+        self,
+        code: str,
+        message: str,
+        where: Where = NOWHERE,
+        *,
+        url: str | None = None,
+        hreflang: str | None = None,
+        suggestion: str | None = None,
+        related: Iterable[Related] = (),
+    ) -> Diagnostic:
+        entry = self.registry[code]  # KeyError here is a programming error
+        diag = Diagnostic(
+            code=code,
+            severity=entry.severity,
+            message=message,
+            file=where.file,
+            line=where.line,
+            column=where.column,
+            url=url,
+            hreflang=hreflang,
+            suggestion=suggestion,
+            related=tuple(related),
+        )
+        self.counts[code] += 1
+        if self.counts[code] <= MAX_STORED_PER_CODE:
+            self.diagnostics.append(diag)
+        else:
+            self.suppressed[code] += 1
+        return diag
+
+    def count(self, severity: Severity) -> int:
+        return sum(n for code, n in self.counts.items() if self.registry[code].severity is severity)
+
+    @property
+    def errors(self) -> int:
+        return self.count(Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return self.count(Severity.WARNING)
+
+    @property
+    def infos(self) -> int:
+        return self.count(Severity.INFO)
+
+    def has_io_failure(self) -> bool:
+        return any(self.registry[code].io for code in self.counts)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.diagnostics, key=Diagnostic.sort_key)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.diagnostics)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The closest known name to a misspelt one, or None."""
+    import difflib
+
+    found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return found[0] if found else None

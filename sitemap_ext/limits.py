@@ -1,0 +1,47 @@
+"""Every numeric limit the toolkit enforces, in one table, each with its source.
+
+Sources: sitemaps.org protocol page and FAQ (SM), Google Search Central pages on
+sitemaps, image, video and news sitemaps (G), and the published XSDs (XSD).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# SM: "no more than 50,000 URLs" per sitemap; the same for an index's entries.
+MAX_URLS_PER_FILE: Final = 50_000
+# SM: "must be no larger than 50MB (52,428,800 bytes)", uncompressed.
+MAX_BYTES_PER_FILE: Final = 52_428_800
+# SM: "less than 2,048 characters"; the XSD allows 12..2048, so < 2048 satisfies both.
+MAX_URL_CHARS: Final = 2_047
+# XSD: loc has minLength 12 ("http://a.bc/" is 12 characters).
+MIN_URL_CHARS: Final = 12
+# SM: an index may list at most 50,000 sitemaps.
+MAX_SITEMAPS_PER_INDEX: Final = 50_000
+
+# G (image): "up to 1,000 images" per <url>.
+MAX_IMAGES_PER_URL: Final = 1_000
+# G (news): "no more than 1,000 news:news tags" per sitemap.
+MAX_NEWS_PER_FILE: Final = 1_000
+# G (news): articles published in the last two days.
+NEWS_MAX_AGE_HOURS: Final = 48
+# G (video): description at most 2,048 characters.
+MAX_VIDEO_DESCRIPTION: Final = 2_048
+# XSD (video): title maxLength 100.
+MAX_VIDEO_TITLE: Final = 100
+# G (video): duration 1..28,800 seconds (the XSD allows 0).
+VIDEO_DURATION_RANGE: Final = (1, 28_800)
+# G (video): rating 0.0..5.0.
+VIDEO_RATING_RANGE: Final = (0.0, 5.0)
+# G (video): at most 32 tags.
+MAX_VIDEO_TAGS: Final = 32
+# G (video): uploader name at most 255 characters.
+MAX_VIDEO_UPLOADER: Final = 255
+# XSD (news): stock_tickers at most 5.
+MAX_NEWS_STOCK_TICKERS: Final = 5
+
+# Ours, not a protocol's: guards for untrusted input.
+# A YAML document may expand (through aliases) to at most this many nodes.
+MAX_YAML_NODES: Final = 2_000_000
+# Stored diagnostics per code; further ones are only counted (bounded memory).
+MAX_STORED_PER_CODE: Final = 1_000

@@ -1,0 +1,204 @@
+"""YAML text to plain data plus the source position of every key and value.
+
+This room reads; it does not validate. Three things PyYAML would otherwise do
+for us are done here on purpose:
+
+* Timestamps stay strings: ``yaml.safe_load`` raises on ``2026-02-30`` with no
+  useful message, and ``dates.py`` reports it with its line instead.
+* Mapping keys are the scalar's own text: YAML 1.1 reads ``no:`` (Norwegian)
+  as ``False``; a hreflang key must stay ``no``.
+* Duplicate keys are reported; YAML would keep the last one silently.
+
+``${VAR}`` and ``${VAR:-default}`` are interpolated in string values
+(``$${`` writes a literal ``${``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .diagnostics import Collector, Where
+from .limits import MAX_YAML_NODES
+
+Path = tuple[Union[str, int], ...]
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_VAR = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+@dataclass
+class Doc:
+    """One YAML file as plain data, with positions by path.
+
+    ``values[path]`` is where the value at ``path`` starts, ``keys[path]`` where
+    its key is written, and ``texts[path]`` the scalar's own text where YAML
+    typed it (``no`` read as False keeps ``"no"`` here).
+    """
+
+    file: str
+    data: Any
+    values: dict[Path, Where] = field(default_factory=dict)
+    keys: dict[Path, Where] = field(default_factory=dict)
+    texts: dict[Path, str] = field(default_factory=dict)
+
+    def where(self, path: Path) -> Where:
+        """The closest known position to ``path`` (its key if it has one)."""
+        while True:
+            if path in self.keys:
+                return self.keys[path]
+            if path in self.values:
+                return self.values[path]
+            if not path:
+                return Where(self.file, 1, 1)
+            path = path[:-1]
+
+    def value_where(self, path: Path) -> Where:
+        return self.values.get(path) or self.where(path)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def interpolate(text: str, env: Mapping[str, str], on_missing: Any) -> str:
+    """Replace ``${VAR}`` / ``${VAR:-default}``; call ``on_missing(name)`` for unset ones."""
+    if "$" not in text:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(0) == "$${":
+            return "${"
+        name, default = match.group(1), match.group(2)
+        value = env.get(name)
+        if value is not None and (value != "" or default is None):
+            return value
+        if default is not None:
+            return default
+        on_missing(name)
+        return ""
+
+    return _VAR.sub(replace, text)
+
+
+def _where(file: str, node: Node) -> Where:
+    return Where(file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Converter:
+    def __init__(self, doc: Doc, collector: Collector, env: Mapping[str, str]) -> None:
+        self.doc = doc
+        self.collector = collector
+        self.env = env
+        self.nodes = 0
+        self.constructor = yaml.SafeLoader("")  # its constructor methods for plain scalars
+
+    def convert(self, node: Node, path: Path) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            raise _TooLarge
+        self.doc.values[path] = _where(self.doc.file, node)
+        if isinstance(node, ScalarNode):
+            return self._scalar(node, path)
+        if isinstance(node, SequenceNode):
+            return [self.convert(child, path + (i,)) for i, child in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path)
+        raise TypeError(f"unexpected YAML node {node!r}")  # pragma: no cover
+
+    def _scalar(self, node: ScalarNode, path: Path) -> Any:
+        if node.tag == _STR_TAG:
+            where = _where(self.doc.file, node)
+
+            def missing(name: str) -> None:
+                self.collector.report(
+                    "C105",
+                    f"${{{name}}} is not set in the environment; set it, or give a default "
+                    f"as ${{{name}:-value}}",
+                    where,
+                )
+
+            return interpolate(node.value, self.env, missing)
+        if node.tag == _TIMESTAMP_TAG:
+            return node.value
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            self.collector.report(
+                "C101",
+                f"cannot read this value ({getattr(exc, 'problem', None) or exc}); "
+                "quote it to make it a string",
+                _where(self.doc.file, node),
+            )
+            return None
+        if value is not None:
+            self.doc.texts[path] = node.value
+        return value
+
+    def _mapping(self, node: MappingNode, path: Path) -> dict[str, Any]:
+        try:
+            self.constructor.flatten_mapping(node)  # resolve '<<' merge keys
+        except yaml.YAMLError as exc:
+            self.collector.report("C101", f"bad merge key: {exc}", _where(self.doc.file, node))
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key_where = _where(self.doc.file, key_node)
+            if not isinstance(key_node, ScalarNode):
+                self.collector.report("C103", "a mapping key must be a plain name, not a list or mapping", key_where)
+                continue
+            key = key_node.value
+            if key in out:
+                first = self.doc.keys[path + (key,)]
+                self.collector.report(
+                    "C107",
+                    f"'{key}' is given twice in this mapping (first on line {first.line}); "
+                    "remove one or merge them",
+                    key_where,
+                )
+                continue
+            self.doc.keys[path + (key,)] = key_where
+            out[key] = self.convert(value_node, path + (key,))
+        return out
+
+
+def load_yaml(
+    text: str, file: str, collector: Collector, env: Mapping[str, str] | None = None
+) -> Doc | None:
+    """Parse one YAML document; None (with a C101/C110 diagnostic) when unreadable."""
+    env = os.environ if env is None else env
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Where(file, mark.line + 1, mark.column + 1) if mark else Where(file, 1, 1)
+        problem = exc.problem or exc.context or "malformed YAML"
+        collector.report("C101", f"YAML syntax: {problem}", where)
+        return None
+    except yaml.YAMLError as exc:  # ReaderError (control characters) and the like
+        line = getattr(exc, "position", None)
+        collector.report("C101", f"YAML cannot be read: {exc}", Where(file, 1 if line is None else 1, 1))
+        return None
+    finally:
+        loader.dispose()
+    doc = Doc(file=file, data=None)
+    if node is None:
+        doc.data = {}
+        return doc
+    try:
+        doc.data = _Converter(doc, collector, env).convert(node, ())
+    except _TooLarge:
+        collector.report(
+            "C110",
+            f"the document expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "
+            "move large page lists into a CSV or JSON Lines source",
+            Where(file, 1, 1),
+        )
+        return None
+    return doc

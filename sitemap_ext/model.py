@@ -1,0 +1,98 @@
+"""The typed model a site description normalises into.
+
+A ``Page`` is one logical page: one version (a plain ``loc``) or several, one per
+language (a hreflang cluster). Each version becomes one ``<url>`` entry; the
+entries of a cluster share everything but their ``<loc>``, so the writer
+renders the shared part once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .dates import Lastmod
+from .diagnostics import NOWHERE, Where
+from .urls import Origin
+
+CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One URL of a page; ``hreflang`` is None for a page with no alternates."""
+
+    loc: str
+    hreflang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    versions: tuple[Version, ...]
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: str | None = None  # already formatted ("0.8"), as written
+    x_default: str | None = None  # the URL for x-default, if any
+    # Extension payloads, keyed by extension name ("image", "video", "news"); each
+    # extension module owns the type of its value.
+    extensions: tuple[tuple[str, Any], ...] = ()
+    where: Where = NOWHERE
+
+    @property
+    def is_cluster(self) -> bool:
+        return any(v.hreflang is not None for v in self.versions)
+
+
+@dataclass(frozen=True, slots=True)
+class Defaults:
+    """Values pages inherit (top-level ``defaults:``, or a section's own)."""
+
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A CSV or JSON Lines file of page rows, read as a stream when pages are iterated."""
+
+    path: str  # as the user wrote it, resolved against its YAML file's folder
+    display: str  # the name diagnostics show
+    format: str  # "csv" | "jsonl"
+    defaults: Defaults
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class OutputConfig:
+    dir: str | None = None
+    pattern: str = "sitemap-{n}.xml"
+    index_file: str = "sitemap.xml"
+    index: str = "auto"  # "auto": an index when there is more than one file; "always"
+    gzip: bool = False
+    max_urls: int = 50_000
+    max_bytes: int = 52_428_800
+    text: bool = False
+    robots: str | None = None  # file name of the robots.txt snippet, or None
+    public_url: str | None = None  # where the files are served; default base_url
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What the site's sitemaps may list: the origins, and the folder they are served from."""
+
+    base_url: str
+    origins: frozenset[Origin]
+    folder: str  # the public URL's folder, "https://example.com/" or deeper
+    robots: bool  # a robots.txt line submits the sitemaps (allows out-of-folder URLs)
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    file: str
+    base_url: str
+    output: OutputConfig
+    # YAML pages (already normalised) and sources (read lazily), in description order.
+    units: tuple[Union[Page, Source], ...] = ()
+    now: float | None = None
+    scope: Scope | None = None

@@ -1,0 +1,356 @@
+"""Site description (YAML files) to a ``Site``: every problem reported, none fatal early.
+
+The top-level file names the site, its output and its pages; ``include:`` merges
+other files (each with its own ``pages``, ``sources``, ``defaults`` and
+``include``, paths relative to itself). Pages keep description order: a file's
+own pages, then its sources, then its includes, depth first.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from . import dates
+from .diagnostics import Collector, Where, did_you_mean
+from .limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from .loader import Doc, Path, load_yaml
+from .output import safe_relative_name
+from .model import Defaults, OutputConfig, Page, Scope, Site, Source
+from .pages import PAGE_KEYS, PageNormaliser
+from .sources import format_of
+from .urls import normalise, origin_of
+
+TOP_KEYS = ("site", "defaults", "pages", "sources", "include", "output")
+INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
+SITE_KEYS = ("base_url", "now")
+OUTPUT_KEYS = (
+    "dir", "pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots", "public_url",
+)
+SOURCE_KEYS = ("file", "format")
+DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
+ROBOTS_FILE = "robots-sitemap.txt"
+
+
+def read_text(path: str, collector: Collector, display: str, code: str = "F101") -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        collector.report(code, f"cannot read {display}: {exc.strerror or exc}", Where(display))
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        collector.report("C101", f"{display} is not valid UTF-8 ({exc.reason}); save it as UTF-8",
+                         Where(display, line))
+        return None
+
+
+def display_name(path: str) -> str:
+    """How diagnostics name a file: relative to the working folder when below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+class _Doc:
+    """Typed access to one YAML file, reporting wrong types and unknown keys."""
+
+    def __init__(self, doc: Doc, collector: Collector) -> None:
+        self.doc = doc
+        self.collector = collector
+
+    def where(self, path: Path) -> Where:
+        return self.doc.where(path)
+
+    def mapping(self, path: Path, value: Any, allowed: Iterable[str], what: str) -> dict[str, Any] | None:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.collector.report("C103", f"{what} must be a mapping (key: value lines)", self.doc.value_where(path))
+            return None
+        allowed = tuple(allowed)
+        for key in value:
+            if key not in allowed:
+                guess = did_you_mean(key, allowed)
+                hint = f"did you mean '{guess}'?" if guess else f"known keys: {', '.join(allowed)}"
+                self.collector.report("C102", f"unknown key '{key}' in {what}; {hint}", self.where(path + (key,)),
+                                      suggestion=guess)
+        return value
+
+    def sequence(self, path: Path, value: Any, what: str) -> list[Any]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.collector.report("C103", f"{what} must be a list (lines starting with '- ')",
+                                  self.doc.value_where(path))
+            return []
+        return value
+
+    def string(self, path: Path, value: Any, what: str) -> str | None:
+        if isinstance(value, str):
+            return value
+        text = self.doc.texts.get(path)
+        if text is not None and not isinstance(value, (dict, list)):
+            return text  # a plain scalar YAML typed (a number, 'no'): its own text
+        self.collector.report("C103", f"{what} must be a string", self.doc.value_where(path))
+        return None
+
+    def boolean(self, path: Path, value: Any, what: str) -> bool | None:
+        if isinstance(value, bool):
+            return value
+        self.collector.report("C103", f"{what} must be true or false", self.doc.value_where(path))
+        return None
+
+    def integer(self, path: Path, value: Any, what: str, low: int, high: int) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.collector.report("C103", f"{what} must be a whole number", self.doc.value_where(path))
+            return None
+        if not low <= value <= high:
+            self.collector.report("C109", f"{what} must be from {low:,} to {high:,}, not {value:,}",
+                                  self.doc.value_where(path))
+            return None
+        return value
+
+
+@dataclass
+class _Loader:
+    collector: Collector
+    env: Mapping[str, str] | None
+
+    def load(self, path: str, now: str | None = None) -> Site | None:
+        display = display_name(path)
+        text = read_text(path, self.collector, display)
+        if text is None:
+            return None
+        doc = load_yaml(text, display, self.collector, self.env)
+        if doc is None:
+            return None
+        top = _Doc(doc, self.collector)
+        data = top.mapping((), doc.data, TOP_KEYS, "the site description")
+        if data is None:
+            return None
+        site = top.mapping(("site",), data.get("site"), SITE_KEYS, "site") if "site" in data else None
+        if site is None or "base_url" not in site:
+            self.collector.report(
+                "C104", "site.base_url is required: the absolute URL relative page URLs resolve against "
+                "(site:\\n  base_url: https://www.example.com/)",
+                top.where(("site",)) if "site" in data else Where(display, 1, 1),
+            )
+            return None
+        base_url = self._base_url(top, site)
+        output = self._output(top, data.get("output"), base_url)
+        clock = self._now(top, site, now)
+        if base_url is None or output is None:
+            return None
+        public = output.public_url or base_url
+        scope = Scope(
+            base_url=base_url,
+            origins=frozenset({origin_of(base_url)}),
+            folder=public[: public.rindex("/") + 1],
+            robots=output.robots is not None,
+        )
+        normaliser = PageNormaliser(scope, self.collector)
+        units: list[Page | Source] = []
+        self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
+        return Site(
+            file=display, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
+        )
+
+    # --- parts of the top file ---------------------------------------------------------
+
+    def _base_url(self, top: _Doc, site: dict[str, Any]) -> str | None:
+        path: Path = ("site", "base_url")
+        raw = top.string(path, site.get("base_url"), "site.base_url")
+        if raw is None:
+            return None
+        url, problems = normalise(raw)
+        for problem in problems:
+            self.collector.report(problem.code, f"site.base_url: {problem.message}", top.doc.value_where(path), url=raw)
+        return url
+
+    def _now(self, top: _Doc, site: dict[str, Any], override: str | None) -> float | None:
+        if override is not None:
+            return dates.parse_now(override)
+        if "now" not in site:
+            return None
+        path: Path = ("site", "now")
+        raw = top.string(path, site["now"], "site.now")
+        instant = dates.parse_now(raw) if raw is not None else None
+        if raw is not None and instant is None:
+            self.collector.report("D101", f"site.now '{raw}' is not a W3C date or date-time",
+                                  top.doc.value_where(path))
+        return instant
+
+    def _output(self, top: _Doc, value: Any, base_url: str | None) -> OutputConfig | None:
+        raw = top.mapping(("output",), value, OUTPUT_KEYS, "output")
+        if raw is None:
+            return None
+        config: dict[str, Any] = {}
+        ok = True
+
+        def at(key: str) -> Path:
+            return ("output", key)
+
+        for key in ("dir", "pattern", "index_file"):
+            if key in raw:
+                text = top.string(at(key), raw[key], f"output.{key}")
+                ok &= text is not None
+                config[key] = text
+        for key in ("pattern", "index_file"):
+            name = config.get(key)
+            if name is None:
+                continue
+            problem = None
+            if not safe_relative_name(name):
+                problem = "must be a relative name inside the output folder (no '..', no leading '/')"
+            elif not name.endswith(".xml"):
+                problem = "must end in .xml (with gzip on, .gz is added)"
+            elif key == "pattern" and "{n}" not in name:
+                problem = "must contain {n}, the file's number"
+            elif key == "index_file" and "{" in name:
+                problem = "takes no placeholders"
+            if problem:
+                self.collector.report("C108", f"output.{key} '{name}' {problem}", top.doc.value_where(at(key)))
+                ok = False
+        if "index" in raw:
+            mode = top.string(at("index"), raw["index"], "output.index")
+            if mode not in ("auto", "always"):
+                self.collector.report("C109", "output.index must be 'auto' (an index when there is more than one "
+                                      "file) or 'always'", top.doc.value_where(at("index")))
+                ok = False
+            config["index"] = mode
+        for key in ("gzip", "text"):
+            if key in raw:
+                flag = top.boolean(at(key), raw[key], f"output.{key}")
+                ok &= flag is not None
+                config[key] = flag
+        if "robots" in raw:
+            value = raw["robots"]
+            if isinstance(value, bool):
+                config["robots"] = ROBOTS_FILE if value else None
+            else:
+                name = top.string(at("robots"), value, "output.robots")
+                if name is not None and not safe_relative_name(name):
+                    self.collector.report("C108", f"output.robots '{name}' must be a relative file name",
+                                          top.doc.value_where(at("robots")))
+                    name = None
+                ok &= name is not None
+                config["robots"] = name
+        if "max_urls" in raw:
+            config["max_urls"] = top.integer(at("max_urls"), raw["max_urls"], "output.max_urls", 1, MAX_URLS_PER_FILE)
+            ok &= config["max_urls"] is not None
+        if "max_bytes" in raw:
+            config["max_bytes"] = top.integer(at("max_bytes"), raw["max_bytes"], "output.max_bytes", 4_096,
+                                              MAX_BYTES_PER_FILE)
+            ok &= config["max_bytes"] is not None
+        if "public_url" in raw:
+            text = top.string(at("public_url"), raw["public_url"], "output.public_url")
+            url, problems = normalise(text) if text is not None else (None, ())
+            for problem in problems:
+                self.collector.report(problem.code, f"output.public_url: {problem.message}",
+                                      top.doc.value_where(at("public_url")))
+            if url is not None and not url.endswith("/"):
+                url += "/"
+            ok &= url is not None
+            config["public_url"] = url
+        return OutputConfig(**config) if ok else None
+
+    # --- sections (the top file and every include) -------------------------------------
+
+    def _section(
+        self, doc: _Doc, data: dict[str, Any], inherited: Defaults, normaliser: PageNormaliser,
+        units: list[Page | Source], stack: list[str], path: str,
+    ) -> None:
+        defaults = inherited
+        if "defaults" in data:
+            raw = doc.mapping(("defaults",), data["defaults"], DEFAULT_KEYS, "defaults")
+            if raw:
+                defaults = normaliser.defaults(raw, lambda key: doc.where(("defaults", key)), inherited)
+        for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):
+            self._page(doc, ("pages", i), entry, defaults, normaliser, units)
+        for i, entry in enumerate(doc.sequence(("sources",), data.get("sources"), "sources")):
+            source = self._source(doc, ("sources", i), entry, defaults, path)
+            if source is not None:
+                units.append(source)
+        includes = data.get("include")
+        if isinstance(includes, str):
+            includes = [includes]
+        for i, entry in enumerate(doc.sequence(("include",), includes, "include")):
+            where = doc.doc.value_where(("include", i)) if isinstance(data.get("include"), list) else \
+                doc.doc.value_where(("include",))
+            name = doc.string(("include", i), entry, "an include")
+            if name is not None:
+                self._include(name, where, defaults, normaliser, units, stack, path)
+
+    def _page(
+        self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, normaliser: PageNormaliser,
+        units: list[Page | Source],
+    ) -> None:
+        raw = doc.mapping(path, entry, PAGE_KEYS, "a page")
+        if raw is None:
+            return
+        texts = doc.doc.texts
+        fields = {key: (texts.get(path + (key,), value) if key in ("loc", "changefreq") else value)
+                  for key, value in raw.items()}
+        page = normaliser.page(fields, lambda key: doc.doc.value_where(path + (key,)), defaults, doc.where(path))
+        if page is not None:
+            units.append(page)
+
+    def _source(self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, base: str) -> Source | None:
+        if isinstance(entry, str):
+            entry = {"file": entry}
+        raw = doc.mapping(path, entry, SOURCE_KEYS, "a source")
+        if raw is None:
+            return None
+        if "file" not in raw:
+            self.collector.report("C104", "a source needs file: (a CSV or JSON Lines path)", doc.where(path))
+            return None
+        name = doc.string(path + ("file",), raw["file"], "source file")
+        if name is None:
+            return None
+        where = doc.doc.value_where(path + ("file",))
+        fmt = raw.get("format") or format_of(name)
+        if fmt not in ("csv", "jsonl"):
+            self.collector.report(
+                "S107", f"cannot tell the format of '{name}': name it .csv, .jsonl (optionally .gz) or "
+                "give format: csv | jsonl", where,
+            )
+            return None
+        full = os.path.join(os.path.dirname(base), name)
+        display = display_name(full)
+        if not os.path.isfile(full):
+            self.collector.report("S101", f"source file '{name}' does not exist (looked for {display})", where)
+            return None
+        return Source(path=full, display=display, format=fmt, defaults=defaults, where=where)
+
+    def _include(
+        self, name: str, where: Where, defaults: Defaults, normaliser: PageNormaliser,
+        units: list[Page | Source], stack: list[str], base: str,
+    ) -> None:
+        full = os.path.join(os.path.dirname(base), name)
+        real = os.path.realpath(full)
+        if real in stack:
+            self.collector.report("C106", f"'{name}' includes itself (through {len(stack)} files); remove the "
+                                  "include that closes the loop", where)
+            return
+        display = display_name(full)
+        text = read_text(full, self.collector, display, code="C106")
+        if text is None:
+            return
+        doc = load_yaml(text, display, self.collector, self.env)
+        if doc is None:
+            return
+        sub = _Doc(doc, self.collector)
+        data = sub.mapping((), doc.data, INCLUDED_KEYS, f"included file {display}")
+        if data is not None:
+            self._section(sub, data, defaults, normaliser, units, stack + [real], full)
+
+
+def load_site(
+    path: str, collector: Collector, *, env: Mapping[str, str] | None = None, now: str | None = None
+) -> Site | None:
+    """Read a site description; None when it cannot be used at all (see the collector)."""
+    return _Loader(collector, env).load(path, now)

@@ -1,0 +1,131 @@
+"""Streaming readers for page sources: CSV and JSON Lines, optionally gzipped.
+
+Rows are yielded one at a time with their line number; a source is never
+loaded whole. What a row means is the page normaliser's business.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from typing import IO, Any, Callable, Iterator
+
+from .diagnostics import Collector, Where
+
+Row = tuple[dict[str, Any], Where]
+KnownColumn = Callable[[str], bool]
+
+FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+
+
+def format_of(path: str) -> str | None:
+    name = path.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for suffix, fmt in FORMATS.items():
+        if name.endswith(suffix):
+            return fmt
+    return None
+
+
+def _open(path: str) -> IO[str]:
+    if path.lower().endswith(".gz"):
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
+
+
+def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn) -> Iterator[Row]:
+    try:
+        stream = _open(path)
+    except OSError as exc:
+        collector.report(
+            "S101",
+            f"source file cannot be read ({exc.strerror or exc}); the path is relative to the YAML file",
+            Where(display),
+        )
+        return
+    reader = _read_csv if fmt == "csv" else _read_jsonl
+    line = [0]
+    with stream:
+        try:
+            yield from reader(stream, display, collector, known, line)
+        except UnicodeDecodeError as exc:
+            collector.report(
+                "S106", f"source is not valid UTF-8 ({exc.reason}); re-save it as UTF-8", Where(display, line[0] + 1)
+            )
+        except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
+            collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
+
+
+def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Collector, where: Where) -> None:
+    for name in columns:
+        if not known(name):
+            collector.report(
+                "S104", f"column '{name}' is not a page field; it is ignored", where
+            )
+
+
+def _read_csv(stream: IO[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+    reader = csv.reader(stream, strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
+        return
+    header = [name.strip() for name in header]
+    line[0] = reader.line_num
+    _unknown(header, known, display, collector, Where(display, 1, None))
+    if not any(name in ("loc", "path") or name.startswith("url:") for name in header):
+        collector.report(
+            "S105",
+            f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
+            Where(display, 1),
+        )
+        return
+    width = len(header)
+    while True:
+        start = line[0] + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            collector.report("S102", f"CSV row cannot be read: {exc}", Where(display, start))
+            line[0] = reader.line_num
+            continue
+        line[0] = reader.line_num
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        if len(row) != width:
+            collector.report(
+                "S102",
+                f"CSV row has {len(row)} fields, the header has {width}; quote fields that contain commas",
+                Where(display, start),
+            )
+            continue
+        yield dict(zip(header, row)), Where(display, start)
+
+
+def _read_jsonl(stream: IO[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+    seen_unknown: set[str] = set()
+    for number, text in enumerate(stream, 1):
+        line[0] = number
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            collector.report("S103", f"line is not valid JSON: {exc}", Where(display, number))
+            continue
+        if not isinstance(obj, dict):
+            collector.report("S103", "line must hold one JSON object (one page)", Where(display, number))
+            continue
+        fresh = [key for key in obj if key not in seen_unknown and not known(key)]
+        if fresh:
+            seen_unknown.update(fresh)
+            _unknown(fresh, known, display, collector, Where(display, number))
+        yield obj, Where(display, number)

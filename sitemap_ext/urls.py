@@ -1,0 +1,128 @@
+"""URL normalisation: absolute, http(s), RFC 3986 escaped, no whitespace.
+
+An IRI (``/café/``, ``/日本/``) is percent-encoded as UTF-8 and an IDN host is
+written in punycode. Existing ``%XX`` escapes are kept; a stray ``%`` becomes
+``%25``. XML escaping is not done here: the writer escapes ``&`` exactly once,
+so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+from urllib.parse import quote, urljoin, urlsplit, urlunsplit
+
+from .limits import MAX_URL_CHARS
+
+# Already in the form we write: ASCII, lower-case scheme and host, no port (ports
+# take the slow path, which checks their range), only characters allowed unescaped
+# in a URI, and every '%' starting an escape.
+_CLEAN = re.compile(
+    r"https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?"
+    r"/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*"
+)
+_CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_WHITESPACE = re.compile(r"\s")
+# Characters left as they are when escaping (RFC 3986 reserved + unreserved, and '%').
+_SAFE = "-._~!$&'()*+,;=:@/?%[]"
+
+
+@dataclass(frozen=True, slots=True)
+class UrlProblem:
+    code: str
+    message: str
+    suggestion: str | None = None
+
+
+UrlResult = tuple[Union[str, None], tuple[UrlProblem, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """scheme://host[:port], the unit a sitemap may list URLs for."""
+
+    scheme: str
+    netloc: str
+
+    def __str__(self) -> str:
+        return f"{self.scheme}://{self.netloc}"
+
+
+def origin_of(url: str) -> Origin:
+    parts = urlsplit(url)
+    return Origin(parts.scheme, parts.netloc)
+
+
+def _escape(part: str) -> str:
+    if _CLEAN_PATH.fullmatch(part):
+        return part
+    return quote(_BAD_PERCENT.sub("%25", part), safe=_SAFE)
+
+
+def _host(netloc: str) -> str | None:
+    """Lower-case the host, punycode an IDN, keep userinfo and port; None if invalid."""
+    userinfo, _, hostport = netloc.rpartition("@")
+    host, _, port = hostport.partition(":") if not hostport.startswith("[") else (hostport, "", "")
+    if port and (not port.isdigit() or not 0 < int(port) < 65536):
+        return None
+    if not host:
+        return None
+    host = host.lower()
+    if not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return None
+    elif not re.fullmatch(r"[a-z0-9.\-_]+|\[[0-9a-f:.]+\]", host):
+        return None
+    out = host + (":" + port if port else "")
+    return (userinfo + "@" + out) if userinfo else out
+
+
+def normalise(text: str, base: str | None = None) -> UrlResult:
+    """Resolve ``text`` against ``base`` (if relative) and write it the one way we write URLs."""
+    if _CLEAN.fullmatch(text) and len(text) <= MAX_URL_CHARS and "&amp;" not in text:
+        return text, ()
+    problems: list[UrlProblem] = []
+    url = text.strip()
+    if "&amp;" in url:
+        url = url.replace("&amp;", "&")
+        problems.append(
+            UrlProblem("U106", "URL contains '&amp;': write a plain '&' (the writer escapes it once)", url)
+        )
+    if _WHITESPACE.search(url):
+        problems.append(UrlProblem("U105", "URL contains whitespace; it is written percent-encoded"))
+        url = _WHITESPACE.sub(lambda m: quote(m.group(0)), url)
+    if not url:
+        return None, (UrlProblem("U101", "URL is empty"),)
+    parts = urlsplit(url)
+    if parts.scheme:
+        if parts.scheme.lower() not in ("http", "https"):
+            return None, (UrlProblem("U102", f"URL scheme '{parts.scheme}:' is not http or https"),)
+    elif base is None:
+        return None, (UrlProblem("U101", f"'{url}' is relative; give an absolute http(s) URL"),)
+    else:
+        url = urljoin(base, url)
+        parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        netloc = _host(parts.netloc)
+    except ValueError:
+        netloc = None
+    if netloc is None:
+        return None, (UrlProblem("U109", f"'{url}' has no valid host (or a bad port)"),)
+    if parts.fragment:
+        problems.append(UrlProblem("U110", "URL has a #fragment, which search engines drop; remove it"))
+    out = urlunsplit((scheme, netloc, _escape(parts.path) or "/", _escape(parts.query), _escape(parts.fragment)))
+    if len(out) > MAX_URL_CHARS:
+        problems.append(
+            UrlProblem("U103", f"URL has {len(out):,} characters once encoded; sitemaps take fewer than 2,048")
+        )
+        return None, tuple(problems)
+    return out, tuple(problems)
+
+
+def is_absolute_http(text: str) -> bool:
+    return text.startswith(("http://", "https://")) and len(text) > 8

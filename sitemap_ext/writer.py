@@ -1,0 +1,307 @@
+"""The one XML writer: pages to urlset files, split by count and bytes, plus the index.
+
+Two renderers turn a page into the bytes of its ``<url>`` entries:
+
+* ``LxmlRenderer``, the reference: lxml's incremental writer, Clark names.
+* ``FastRenderer``, the default: strings, escaped through ``xmlesc.escape``,
+  each cluster's shared part rendered once. Tests prove both give the same
+  canonical XML for every feature.
+
+File envelopes (declaration, ``<urlset>`` with only the namespaces the file's
+entries use) and the index are written by lxml. A file's body goes to a scratch
+file first, because its namespaces are known only when it is full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import shutil
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import BinaryIO, Callable, Iterable, Protocol
+
+from lxml import etree
+
+from .dates import Lastmod
+from .ext import EXTENSIONS, SITEMAP_NS
+from .ext import xhtml
+from .model import OutputConfig, Page
+from .xmlesc import escape
+
+GZIP_LEVEL = 6
+_TAIL = b"</urlset>\n"
+_URL, _LOC = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc"
+_LASTMOD, _CHANGEFREQ, _PRIORITY = (f"{{{SITEMAP_NS}}}{n}" for n in ("lastmod", "changefreq", "priority"))
+
+
+def all_prefixes() -> dict[str, str]:
+    out = {xhtml.PREFIX: xhtml.URI}
+    out.update({ext.prefix: ext.uri for ext in EXTENSIONS.values()})
+    return out
+
+
+def page_namespaces(page: Page) -> frozenset[str]:
+    """Prefixes of the extension namespaces a page's entries use."""
+    used = {EXTENSIONS[name].prefix for name, _ in page.extensions}
+    if page.is_cluster or page.x_default is not None:
+        used.add(xhtml.PREFIX)
+    return frozenset(used)
+
+
+@lru_cache(maxsize=64)
+def urlset_head(prefixes: frozenset[str]) -> bytes:
+    """Declaration and <urlset> start tag declaring exactly ``prefixes`` (sorted)."""
+    known = all_prefixes()
+    nsmap: dict[str | None, str] = {None: SITEMAP_NS}
+    nsmap.update({p: known[p] for p in sorted(prefixes)})
+    buffer = io.BytesIO()
+    with etree.xmlfile(buffer, encoding="UTF-8") as xf:
+        xf.write_declaration()
+        buffer.write(b"\n")
+        with xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap):
+            xf.flush()
+            head = buffer.getvalue() + b"\n"
+    return head
+
+
+class Renderer(Protocol):
+    def entries(self, page: Page) -> list[bytes]: ...
+
+
+class FastRenderer:
+    """String rendering; a cluster's shared part (dates, alternates, media) once."""
+
+    def entries(self, page: Page) -> list[bytes]:
+        shared = []
+        if page.lastmod is not None:
+            shared.append(f"<lastmod>{page.lastmod.text}</lastmod>")
+        if page.changefreq is not None:
+            shared.append(f"<changefreq>{page.changefreq}</changefreq>")
+        if page.priority is not None:
+            shared.append(f"<priority>{page.priority}</priority>")
+        if page.is_cluster or page.x_default is not None:
+            shared.append(xhtml.render_fast(page))
+        for name, value in page.extensions:
+            shared.append(EXTENSIONS[name].render_fast(value))
+        tail = "</loc>" + "".join(shared) + "</url>\n"
+        return [("<url><loc>" + escape(v.loc) + tail).encode() for v in page.versions]
+
+
+class LxmlRenderer:
+    """The reference: lxml's incremental writer inside a <urlset> declaring every namespace.
+
+    Entries are cut out of the stream after each ``<url>``; the prefixes are fixed,
+    so they are valid under any head that declares the namespaces they use.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = io.BytesIO()
+        self._stack = contextlib.ExitStack()
+        self._xf = self._stack.enter_context(etree.xmlfile(self._buffer, encoding="UTF-8"))
+        nsmap: dict[str | None, str] = {None: SITEMAP_NS}
+        nsmap.update(all_prefixes())
+        self._stack.enter_context(self._xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap))
+        self._xf.flush()
+        self._take()
+
+    def _take(self) -> bytes:
+        data = self._buffer.getvalue()
+        self._buffer.seek(0)
+        self._buffer.truncate()
+        return data
+
+    def entries(self, page: Page) -> list[bytes]:
+        xf = self._xf
+        out = []
+        for version in page.versions:
+            with xf.element(_URL):
+                with xf.element(_LOC):
+                    xf.write(version.loc)
+                for tag, value in ((_LASTMOD, page.lastmod.text if page.lastmod else None),
+                                   (_CHANGEFREQ, page.changefreq), (_PRIORITY, page.priority)):
+                    if value is not None:
+                        with xf.element(tag):
+                            xf.write(value)
+                if page.is_cluster or page.x_default is not None:
+                    xhtml.render_lxml(xf, page)
+                for name, value in page.extensions:
+                    EXTENSIONS[name].render_lxml(xf, value)
+            xf.write("\n")
+            xf.flush()
+            out.append(self._take())
+        return out
+
+
+RENDERERS: dict[str, Callable[[], Renderer]] = {"fast": FastRenderer, "lxml": LxmlRenderer}
+
+
+@dataclass
+class WrittenFile:
+    name: str  # relative to the output folder, '/'-separated
+    kind: str  # "urlset" | "index" | "text" | "robots"
+    urls: int = 0
+    bytes: int = 0  # on disk
+    uncompressed: int = 0
+    url: str | None = None  # where it is served
+    lastmod: Lastmod | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"file": self.name, "kind": self.kind, "urls": self.urls, "bytes": self.bytes,
+                "uncompressed_bytes": self.uncompressed, "url": self.url}
+
+
+@dataclass
+class _Part:
+    """One urlset being filled: its body in a scratch file, counted as written."""
+
+    scratch: str
+    body: BinaryIO
+    urls: int = 0
+    body_bytes: int = 0
+    prefixes: frozenset[str] = frozenset()
+    newest: Lastmod | None = None
+
+
+def _newer(a: Lastmod | None, b: Lastmod | None) -> Lastmod | None:
+    if a is None:
+        return b
+    if b is None or a.instant >= b.instant:
+        return a
+    return b
+
+
+@dataclass
+class UrlsetSeries:
+    """Numbered urlset files for one host, split before either limit would be passed."""
+
+    folder: str  # the staging folder
+    max_urls: int
+    max_bytes: int
+    gzip: bool
+    parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (scratch final file, stats)
+    _current: _Part | None = None
+
+    def _open(self) -> _Part:
+        scratch = os.path.join(self.folder, f".part-{len(self.parts) + 1}.body")
+        return _Part(scratch, open(scratch, "wb"))
+
+    def add(self, entries: Iterable[bytes], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
+        part = self._current or self._open()
+        self._current = part
+        for entry in entries:
+            size = len(entry)
+            merged = part.prefixes | prefixes
+            full = len(urlset_head(merged)) + part.body_bytes + size + len(_TAIL)
+            if part.urls and (part.urls >= self.max_urls or full > self.max_bytes):
+                self._close()
+                part = self._current = self._open()
+                merged = prefixes
+            part.body.write(entry)
+            part.urls += 1
+            part.body_bytes += size
+            part.prefixes = merged
+            part.newest = _newer(part.newest, lastmod)
+
+    def _close(self) -> None:
+        part = self._current
+        if part is None:
+            return
+        self._current = None
+        part.body.close()
+        number = len(self.parts) + 1
+        final = os.path.join(self.folder, f".part-{number}.xml" + (".gz" if self.gzip else ""))
+        head = urlset_head(part.prefixes)
+        size = write_assembled(final, head, part.scratch, _TAIL, self.gzip)
+        os.remove(part.scratch)
+        stats = WrittenFile(name="", kind="urlset", urls=part.urls, bytes=size,
+                            uncompressed=len(head) + part.body_bytes + len(_TAIL), lastmod=part.newest)
+        self.parts.append((final, stats))
+
+    def finish(self) -> list[tuple[str, WrittenFile]]:
+        self._close()
+        return self.parts
+
+
+def write_assembled(path: str, head: bytes, body_path: str, tail: bytes, compress: bool) -> int:
+    """head + body file + tail into ``path`` (gzip: no name, mtime 0, for identical bytes)."""
+    with open(path, "wb") as raw:
+        sink: BinaryIO = raw
+        if compress:
+            sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL, mtime=0)  # type: ignore[assignment]
+        with open(body_path, "rb") as body:
+            sink.write(head)
+            shutil.copyfileobj(body, sink, 1 << 20)
+            sink.write(tail)
+        if compress:
+            sink.close()
+        return raw.tell()
+
+
+@dataclass
+class TextSeries:
+    """Text sitemaps: one URL a line, under the same limits as XML ones."""
+
+    folder: str
+    max_urls: int
+    max_bytes: int
+    parts: list[tuple[str, WrittenFile]] = field(default_factory=list)
+    _handle: BinaryIO | None = None
+    _urls: int = 0
+    _bytes: int = 0
+
+    def add(self, locs: Iterable[str]) -> None:
+        for loc in locs:
+            line = (loc + "\n").encode()
+            if self._handle is not None and (self._urls >= self.max_urls or self._bytes + len(line) > self.max_bytes):
+                self._close()
+            if self._handle is None:
+                path = os.path.join(self.folder, f".text-{len(self.parts) + 1}.txt")
+                self._handle = open(path, "wb")
+                self.parts.append((path, WrittenFile(name="", kind="text")))
+            self._handle.write(line)
+            self._urls += 1
+            self._bytes += len(line)
+
+    def _close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            stats = self.parts[-1][1]
+            stats.urls, stats.bytes, stats.uncompressed = self._urls, self._bytes, self._bytes
+        self._handle, self._urls, self._bytes = None, 0, 0
+
+    def finish(self) -> list[tuple[str, WrittenFile]]:
+        self._close()
+        return self.parts
+
+
+def file_names(config: OutputConfig, count: int, *, text: bool = False) -> list[str]:
+    """Final names for ``count`` files: the index name when one file needs no index."""
+    suffix = ".txt" if text else (".xml.gz" if config.gzip else ".xml")
+    single = count == 1 and (text or config.index == "auto")
+    if single:
+        return [config.index_file[: -len(".xml")] + suffix]
+    stem = config.pattern[: -len(".xml")]
+    return [stem.replace("{n}", str(n)) + suffix for n in range(1, count + 1)]
+
+
+def write_index(path: str, entries: list[tuple[str, Lastmod | None]]) -> int:
+    """A <sitemapindex> of (URL, newest lastmod) entries, by lxml."""
+    with open(path, "wb") as handle:
+        with etree.xmlfile(handle, encoding="UTF-8") as xf:
+            xf.write_declaration()
+            handle.write(b"\n")
+            with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
+                xf.write("\n")
+                for url, lastmod in entries:
+                    with xf.element(f"{{{SITEMAP_NS}}}sitemap"):
+                        with xf.element(f"{{{SITEMAP_NS}}}loc"):
+                            xf.write(url)
+                        if lastmod is not None:
+                            with xf.element(f"{{{SITEMAP_NS}}}lastmod"):
+                                xf.write(lastmod.text)
+                    xf.write("\n")
+        handle.write(b"\n")
+        return handle.tell()
