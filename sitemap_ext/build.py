@@ -155,9 +155,15 @@ def build(
     env: Mapping[str, str] | None = None,
     engine: str = "fast",
     dry_run: bool = False,
+    strict: bool = False,
+    collector: Collector | None = None,
 ) -> BuildResult:
-    """Build the sitemaps of the site described at ``path`` (``dry_run``: check only)."""
-    collector = Collector(REGISTRY)
+    """Build the sitemaps of the site described at ``path``.
+
+    ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
+    files are replaced); ``collector`` lets a caller gather several runs' findings.
+    """
+    collector = collector if collector is not None else Collector(REGISTRY)
     result = BuildResult(collector)
     site = load_site(path, collector, env=env, now=now)
     if site is None:
@@ -180,7 +186,7 @@ def build(
         if files is None or staging is None:
             return result
         moves, written = files.finish(collector)
-        if collector.errors:
+        if collector.errors or (strict and collector.warnings):
             staging.discard()
             return result
         try:

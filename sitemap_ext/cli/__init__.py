@@ -1,0 +1,86 @@
+"""sitemap-ext: the command line. Only this package prints and exits.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors (or warnings with
+--strict), 2 usage error, 3 input/output failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .. import __version__
+from . import build as build_cmd
+from . import check as check_cmd
+from . import rules as rules_cmd
+from .report import EXIT_USAGE, FORMATS
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so main() returns the code."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="sitemap-ext", description="Standards-exact XML sitemaps from a YAML site description, "
+                  "and a strict checker for sitemaps that exist.")
+    top.add_argument("--version", action="version", version=f"sitemap-ext {__version__}")
+    verbs = top.add_subparsers(dest="verb", metavar="{build,check,rules}", parser_class=_Parser)
+
+    build = verbs.add_parser("build", help="write the sitemaps of a site description")
+    build.add_argument("site", metavar="SITE.yaml")
+    build.add_argument("-o", "--out", metavar="DIR", help="output folder (default: output.dir, else ./sitemaps)")
+    build.add_argument("--gzip", action="store_true", default=None, help="write .xml.gz files")
+    build.add_argument("--now", metavar="ISO8601", help="the build time, for date checks (default: none)")
+    build.add_argument("--format", choices=FORMATS, default="text")
+    build.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    build.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
+    build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
+                       help="renderer: fast (default) or lxml (the reference; same XML, slower)")
+
+    check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("--format", choices=FORMATS, default="text")
+    check.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    check.add_argument("--now", metavar="ISO8601", help="the time to judge dates against (default: none)")
+    check.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
+    check.add_argument("--base-url", action="append", default=[], metavar="URL=DIR",
+                       help="serve DIR at URL when following an index to its sitemaps (repeatable)")
+
+    rules = verbs.add_parser("rules", help="list every diagnostic code")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    if args.verb == "build":
+        return build_cmd.run(args)
+    if args.verb == "check":
+        return check_cmd.run(args)
+    if args.verb == "rules":
+        return rules_cmd.run(args)
+    parser().print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def entry_point() -> None:
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (| head): not our failure
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    except KeyboardInterrupt:
+        code = 130
+    sys.exit(code)

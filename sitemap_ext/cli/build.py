@@ -1,0 +1,36 @@
+"""sitemap-ext build SITE.yaml: write the sitemaps, atomically."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..build import build
+from ..dates import parse_now
+from .report import EXIT_USAGE, counts_line, exit_code, write_diagnostics, write_json
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.now is not None and parse_now(args.now) is None:
+        sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
+                         "(2026-11-21T09:00:00Z)\n")
+        return EXIT_USAGE
+    result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict)
+    collector = result.collector
+    code = exit_code(collector, args.strict)
+    files = [f.as_dict() for f in result.files]
+    if args.format == "json":
+        write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0)
+        return code
+    write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
+    if args.quiet:
+        return code
+    if result.files:
+        for f in result.files:
+            what = f"{f.urls:,} URLs" if f.kind in ("urlset", "text") else (
+                f"{f.urls:,} sitemaps" if f.kind == "index" else "robots.txt line")
+            sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
+        sys.stderr.write(f"built {result.urls:,} URLs into {len(result.files)} files; {counts_line(collector)}\n")
+    else:
+        sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
+    return code

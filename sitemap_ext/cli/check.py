@@ -1,0 +1,32 @@
+"""sitemap-ext check PATH...: every rule on site descriptions and sitemaps; writes nothing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..check import check
+from ..dates import parse_now
+from .report import EXIT_USAGE, counts_line, exit_code, write_diagnostics, write_json
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.now is not None and parse_now(args.now) is None:
+        sys.stderr.write(f"sitemap-ext check: --now '{args.now}' is not a W3C date or date-time "
+                         "(2026-11-21T09:00:00Z)\n")
+        return EXIT_USAGE
+    for mapping in args.base_url:
+        if "=" not in mapping:
+            sys.stderr.write(f"sitemap-ext check: --base-url takes URL=DIR, not '{mapping}'\n")
+            return EXIT_USAGE
+    result = check(args.paths, now=args.now, base_urls=args.base_url)
+    collector = result.collector
+    code = exit_code(collector, args.strict)
+    if args.format == "json":
+        write_json(collector, sys.stdout, result.files, ok=code == 0)
+        return code
+    write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
+    if not args.quiet:
+        urls = sum(int(str(f.get("urls", 0))) for f in result.files)
+        sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}\n")
+    return code

@@ -1,0 +1,139 @@
+"""Diagnostics to text, JSON or GitHub annotations; the exit code from what was found."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, TextIO
+
+from ..diagnostics import Collector, Diagnostic, Severity
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
+FORMATS = ("text", "json", "github")
+_SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
+
+
+def exit_code(collector: Collector, strict: bool) -> int:
+    if collector.has_io_failure():
+        return EXIT_IO
+    if collector.errors or (strict and collector.warnings):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+class _Lines:
+    """Source lines to show under a diagnostic, read once per file."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, list[str] | None] = {}
+
+    def get(self, file: str | None, line: int | None) -> str | None:
+        if file is None or line is None:
+            return None
+        if file not in self._files:
+            self._files[file] = self._read(file)
+        lines = self._files[file]
+        if lines is None or not 0 < line <= len(lines):
+            return None
+        return lines[line - 1].rstrip("\r\n")
+
+    @staticmethod
+    def _read(file: str) -> list[str] | None:
+        try:
+            if os.path.getsize(file) > _SOURCE_LINE_LIMIT or file.endswith(".gz"):
+                return None
+            with open(file, encoding="utf-8", errors="replace") as handle:
+                return handle.readlines()
+        except OSError:
+            return None
+
+
+def _location(diag: Diagnostic) -> str:
+    if diag.file is None:
+        return diag.url or "<input>"
+    parts = [diag.file]
+    if diag.line is not None:
+        parts.append(str(diag.line))
+        if diag.column is not None:
+            parts.append(str(diag.column))
+    return ":".join(parts)
+
+
+def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    lines = _Lines()
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        message = diag.message
+        if diag.url and diag.file is not None and diag.url not in message:
+            message += f" [{diag.url}]"
+        out.write(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}\n")
+        source = lines.get(diag.file, diag.line)
+        if source is not None and source.strip():
+            out.write(f"    {source}\n")
+            if diag.column is not None:
+                out.write("    " + " " * (diag.column - 1) + "^\n")
+        for related in diag.related:
+            where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
+            out.write(f"    note: {related.message}" + (f" ({where})" if where else "") + "\n")
+    for code, count in sorted(collector.suppressed.items()):
+        out.write(f"... and {count:,} more {code} not shown\n")
+
+
+def _escape_github(text: str, *, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def write_github(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    kinds = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        props = []
+        if diag.file is not None:
+            props.append(f"file={_escape_github(diag.file, prop=True)}")
+        if diag.line is not None:
+            props.append(f"line={diag.line}")
+        if diag.column is not None:
+            props.append(f"col={diag.column}")
+        props.append(f"title={diag.code}")
+        message = diag.message + (f" [{diag.url}]" if diag.url and diag.url not in diag.message else "")
+        out.write(f"::{kinds[diag.severity]} {','.join(props)}::{_escape_github(message)}\n")
+
+
+def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "errors": collector.errors,
+        "warnings": collector.warnings,
+        "infos": collector.infos,
+        "not_shown": dict(sorted(collector.suppressed.items())),
+        "files": files,
+    }
+
+
+def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
+    document = {
+        "diagnostics": [d.as_dict() for d in collector.sorted()],
+        "summary": summary(collector, files),
+    }
+    document.update(extra)
+    json.dump(document, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool) -> None:
+    if fmt == "github":
+        write_github(collector, out, quiet=quiet)
+    else:
+        write_text(collector, out, quiet=quiet)
+
+
+def counts_line(collector: Collector) -> str:
+    def plural(n: int, word: str) -> str:
+        return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+    return ", ".join((plural(collector.errors, "error"), plural(collector.warnings, "warning"),
+                      plural(collector.infos, "info")))
