@@ -64,7 +64,8 @@ def _source_pages(source: Source, normaliser: PageNormaliser, collector: Collect
 
 def _public_base(site: Site) -> str:
     assert site.scope is not None
-    return site.output.public_url or site.scope.folder
+    base = site.output.public_url or site.scope.base_url
+    return base[: base.rindex("/") + 1]
 
 
 def _url_of(base: str, name: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
+from urllib.parse import quote
 
 from . import dates
 from .diagnostics import Collector, Where, did_you_mean
@@ -146,10 +147,13 @@ class _Loader:
         if base_url is None or output is None:
             return None
         public = output.public_url or base_url
+        # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
+        # served from it, and may list only URLs below it.
+        subfolder = output.pattern.rpartition("/")[0]
         scope = Scope(
             base_url=base_url,
             origins=frozenset({origin_of(base_url)}),
-            folder=public[: public.rindex("/") + 1],
+            folder=public[: public.rindex("/") + 1] + (quote(subfolder) + "/" if subfolder else ""),
             robots=output.robots is not None,
         )
         normaliser = PageNormaliser(scope, self.collector)

@@ -59,8 +59,7 @@ def urlset_head(prefixes: frozenset[str]) -> bytes:
     nsmap.update({p: known[p] for p in sorted(prefixes)})
     buffer = io.BytesIO()
     with etree.xmlfile(buffer, encoding="UTF-8") as xf:
-        xf.write_declaration()
-        buffer.write(b"\n")
+        xf.write_declaration()  # lxml ends it with a newline
         with xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap):
             xf.flush()
             head = buffer.getvalue() + b"\n"
@@ -292,7 +291,6 @@ def write_index(path: str, entries: list[tuple[str, Lastmod | None]]) -> int:
     with open(path, "wb") as handle:
         with etree.xmlfile(handle, encoding="UTF-8") as xf:
             xf.write_declaration()
-            handle.write(b"\n")
             with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
                 xf.write("\n")
                 for url, lastmod in entries:
