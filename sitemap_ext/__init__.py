@@ -12,8 +12,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .build import BuildResult, build  # noqa: E402
-from .check import CheckResult, check  # noqa: E402
+from .builder import BuildResult, build  # noqa: E402
+from .checker import CheckResult, check  # noqa: E402
 from .diagnostics import Diagnostic, Severity  # noqa: E402
 
 __all__ = ["build", "check", "BuildResult", "CheckResult", "Diagnostic", "Severity", "__version__"]

@@ -63,8 +63,29 @@ class Doc:
         return self.values.get(path) or self.where(path)
 
 
-class _TooLarge(Exception):
-    pass
+def expanded_size(root: Node) -> int:
+    """Nodes the document has once aliases are expanded, counted on the shared graph.
+
+    An alias is the same node object in several places, so sizes are memoised per
+    node: a billion-laughs document is measured in microseconds, not expanded.
+    """
+    sizes: dict[int, int] = {}
+
+    def size(node: Node) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        sizes[id(node)] = 1  # a recursive alias (&a [*a]) counts once
+        if isinstance(node, SequenceNode):
+            total = 1 + sum(size(child) for child in node.value)
+        elif isinstance(node, MappingNode):
+            total = 1 + sum(size(k) + size(v) for k, v in node.value)
+        else:
+            total = 1
+        sizes[id(node)] = total
+        return total
+
+    return size(root)
 
 
 def interpolate(text: str, env: Mapping[str, str], on_missing: Any) -> str:
@@ -96,13 +117,9 @@ class _Converter:
         self.doc = doc
         self.collector = collector
         self.env = env
-        self.nodes = 0
         self.constructor = yaml.SafeLoader("")  # its constructor methods for plain scalars
 
     def convert(self, node: Node, path: Path) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_YAML_NODES:
-            raise _TooLarge
         self.doc.values[path] = _where(self.doc.file, node)
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
@@ -191,9 +208,7 @@ def load_yaml(
     if node is None:
         doc.data = {}
         return doc
-    try:
-        doc.data = _Converter(doc, collector, env).convert(node, ())
-    except _TooLarge:
+    if expanded_size(node) > MAX_YAML_NODES:
         collector.report(
             "C110",
             f"the document expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "
@@ -201,4 +216,5 @@ def load_yaml(
             Where(file, 1, 1),
         )
         return None
+    doc.data = _Converter(doc, collector, env).convert(node, ())
     return doc

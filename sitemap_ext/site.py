@@ -272,7 +272,7 @@ class _Loader:
         if "defaults" in data:
             raw = doc.mapping(("defaults",), data["defaults"], DEFAULT_KEYS, "defaults")
             if raw:
-                defaults = normaliser.defaults(raw, lambda key: doc.where(("defaults", key)), inherited)
+                defaults = normaliser.defaults(raw, lambda key: doc.doc.value_where(("defaults", key)), inherited)
         for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):
             self._page(doc, ("pages", i), entry, defaults, normaliser, units)
         for i, entry in enumerate(doc.sequence(("sources",), data.get("sources"), "sources")):

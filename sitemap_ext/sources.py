@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import csv
 import gzip
-import io
 import json
-from typing import IO, Any, Callable, Iterator
+import zlib
+from typing import IO, Any, Callable, Iterable, Iterator
 
 from .diagnostics import Collector, Where
 
@@ -30,10 +30,26 @@ def format_of(path: str) -> str | None:
     return None
 
 
-def _open(path: str) -> IO[str]:
+def _open(path: str) -> IO[bytes]:
     if path.lower().endswith(".gz"):
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
+        return gzip.open(path, "rb")
+    return open(path, "rb")
+
+
+def _decoded(stream: IO[bytes], display: str, collector: Collector, line: list[int]) -> Iterator[str]:
+    """Lines as text, decoded one at a time so a bad byte is reported on its own line."""
+    for number, raw in enumerate(stream, 1):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            collector.report(
+                "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as "
+                "UTF-8", Where(display, number),
+            )
+            line[0] = number
+            yield "\n" if raw.endswith(b"\n") else ""
 
 
 def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn) -> Iterator[Row]:
@@ -50,12 +66,8 @@ def read_rows(path: str, display: str, fmt: str, collector: Collector, known: Kn
     line = [0]
     with stream:
         try:
-            yield from reader(stream, display, collector, known, line)
-        except UnicodeDecodeError as exc:
-            collector.report(
-                "S106", f"source is not valid UTF-8 ({exc.reason}); re-save it as UTF-8", Where(display, line[0] + 1)
-            )
-        except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
+            yield from reader(_decoded(stream, display, collector, line), display, collector, known, line)
+        except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
             collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
 
 
@@ -67,7 +79,7 @@ def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Co
             )
 
 
-def _read_csv(stream: IO[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
     reader = csv.reader(stream, strict=True)
     try:
         header = next(reader)
@@ -110,7 +122,7 @@ def _read_csv(stream: IO[str], display: str, collector: Collector, known: KnownC
         yield dict(zip(header, row)), Where(display, start)
 
 
-def _read_jsonl(stream: IO[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
     seen_unknown: set[str] = set()
     for number, text in enumerate(stream, 1):
         line[0] = number

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..check import check
+from ..checker import check
 from ..dates import parse_now
 from .report import EXIT_USAGE, counts_line, exit_code, write_diagnostics, write_json
 

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..build import build
+from ..builder import build
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Where
 

@@ -1,0 +1,71 @@
+"""Shared test helpers: site fixtures, XSD validation, canonical XML."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import textwrap
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parent.parent
+# ../shared sits beside the checkout (CI always has it; a user's clone may not).
+SHARED = ROOT.parent / "shared"
+XSD = SHARED / "xsd" / "all.xsd"
+
+
+def read_xml_bytes(path: Path) -> bytes:
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.name.endswith(".gz") else data
+
+
+def canonical(data: bytes) -> bytes:
+    """C14N 2.0 of a document: equal for the same XML whatever the serialisation."""
+    return etree.canonicalize(data, strip_text=False).encode()
+
+
+@pytest.fixture(scope="session")
+def xsd() -> etree.XMLSchema:
+    if not XSD.is_file():
+        pytest.skip(f"official schemas not found at {XSD} (../shared beside the checkout); CI has them")
+    return etree.XMLSchema(etree.parse(str(XSD)))
+
+
+@pytest.fixture
+def assert_valid(xsd: etree.XMLSchema) -> Callable[[Path], None]:
+    def check(path: Path) -> None:
+        doc = etree.fromstring(read_xml_bytes(path))
+        assert xsd.validate(doc), f"{path.name}: {xsd.error_log}"
+
+    return check
+
+
+@pytest.fixture
+def make_site(tmp_path: Path) -> Callable[..., Path]:
+    """Write site.yaml (dedented) and any extra files into tmp_path; the YAML's path."""
+
+    def make(text: str, **files: str | bytes) -> Path:
+        site = tmp_path / "site.yaml"
+        site.write_text(textwrap.dedent(text), encoding="utf-8")
+        for name, content in files.items():
+            target = tmp_path / name.replace("__", "/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(textwrap.dedent(content), encoding="utf-8")
+        return site
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Diagnostics name files relative to the working folder: run each test in its own.
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("SITEMAP_TEST_"):
+            monkeypatch.delenv(name)
