@@ -25,8 +25,9 @@ _CLEAN = re.compile(
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")
-# Characters left as they are when escaping (RFC 3986 reserved + unreserved, and '%').
-_SAFE = "-._~!$&'()*+,;=:@/?%[]"
+# Characters left as they are when escaping: RFC 3986 unreserved and reserved, and '%'.
+# Not '[' ']': RFC 3986 allows them only around an IPv6 host, and anyURI rejects them.
+_SAFE = "-._~!$&'()*+,;=:@/?%"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,15 @@ def _host(netloc: str) -> str | None:
     return (userinfo + "@" + out) if userinfo else out
 
 
+def _join(base: str, reference: str) -> str:
+    """Resolve a relative reference. urljoin() drops empty ';' parameters ('/;' -> '/'),
+    so the common root-relative case is joined by hand."""
+    if reference.startswith("/") and not reference.startswith("//"):
+        parts = urlsplit(base)
+        return f"{parts.scheme}://{parts.netloc}{reference}"
+    return urljoin(base, reference)
+
+
 def normalise(text: str, base: str | None = None) -> UrlResult:
     """Resolve ``text`` against ``base`` (if relative) and write it the one way we write URLs."""
     if _CLEAN.fullmatch(text) and len(text) <= MAX_URL_CHARS and "&amp;" not in text:
@@ -104,7 +114,7 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
     elif base is None:
         return None, (UrlProblem("U101", f"'{url}' is relative; give an absolute http(s) URL"),)
     else:
-        url = urljoin(base, url)
+        url = _join(base, url)
         parts = urlsplit(url)
     scheme = parts.scheme.lower()
     try:

@@ -7,7 +7,7 @@ import sys
 
 from ..builder import build
 from ..dates import parse_now
-from .report import EXIT_USAGE, counts_line, exit_code, write_diagnostics, write_json
+from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,10 +27,11 @@ def run(args: argparse.Namespace) -> int:
         return code
     if result.files:
         for f in result.files:
-            what = f"{f.urls:,} URLs" if f.kind in ("urlset", "text") else (
-                f"{f.urls:,} sitemaps" if f.kind == "index" else "robots.txt line")
+            what = plural(f.urls, "URL") if f.kind in ("urlset", "text") else (
+                plural(f.urls, "sitemap") if f.kind == "index" else "robots.txt line")
             sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
-        sys.stderr.write(f"built {result.urls:,} URLs into {len(result.files)} files; {counts_line(collector)}\n")
+        sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
+                         f"{counts_line(collector)}\n")
     else:
         sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
     return code

@@ -131,9 +131,10 @@ def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: boo
         write_text(collector, out, quiet=quiet)
 
 
-def counts_line(collector: Collector) -> str:
-    def plural(n: int, word: str) -> str:
-        return f"{n:,} {word}" + ("" if n == 1 else "s")
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
 
+
+def counts_line(collector: Collector) -> str:
     return ", ".join((plural(collector.errors, "error"), plural(collector.warnings, "warning"),
                       plural(collector.infos, "info")))
