@@ -18,9 +18,10 @@ from .diagnostics import Collector, Where
 from .limits import MAX_SITEMAPS_PER_INDEX
 from .model import Page, Site, Source
 from .output import OutputError, Staging
-from .pages import PAGE_KEYS, PageNormaliser
+from .pages import PAGE_KEYS, URL_COLUMN, PageNormaliser
 from .site import load_site
 from .sources import read_rows
+from .urls import Origin, origin_of
 from .writer import RENDERERS, TextSeries, UrlsetSeries, WrittenFile, file_names, page_namespaces, write_index
 
 DEFAULT_OUT_DIR = "sitemaps"
@@ -40,8 +41,8 @@ class BuildResult:
 
 
 def source_column(name: str) -> bool:
-    """Whether a source column is a page field."""
-    return name in PAGE_KEYS
+    """Whether a source column is a page field (url:<code> columns included)."""
+    return name in PAGE_KEYS or name.startswith(URL_COLUMN)
 
 
 def iter_pages(site: Site, collector: Collector) -> Iterator[Page]:
@@ -57,48 +58,41 @@ def iter_pages(site: Site, collector: Collector) -> Iterator[Page]:
 
 def _source_pages(source: Source, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
     for raw, where in read_rows(source.path, source.display, source.format, collector, source_column):
-        page = normaliser.page(raw, lambda _key, _w=where: _w, source.defaults, where)
+        page = normaliser.page(raw, lambda _key, _w=where: _w, source.defaults, where, row=True)
         if page is not None:
             yield page
-
-
-def _public_base(site: Site) -> str:
-    assert site.scope is not None
-    base = site.output.public_url or site.scope.base_url
-    return base[: base.rindex("/") + 1]
 
 
 def _url_of(base: str, name: str) -> str:
     return base + quote(name, safe="/")
 
 
-class _Files:
-    """The files of one build: urlset parts, text parts, then index and robots."""
+def host_folder(origin: Origin) -> str:
+    """The output subfolder of one host's files when a site spans several hosts."""
+    return origin.netloc.replace(":", "_")
 
-    def __init__(self, site: Site, staging: Staging, engine: str) -> None:
+
+class _HostFiles:
+    """One host's files: urlset parts, text parts, then its index and robots line."""
+
+    def __init__(self, site: Site, staging: Staging, folder: str, public: str) -> None:
+        out = site.output
         self.site = site
         self.staging = staging
-        self.renderer = RENDERERS[engine]()
-        out = site.output
-        self.urlsets = UrlsetSeries(staging.folder, out.max_urls, out.max_bytes, out.gzip)
-        self.text = TextSeries(staging.folder, out.max_urls, out.max_bytes) if out.text else None
-
-    def add(self, page: Page) -> None:
-        self.urlsets.add(self.renderer.entries(page), page_namespaces(page), page.lastmod)
-        if self.text is not None:
-            self.text.add(v.loc for v in page.versions)
+        self.folder = folder  # "" for a one-host site, else "www.example.de/"
+        self.public = public  # where this host serves the files, ending in '/'
+        scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
+        os.mkdir(scratch)
+        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip)
+        self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
 
     def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
         out = self.site.output
-        base = _public_base(self.site)
         moves: list[tuple[str, str]] = []
         written: list[WrittenFile] = []
         parts = self.urlsets.finish()
-        names = file_names(out, len(parts))
-        for (scratch, stats), name in zip(parts, names):
-            stats.name, stats.url = name, _url_of(base, name)
-            moves.append((self._place(scratch, name), name))
-            written.append(stats)
+        for (scratch, stats), name in zip(parts, file_names(out, len(parts))):
+            self._place(scratch, name, stats, moves, written)
         entry_point = written[0].url if len(written) == 1 else None
         if len(parts) > 1 or out.index == "always":
             if len(parts) > MAX_SITEMAPS_PER_INDEX:
@@ -106,26 +100,85 @@ class _Files:
                     "O101", f"{len(parts):,} sitemaps would be needed; an index lists at most "
                     f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
                 )
-            index_path = self.staging.path(out.index_file)
-            size = write_index(index_path, [(f.url or "", f.lastmod) for f in written])
-            index = WrittenFile(name=out.index_file, kind="index", urls=len(written), bytes=size,
-                                uncompressed=size, url=_url_of(base, out.index_file))
-            moves.append((index_path, out.index_file))
+            name = self.folder + out.index_file
+            path = self.staging.path(name)
+            size = write_index(path, [(f.url or "", f.lastmod) for f in written])
+            index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
+                                url=_url_of(self.public, out.index_file))
+            moves.append((path, name))
             written.append(index)
             entry_point = index.url
         if self.text is not None:
             text_parts = self.text.finish()
             for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
-                stats.name, stats.url = name, _url_of(base, name)
-                moves.append((self._place(scratch, name), name))
-                written.append(stats)
+                self._place(scratch, name, stats, moves, written)
         if out.robots is not None and entry_point is not None:
-            path = self.staging.path(out.robots)
+            name = self.folder + out.robots
+            path = self.staging.path(name)
             line = f"Sitemap: {entry_point}\n".encode()
             with open(path, "wb") as handle:
                 handle.write(line)
-            moves.append((path, out.robots))
-            written.append(WrittenFile(name=out.robots, kind="robots", bytes=len(line), uncompressed=len(line)))
+            moves.append((path, name))
+            written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
+        return moves, written
+
+    def _place(self, scratch: str, name: str, stats: WrittenFile, moves: list[tuple[str, str]],
+               written: list[WrittenFile]) -> None:
+        stats.name, stats.url = self.folder + name, _url_of(self.public, name)
+        target = self.staging.path(stats.name)
+        os.replace(scratch, target)
+        moves.append((target, stats.name))
+        written.append(stats)
+
+
+class _Files:
+    """The files of one build, grouped per host: a sitemap lists URLs of its own host only."""
+
+    def __init__(self, site: Site, staging: Staging, engine: str) -> None:
+        assert site.scope is not None
+        self.site = site
+        self.staging = staging
+        self.renderer = RENDERERS[engine]()
+        base = origin_of(site.scope.base_url)
+        public = site.output.public_url or site.scope.base_url
+        self.publics = {base: public[: public.rindex("/") + 1]}
+        for origin in site.scope.origins - {base}:
+            self.publics[origin] = f"{origin}/"
+        self.base = str(base)
+        self.several = len(site.scope.origins) > 1
+        self.hosts: dict[str, _HostFiles] = {}
+        self.text = site.output.text
+
+    def _host(self, origin_text: str) -> _HostFiles:
+        files = self.hosts.get(origin_text)
+        if files is None:
+            origin = origin_of(origin_text + "/")
+            folder = host_folder(origin) + "/" if self.several else ""
+            files = self.hosts[origin_text] = _HostFiles(self.site, self.staging, folder, self.publics[origin])
+        return files
+
+    def add(self, page: Page) -> None:
+        entries = self.renderer.entries(page)
+        prefixes = page_namespaces(page)
+        if not self.several:
+            files = self._host(self.base)
+            files.urlsets.add(entries, prefixes, page.lastmod)
+            if files.text is not None:
+                files.text.add(v.loc for v in page.versions)
+            return
+        for version, entry in zip(page.versions, entries):
+            files = self._host(_origin_text(version.loc))
+            files.urlsets.add((entry,), prefixes, page.lastmod)
+            if files.text is not None:
+                files.text.add((version.loc,))
+
+    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+        moves: list[tuple[str, str]] = []
+        written: list[WrittenFile] = []
+        for key in sorted(self.hosts):
+            host_moves, host_written = self.hosts[key].finish(collector)
+            moves += host_moves
+            written += host_written
         # Children first, the index after them, then the rest: a reader never sees an
         # index naming a file that is not in place yet.
         order = {"urlset": 0, "text": 0, "index": 1, "robots": 2}
@@ -133,10 +186,10 @@ class _Files:
         moves.sort(key=lambda move: order[kinds[move[1]]])
         return moves, written
 
-    def _place(self, scratch: str, name: str) -> str:
-        target = self.staging.path(name)
-        os.replace(scratch, target)
-        return target
+
+def _origin_text(url: str) -> str:
+    """scheme://host[:port] of a URL we normalised (cheaper than urlsplit on a hot path)."""
+    return url[: url.find("/", url.find("//") + 2)]
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:

@@ -78,13 +78,38 @@ class OutputConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Locale:
+    """One entry of ``locales:``: a hreflang code and the URL its pages live under."""
+
+    code: str  # canonical form, as written into hreflang
+    base: str  # host + prefix, ending in '/': "https://example.de/" or "https://e.com/de/"
+    host_root: str  # the host's root, for relative urls: "https://example.de/"
+
+
+# x_default given as a locale code, a URL, or switched off.
+XDefault = Union["XDefaultCode", "XDefaultUrl", None]
+
+
+@dataclass(frozen=True, slots=True)
+class XDefaultCode:
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class XDefaultUrl:
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
 class Scope:
     """What the site's sitemaps may list: the origins, and the folder they are served from."""
 
     base_url: str
     origins: frozenset[Origin]
-    folder: str  # the public URL's folder, "https://example.com/" or deeper
+    folder: str  # the public URL's folder on base_url's host, "https://example.com/" or deeper
     robots: bool  # a robots.txt line submits the sitemaps (allows out-of-folder URLs)
+    locales: tuple[Locale, ...] = ()
+    x_default: XDefault = None  # the site-wide x_default
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,15 +10,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Callable, Mapping
 
+import re
+
+from . import langtags
 from .dates import DateCache, Lastmod, from_python
 from .diagnostics import Collector, Where
-from .model import CHANGEFREQS, Defaults, Page, Scope, Version
+from .model import CHANGEFREQS, Defaults, Locale, Page, Scope, Version, XDefault, XDefaultCode, XDefaultUrl
 from .urls import normalise, origin_of
+
+_LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
 WhereOf = Callable[[str], Where]
 
 # The keys a page (YAML entry or source row) may have.
-PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority")
+PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default")
+URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
 
 
 def format_priority(value: float) -> str:
@@ -31,6 +37,11 @@ class PageNormaliser:
         self.scope = scope
         self.collector = collector
         self.dates = dates or DateCache()
+        self.locales = {locale.code: locale for locale in scope.locales}
+        self.locale_codes = tuple(self.locales)
+        self._base_origin = str(origin_of(scope.base_url))
+        # Codes already judged bad in source columns: reported once, not per row.
+        self._judged: set[str] = set()
 
     # --- single fields -------------------------------------------------------------
 
@@ -95,7 +106,7 @@ class PageNormaliser:
                 url=url,
             )
             return None
-        if not self.scope.robots and not url.startswith(self.scope.folder):
+        if not self.scope.robots and url.startswith(self._base_origin) and not url.startswith(self.scope.folder):
             self.collector.report(
                 "U108",
                 f"{what} {url} lies outside {self.scope.folder}, where the sitemaps are served: "
@@ -118,28 +129,177 @@ class PageNormaliser:
             priority=self.priority(raw["priority"], where_of("priority")) if "priority" in raw else inherited.priority,
         )
 
-    def page(self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults, where: Where) -> Page | None:
-        """A page from its fields; ``where`` is the entry's (or row's) own position."""
+    def page(
+        self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults, where: Where, *, row: bool = False
+    ) -> Page | None:
+        """A page from its fields; ``where`` is the entry's (or row's) own position.
+
+        ``row`` says the fields come from a source row (url:<code> columns, and
+        list values written as text).
+        """
         value = raw.get("loc")
-        if value is None or value == "":
-            self.collector.report("C104", "a page needs a loc (its URL, absolute or relative to site.base_url)", where)
+        urls = self._url_columns(raw) if row else raw.get("urls")
+        multilingual = _given(raw, "path") or bool(urls)
+        if multilingual and _given(raw, "loc"):
+            self.collector.report("C111", "a page has either loc (one URL) or path / urls (one URL per locale), "
+                                  "not both", where_of("loc"))
             return None
-        loc = self.url(value, where_of("loc"))
+        if not multilingual and (value is None or value == ""):
+            self.collector.report("C104", "a page needs a loc (its URL, absolute or relative to site.base_url), "
+                                  "or a path / urls for its locales", where)
+            return None
+        if multilingual:
+            versions, x_default = self._cluster(raw, urls, where_of, where, row)
+        else:
+            loc = self.url(value, where_of("loc"))
+            versions, x_default = ((Version(loc),) if loc else ()), None
         lastmod = self.lastmod(raw["lastmod"], where_of("lastmod")) if _given(raw, "lastmod") else defaults.lastmod
         changefreq = (
             self.changefreq(raw["changefreq"], where_of("changefreq"))
             if _given(raw, "changefreq") else defaults.changefreq
         )
         priority = self.priority(raw["priority"], where_of("priority")) if _given(raw, "priority") else defaults.priority
-        if loc is None:
+        if not versions:
             return None
         return Page(
-            versions=(Version(loc),),
+            versions=versions,
             lastmod=lastmod,
             changefreq=changefreq,
             priority=priority,
+            x_default=x_default,
             where=where,
         )
+
+    # --- clusters -----------------------------------------------------------------
+
+    @staticmethod
+    def _url_columns(raw: Mapping[str, Any]) -> dict[str, Any]:
+        return {key[len(URL_COLUMN):]: value for key, value in raw.items()
+                if key.startswith(URL_COLUMN) and value not in (None, "")}
+
+    def _cluster(
+        self, raw: Mapping[str, Any], urls: Any, where_of: WhereOf, where: Where, row: bool
+    ) -> tuple[tuple[Version, ...], str | None]:
+        by_code: dict[str, str] = {}
+        if _given(raw, "path"):
+            for code in self._subset(raw.get("locales"), where_of("locales"), row):
+                locale = self.locales[code]
+                url = self.url(_under(locale.base, raw["path"]), where_of("path"), what=f"path ({code})")
+                if url is not None:
+                    by_code[code] = url
+        if urls:
+            if not isinstance(urls, Mapping):
+                self.collector.report("C103", "urls must map hreflang codes to URLs (de: /de/schuhe)",
+                                      where_of("urls"))
+            else:
+                for key, value in urls.items():
+                    key_where = where_of(URL_COLUMN + key) if row else where_of("urls")
+                    code = self._code(str(key), key_where, once=row)
+                    if code is None:
+                        continue
+                    locale = self.locales.get(code)
+                    base = locale.host_root if locale is not None else self.scope.base_url
+                    url = self.url(_under_root(base, value), key_where, what=f"urls.{key}") \
+                        if isinstance(value, str) else self.url(value, key_where, what=f"urls.{key}")
+                    if url is not None:
+                        by_code[code] = url
+        versions = tuple(Version(by_code[code], code) for code in sorted(by_code, key=str.lower))
+        seen: dict[str, str] = {}
+        for version in versions:
+            if version.loc in seen:
+                self.collector.report(
+                    "H107", f"{version.loc} is given for both {seen[version.loc]} and {version.hreflang}; each "
+                    "language version needs its own URL", where, url=version.loc, hreflang=version.hreflang,
+                )
+            seen.setdefault(version.loc, version.hreflang or "")
+        if len(seen) != len(versions):
+            versions = tuple(v for v in versions if seen.get(v.loc) == v.hreflang)
+        return versions, self._x_default(raw, by_code, where_of, where)
+
+    def _subset(self, value: Any, where: Where, row: bool) -> tuple[str, ...]:
+        if value in (None, ""):
+            return self.locale_codes
+        if isinstance(value, str):
+            items: list[Any] = [v for v in _LIST_SEPARATORS.split(value) if v]
+        elif isinstance(value, list):
+            items = value
+        else:
+            self.collector.report("C103", "locales must be a list of locale codes", where)
+            return ()
+        chosen = []
+        for item in items:
+            code = langtags.judge(str(item)).canonical or str(item)
+            if code in self.locales:
+                chosen.append(code)
+            else:
+                self.collector.report(
+                    "C112", f"locale '{item}' is not in locales: ({', '.join(self.locale_codes) or 'none defined'})",
+                    where,
+                )
+        return tuple(chosen)
+
+    def _code(self, text: str, where: Where, *, once: bool) -> str | None:
+        """A hreflang code from a urls key or url:<code> column; reported as needed."""
+        verdict = langtags.judge(text)
+        if verdict.problems and not (once and text in self._judged):
+            self._judged.add(text)
+            for problem in verdict.problems:
+                self.collector.report(problem.code, problem.message, where, hreflang=text,
+                                      suggestion=problem.suggestion)
+        if verdict.canonical == langtags.X_DEFAULT:
+            self.collector.report("C103", "x-default is set with x_default:, not as a urls entry", where)
+            return None
+        return verdict.canonical
+
+    def _x_default(self, raw: Mapping[str, Any], by_code: Mapping[str, str], where_of: WhereOf,
+                   where: Where) -> str | None:
+        if "x_default" in raw and raw["x_default"] not in (None, ""):
+            setting = parse_x_default(raw["x_default"], self, where_of("x_default"))
+            explicit = True
+        else:
+            setting, explicit = self.scope.x_default, False
+        if setting is None:
+            return None
+        if isinstance(setting, XDefaultUrl):
+            return setting.url
+        url = by_code.get(setting.code)
+        if url is None and explicit:
+            self.collector.report("C112", f"x_default names {setting.code}, which this page has no version for",
+                                  where_of("x_default"))
+        return url
+
+
+def parse_x_default(value: Any, normaliser: PageNormaliser, where: Where) -> XDefault:
+    """x_default: a locale code, a URL (a language selector), or none."""
+    if value is False or (isinstance(value, str) and value.strip().lower() == "none"):
+        return None
+    if not isinstance(value, str):
+        normaliser.collector.report("C103", "x_default must be a locale code, a URL, or none", where)
+        return None
+    if "/" in value:
+        url = normaliser.url(value, where, what="x_default")
+        return XDefaultUrl(url) if url is not None else None
+    code = langtags.judge(value).canonical
+    if code not in normaliser.locales:
+        normaliser.collector.report(
+            "C112", f"x_default '{value}' is neither a locale in locales: ({', '.join(normaliser.locale_codes) or 'none'}) "
+            "nor a URL", where,
+        )
+        return None
+    return XDefaultCode(code)
+
+
+def _under(base: str, path: Any) -> Any:
+    """A locale's URL for a path: the locale's base and the path without its leading '/'."""
+    if not isinstance(path, str):
+        return path
+    if path.startswith(("http://", "https://")):
+        return path
+    return base + path.lstrip("/")
+
+
+def _under_root(root: str, url: str) -> str:
+    return root + url.lstrip("/") if url.startswith("/") and not url.startswith("//") else url
 
 
 def _given(raw: Mapping[str, Any], key: str) -> bool:

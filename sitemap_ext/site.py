@@ -8,6 +8,7 @@ own pages, then its sources, then its includes, depth first.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -18,12 +19,14 @@ from .diagnostics import Collector, Where, did_you_mean
 from .limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from .loader import Doc, Path, load_yaml
 from .output import safe_relative_name
-from .model import Defaults, OutputConfig, Page, Scope, Site, Source
-from .pages import PAGE_KEYS, PageNormaliser
+from . import langtags
+from .model import Defaults, Locale, OutputConfig, Page, Scope, Site, Source
+from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
 from .sources import format_of
 from .urls import normalise, origin_of
 
-TOP_KEYS = ("site", "defaults", "pages", "sources", "include", "output")
+TOP_KEYS = ("site", "locales", "x_default", "defaults", "pages", "sources", "include", "output")
+LOCALE_KEYS = ("prefix", "host")
 INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 OUTPUT_KEYS = (
@@ -150,13 +153,19 @@ class _Loader:
         # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
         # served from it, and may list only URLs below it.
         subfolder = output.pattern.rpartition("/")[0]
+        locales = self._locales(top, data.get("locales"), base_url) if "locales" in data else ()
         scope = Scope(
             base_url=base_url,
-            origins=frozenset({origin_of(base_url)}),
+            origins=frozenset({origin_of(base_url)} | {origin_of(locale.base) for locale in locales}),
             folder=public[: public.rindex("/") + 1] + (quote(subfolder) + "/" if subfolder else ""),
             robots=output.robots is not None,
+            locales=locales,
         )
         normaliser = PageNormaliser(scope, self.collector)
+        if "x_default" in data:
+            setting = parse_x_default(data["x_default"], normaliser, top.doc.value_where(("x_default",)))
+            scope = dataclasses.replace(scope, x_default=setting)
+            normaliser = PageNormaliser(scope, self.collector)
         units: list[Page | Source] = []
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
         return Site(
@@ -174,6 +183,49 @@ class _Loader:
         for problem in problems:
             self.collector.report(problem.code, f"site.base_url: {problem.message}", top.doc.value_where(path), url=raw)
         return url
+
+    def _locales(self, top: _Doc, value: Any, base_url: str) -> tuple[Locale, ...]:
+        raw = top.mapping(("locales",), value, (), "locales") if not isinstance(value, dict) else value
+        if not raw:
+            return ()
+        out: list[Locale] = []
+        for key, settings in raw.items():
+            path: Path = ("locales", key)
+            verdict = langtags.judge(key)
+            for problem in verdict.problems:
+                self.collector.report(problem.code, problem.message, top.where(path), hreflang=key,
+                                      suggestion=problem.suggestion)
+            if verdict.canonical is None:
+                continue
+            if verdict.canonical == langtags.X_DEFAULT:
+                self.collector.report("C103", "x-default is not a locale; set it with x_default:", top.where(path))
+                continue
+            if isinstance(settings, str):  # de: /de/  (a prefix)
+                settings = {"prefix": settings}
+            fields = top.mapping(path, settings, LOCALE_KEYS, f"locale {key}")
+            if fields is None:
+                continue
+            root = base_url[: base_url.index("/", base_url.index("//") + 2) + 1]
+            if "host" in fields:
+                text = top.string(path + ("host",), fields["host"], f"locales.{key}.host")
+                url, problems = normalise(text) if text is not None else (None, ())
+                for problem in problems:
+                    self.collector.report(problem.code, f"locales.{key}.host: {problem.message}",
+                                          top.doc.value_where(path + ("host",)))
+                if url is None:
+                    continue
+                root = url[: url.index("/", url.index("//") + 2) + 1]
+            prefix = "/"
+            if "prefix" in fields:
+                text = top.string(path + ("prefix",), fields["prefix"], f"locales.{key}.prefix")
+                if text is None:
+                    continue
+                prefix = "/" + text.strip("/") + "/" if text.strip("/") else "/"
+            if any(locale.code == verdict.canonical for locale in out):
+                self.collector.report("C107", f"locale {verdict.canonical} is defined twice", top.where(path))
+                continue
+            out.append(Locale(code=verdict.canonical, base=root + prefix.lstrip("/"), host_root=root))
+        return tuple(out)
 
     def _now(self, top: _Doc, site: dict[str, Any], override: str | None) -> float | None:
         if override is not None:
