@@ -48,6 +48,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U108", W, "url-out-of-scope", "A URL lies outside the folder its sitemap is served from (allowed only through robots.txt)."),
     Code("U109", E, "url-malformed", "A URL cannot be parsed (no host, bad port, bad characters)."),
     Code("U110", W, "url-fragment", "A URL has a #fragment; search engines drop it."),
+    Code("U111", W, "url-not-encoded", "A URL in a sitemap is not written as an escaped URI (raw é, upper-case host)."),
     # --- values
     Code("D101", E, "lastmod-invalid", "A lastmod is not a W3C datetime, or not a real date."),
     Code("D102", W, "lastmod-future", "A lastmod lies after the build or check time."),
@@ -56,6 +57,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("D105", E, "priority-invalid", "A priority is not a number from 0.0 to 1.0."),
     Code("D106", I, "lastmod-rewritten", "A lastmod was written in a form both W3C and the XSD accept."),
     Code("D107", W, "lastmod-no-zone", "A lastmod has a time but no zone; UTC is assumed."),
+    Code("D108", W, "lastmod-not-xsd", "A lastmod in a W3C form the sitemap XSD rejects (YYYY, YYYY-MM, hh:mm)."),
     # --- language tags (hreflang values)
     Code("L101", E, "hreflang-underscore", "A hreflang value uses '_' where '-' belongs (en_US)."),
     Code("L102", E, "hreflang-region-invalid", "A region that is not an ISO 3166-1 country (UK, EU, LA for Latin America)."),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..builder import build
 from ..codes import REGISTRY
-from ..diagnostics import Collector, Where
+from ..dates import parse_now
+from ..diagnostics import Collector
+from .sitemaps import SitemapChecker, parse_base_urls
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -24,15 +25,25 @@ class CheckResult:
 
 
 def check(paths: Sequence[str], *, now: str | None = None, base_urls: Sequence[str] = ()) -> CheckResult:
-    """Run every rule on the given site descriptions (and sitemaps); write nothing."""
+    """Run every rule on site descriptions, sitemaps (.xml, .xml.gz, .txt, indexes) and
+    folders of them; write nothing. Sitemaps are checked together: duplicates and
+    hreflang return links are judged across all of them.
+
+    ``base_urls`` are ``URL=DIR`` pairs: the folder where the files served under URL
+    are, for following an index to its children and for host and folder checks.
+    """
     collector = Collector(REGISTRY)
     result = CheckResult(collector)
+    sitemaps = []
     for path in paths:
         if path.lower().endswith(SITE_SUFFIXES):
             run = build(path, now=now, dry_run=True, collector=collector)
             result.files.append({"file": path, "kind": "site", "urls": run.urls})
-        elif not os.path.exists(path):
-            collector.report("F101", f"{path} does not exist", Where(path))
         else:
-            collector.report("F101", f"{path} is not a site description (.yaml)", Where(path))
+            sitemaps.append(path)
+    if sitemaps:
+        checker = SitemapChecker(collector, parse_now(now) if now else None, parse_base_urls(base_urls))
+        checker.check_paths(sitemaps)
+        checker.finish()
+        result.files += checker.files
     return result

@@ -11,6 +11,7 @@ from ..diagnostics import Collector, Diagnostic, Severity
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
 FORMATS = ("text", "json", "github")
 _SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
+_SOURCE_WIDTH = 160  # longer source lines are cut
 
 
 def exit_code(collector: Collector, strict: bool) -> int:
@@ -70,9 +71,12 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         out.write(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}\n")
         source = lines.get(diag.file, diag.line)
         if source is not None and source.strip():
-            out.write(f"    {source}\n")
-            if diag.column is not None:
-                out.write("    " + " " * (diag.column - 1) + "^\n")
+            if len(source) > _SOURCE_WIDTH:
+                out.write(f"    {source[:_SOURCE_WIDTH]}...\n")
+            else:
+                out.write(f"    {source}\n")
+                if diag.column is not None:
+                    out.write("    " + " " * (diag.column - 1) + "^\n")
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(f"    note: {related.message}" + (f" ({where})" if where else "") + "\n")

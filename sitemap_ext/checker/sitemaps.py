@@ -1,0 +1,266 @@
+"""Checking sitemaps that exist: files, folders, and indexes followed to their children.
+
+All files of one run are checked together, so duplicates and hreflang return
+links are judged across files and hosts. An index's children are looked for on
+disk: under a folder given for a URL prefix (``--base-url URL=DIR``), or else
+beside the index, matching the end of the child's URL path.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from dataclasses import dataclass, field
+from typing import Sequence
+from urllib.parse import unquote, urlsplit
+
+from lxml import etree
+
+from ..diagnostics import Collector, Where
+from ..ext import SITEMAP_NS
+from ..limits import MAX_SITEMAPS_PER_INDEX
+from ..site import display_name
+from .clusters import ClusterIndex
+from .entries import (
+    LASTMOD, LOC, SITEMAP, URL, FileState, Shared, _loose, check_lastmod, check_loc, check_url, finish_file,
+    known_namespaces,
+)
+from .reader import Entry, Root, Status, read_text, read_xml
+
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt", ".txt.gz", ".gz")
+
+
+@dataclass
+class _Parent:
+    """The index entry that led to a file."""
+
+    display: str
+    line: int
+    submitted: bool  # the index was named in a robots.txt
+
+
+@dataclass
+class SitemapChecker:
+    collector: Collector
+    now: float | None
+    base_urls: list[tuple[str, str]] = field(default_factory=list)  # (URL prefix, folder), longest first
+    files: list[dict[str, object]] = field(default_factory=list)
+    submitted: set[str] = field(default_factory=set)  # sitemap URLs named by Sitemap: lines of robots files
+    _done: set[str] = field(default_factory=set)
+    shared: Shared = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.shared = Shared(self.collector, self.now, ClusterIndex(self.collector))
+        self.base_urls.sort(key=lambda pair: len(pair[0]), reverse=True)
+
+    # --- entry points -----------------------------------------------------------------
+
+    def check_paths(self, paths: Sequence[str]) -> None:
+        files: list[str] = []
+        for path in paths:
+            for item in self._walk(path) if os.path.isdir(path) else [path]:
+                if os.path.basename(item).lower().startswith("robots"):
+                    self._robots(item)
+                else:
+                    files.append(item)
+        # Indexes first: their children are then checked knowing their URL.
+        files.sort(key=lambda p: (not _is_index(p), p))
+        for path in files:
+            self.check_file(path)
+
+    def finish(self) -> None:
+        self.shared.clusters.finish(self.shared.seen)
+
+    def _robots(self, path: str) -> None:
+        """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder."""
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    field_name, _, value = line.partition(":")
+                    if field_name.strip().lower() == "sitemap" and value.strip():
+                        self.submitted.add(value.strip())
+        except OSError as exc:
+            self.collector.report("F101", f"cannot read {display_name(path)}: {exc.strerror or exc}",
+                                  Where(display_name(path)))
+
+    def check_file(self, path: str, url: str | None = None, parent: _Parent | None = None) -> str | None:
+        """Check one file; the kind of root it had ('urlset', 'sitemapindex', 'text') or None."""
+        real = os.path.realpath(path)
+        if real in self._done:
+            return None
+        self._done.add(real)
+        display = display_name(path)
+        if not os.path.isfile(path):
+            self.collector.report("F101", f"{display} does not exist or is not a file", Where(display))
+            return None
+        url = url or self._url_of(real)
+        submitted = url in self.submitted or (parent is not None and parent.submitted)
+        state = FileState(display, url, self.shared, submitted=submitted)
+        status = Status()
+        record: dict[str, object] = {"file": display, "kind": None, "urls": 0, "url": url}
+        self.files.append(record)  # before an index's children, which _xml checks
+        if path.lower().endswith((".txt", ".txt.gz")):
+            kind = self._text(path, state, status)
+        else:
+            kind = self._xml(path, state, parent, status)
+        state.complete = state.complete and not status.failed
+        record.update(kind=kind or "unreadable", urls=state.entries)
+        if kind is not None:
+            finish_file(state, {"sitemapindex": "sitemap index"}.get(kind, kind))
+        return kind
+
+    # --- file kinds ---------------------------------------------------------------------
+
+    def _text(self, path: str, state: FileState, status: Status) -> str:
+        for line in read_text(path, state.display, self.collector, status):
+            text = line.text
+            if not text.strip():
+                continue
+            if len(text.split()) > 1:
+                state.report("X113", "a text sitemap line holds one URL and nothing else", line.line)
+                continue
+            state.entries += 1
+            self.shared.urls += 1
+            if state.entries == MAX_SITEMAPS_PER_INDEX + 1:
+                state.report("X108", "more than 50,000 URLs in one text sitemap; split it", line.line)
+            loc = check_loc(text, state, line.line, what="line")
+            if loc is not None:
+                key = hash(loc)
+                if key in self.shared.seen:
+                    state.report("U104", f"{loc} is listed more than once", line.line, url=loc)
+                self.shared.seen.add(key)
+        return "text"
+
+    def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
+        kind: str | None = None
+        children: list[tuple[str, int]] = []
+        root_nsmap: dict[str | None, str] = {}
+        for event in read_xml(path, state.display, self.collector, status):
+            if isinstance(event, Root):
+                kind = self._root(event, state)
+                if kind is None:
+                    return None
+                root_nsmap = dict(event.element.nsmap)
+                if kind == "sitemapindex" and parent is not None:
+                    self.collector.report(
+                        "X110", f"{state.display} is itself a sitemap index; an index may list sitemaps only",
+                        Where(parent.display, parent.line), url=state.url,
+                    )
+                    state.complete = False
+                    return kind
+                continue
+            assert isinstance(event, Entry)
+            element = event.element
+            if element.nsmap != root_nsmap:
+                self._namespaces(element.nsmap, state, event.line)
+            if kind == "urlset" and element.tag == URL:
+                check_url(element, event.line, state)
+            elif kind == "sitemapindex" and element.tag == SITEMAP:
+                child = self._index_entry(element, event.line, state)
+                if child is not None:
+                    children.append((child, event.line))
+            else:
+                state.report("X112", f"<{etree.QName(element).localname}> does not belong in a <{kind}>", event.line)
+        for child_url, line in children:
+            self._child(path, state, child_url, line)
+        return kind
+
+    def _root(self, root: Root, state: FileState) -> str | None:
+        qname = etree.QName(root.element)
+        self._namespaces(root.element.nsmap, state, root.line)
+        if qname.localname in ("urlset", "sitemapindex") and (
+                qname.namespace == SITEMAP_NS or _loose(qname.namespace or "") == _loose(SITEMAP_NS)):
+            return qname.localname
+        state.report("X104", f"the root element is <{qname.localname}> in namespace '{qname.namespace or ''}'; a "
+                     f"sitemap starts with <urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>)", root.line)
+        return None
+
+    def _namespaces(self, nsmap: dict[str | None, str], state: FileState, line: int) -> None:
+        known = known_namespaces()
+        loose = {_loose(uri): uri for uri in known}
+        for uri in nsmap.values():
+            if uri in known or uri in state.bad_namespaces:
+                continue
+            right = loose.get(_loose(uri))
+            if right is not None:
+                state.bad_namespaces.add(uri)
+                state.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs must match to the letter, "
+                             "or search engines ignore the elements", line, suggestion=right)
+
+    def _index_entry(self, element: etree._Element, line: int, state: FileState) -> str | None:
+        state.entries += 1
+        if state.entries == MAX_SITEMAPS_PER_INDEX + 1:
+            state.report("X108", f"more than {MAX_SITEMAPS_PER_INDEX:,} sitemaps in one index", line)
+        locs = [c for c in element if c.tag == LOC]
+        if len(locs) != 1:
+            state.report("X107", f"a <sitemap> needs exactly one <loc>, this one has {len(locs)}", line)
+            return None
+        url = check_loc(locs[0].text, state, locs[0].sourceline or line)
+        for child in element:
+            if child.tag == LASTMOD:
+                check_lastmod(child.text, state, child.sourceline or line, url)
+        return url
+
+    def _child(self, index_path: str, index: FileState, url: str, line: int) -> None:
+        local = self._locate(index_path, url)
+        if local is None:
+            index.report("X111", f"{url} is not found on disk, so it is not checked; give its folder with "
+                         "--base-url URL=DIR", line, url=url)
+            return
+        self.check_file(local, url=url, parent=_Parent(index.display, line, index.submitted))
+
+    # --- where files are --------------------------------------------------------------
+
+    def _locate(self, index_path: str, url: str) -> str | None:
+        for prefix, folder in self.base_urls:
+            if url.startswith(prefix):
+                candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))
+                if os.path.isfile(candidate):
+                    return candidate
+        segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
+        here = os.path.dirname(os.path.abspath(index_path))
+        for count in range(1, len(segments) + 1):
+            candidate = os.path.join(here, *segments[-count:])
+            if os.path.isfile(candidate):
+                return candidate
+        return None
+
+    def _url_of(self, real: str) -> str | None:
+        for prefix, folder in self.base_urls:
+            root = os.path.realpath(folder)
+            if real.startswith(root + os.sep):
+                return prefix + "/".join(os.path.relpath(real, root).split(os.sep))
+        return None
+
+    @staticmethod
+    def _walk(folder: str) -> list[str]:
+        found = []
+        for top, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.lower().startswith("robots") and name.lower().endswith(".txt"):
+                    found.append(os.path.join(top, name))
+                elif name.lower().endswith(SITEMAP_SUFFIXES):
+                    found.append(os.path.join(top, name))
+        return found
+
+
+def _is_index(path: str) -> bool:
+    """Whether a file's root is <sitemapindex> (from its first bytes)."""
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(4096)
+            if head[:2] == b"\x1f\x8b":
+                head = zlib.decompressobj(wbits=31).decompress(head, 4096)
+    except (OSError, zlib.error, gzip.BadGzipFile):
+        return False
+    return b"<sitemapindex" in head
+
+
+def parse_base_urls(pairs: Sequence[str]) -> list[tuple[str, str]]:
+    out = []
+    for pair in pairs:
+        url, _, folder = pair.partition("=")
+        out.append((url if url.endswith("/") else url + "/", folder))
+    return out
