@@ -138,7 +138,11 @@ class PageNormaliser:
         list values written as text).
         """
         value = raw.get("loc")
-        urls = self._url_columns(raw) if row else raw.get("urls")
+        urls = raw.get("urls")
+        if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
+            columns = self._url_columns(raw)
+            if columns:
+                urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
         multilingual = _given(raw, "path") or bool(urls)
         if multilingual and _given(raw, "loc"):
             self.collector.report("C111", "a page has either loc (one URL) or path / urls (one URL per locale), "

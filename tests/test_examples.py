@@ -9,7 +9,7 @@ from typing import Callable
 import jsonschema
 import pytest
 
-from sitemap_ext import build
+from sitemap_ext import build, check
 from sitemap_ext.codes import REGISTRY
 from sitemap_ext.diagnostics import Collector, Severity
 from sitemap_ext.loader import load_yaml
@@ -65,3 +65,8 @@ def test_example_builds_cleanly_and_validates(site: Path, tmp_path: Path,
     assert xml
     for path in xml:
         assert_valid(path)
+    # What we build passes our own check, every file and host together.
+    report = check([str(tmp_path / "out")], now="2026-11-21T12:00:00Z")
+    problems = [d for d in report.collector.sorted() if d.severity is not Severity.INFO]
+    assert report.ok and not problems, problems
+    assert sum(int(str(f["urls"])) for f in report.files if f["kind"] == "urlset") == result.urls

@@ -59,6 +59,9 @@ class SitemapChecker:
     def check_paths(self, paths: Sequence[str]) -> None:
         files: list[str] = []
         for path in paths:
+            if not os.path.exists(path):
+                self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
+                continue
             for item in self._walk(path) if os.path.isdir(path) else [path]:
                 if os.path.basename(item).lower().startswith("robots"):
                     self._robots(item)

@@ -27,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if not args.quiet:
-        urls = sum(int(str(f.get("urls", 0))) for f in result.files)
+        urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") != "sitemapindex")
         sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}\n")
     return code
