@@ -8,7 +8,7 @@ that cannot be written (no valid URL) comes back as None.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Union
 
 import re
 
@@ -20,7 +20,8 @@ from .urls import normalise, origin_of
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
-WhereOf = Callable[[str], Where]
+# Where a page field was written: a key's value, or (a tuple path) a nested key itself.
+WhereOf = Callable[[Union[str, tuple[str, ...]]], Where]
 
 # The keys a page (YAML entry or source row) may have.
 PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default")
@@ -197,7 +198,7 @@ class PageNormaliser:
                                       where_of("urls"))
             else:
                 for key, value in urls.items():
-                    key_where = where_of(URL_COLUMN + key) if row else where_of("urls")
+                    key_where = where_of(URL_COLUMN + key) if row else where_of(("urls", str(key)))
                     code = self._code(str(key), key_where, once=row)
                     if code is None:
                         continue

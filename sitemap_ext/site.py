@@ -351,7 +351,12 @@ class _Loader:
         texts = doc.doc.texts
         fields = {key: (texts.get(path + (key,), value) if key in ("loc", "changefreq") else value)
                   for key, value in raw.items()}
-        page = normaliser.page(fields, lambda key: doc.doc.value_where(path + (key,)), defaults, doc.where(path))
+        def where_of(key: str | tuple[str, ...]) -> Where:
+            if isinstance(key, tuple):  # a nested key: where the key itself is written
+                return doc.where(path + key)
+            return doc.doc.value_where(path + (key,))
+
+        page = normaliser.page(fields, where_of, defaults, doc.where(path))
         if page is not None:
             units.append(page)
 

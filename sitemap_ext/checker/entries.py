@@ -59,7 +59,8 @@ class Shared:
     now: float | None
     clusters: ClusterIndex
     dates: DateCache = field(default_factory=DateCache)
-    seen: set[int] = field(default_factory=set)
+    seen: set[int] = field(default_factory=set)  # hash() of every URL in XML sitemaps
+    seen_text: set[int] = field(default_factory=set)  # and in text sitemaps (which repeat the XML ones)
     extension_checks: dict[str, ExtensionCheck] = field(default_factory=dict)
     urls: int = 0
 

@@ -73,7 +73,7 @@ class SitemapChecker:
             self.check_file(path)
 
     def finish(self) -> None:
-        self.shared.clusters.finish(self.shared.seen)
+        self.shared.clusters.finish(self.shared.seen | self.shared.seen_text)
 
     def _robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder."""
@@ -130,9 +130,9 @@ class SitemapChecker:
             loc = check_loc(text, state, line.line, what="line")
             if loc is not None:
                 key = hash(loc)
-                if key in self.shared.seen:
+                if key in self.shared.seen_text:
                     state.report("U104", f"{loc} is listed more than once", line.line, url=loc)
-                self.shared.seen.add(key)
+                self.shared.seen_text.add(key)
         return "text"
 
     def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
@@ -206,27 +206,32 @@ class SitemapChecker:
         return url
 
     def _child(self, index_path: str, index: FileState, url: str, line: int) -> None:
-        local = self._locate(index_path, url)
-        if local is None:
+        found = self._locate(index_path, url)
+        if found is None:
             index.report("X111", f"{url} is not found on disk, so it is not checked; give its folder with "
                          "--base-url URL=DIR", line, url=url)
             return
-        self.check_file(local, url=url, parent=_Parent(index.display, line, index.submitted))
+        local, index_url = found
+        submitted = index.submitted or (index_url is not None and index_url in self.submitted)
+        self.check_file(local, url=url, parent=_Parent(index.display, line, submitted))
 
     # --- where files are --------------------------------------------------------------
 
-    def _locate(self, index_path: str, url: str) -> str | None:
+    def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
+        """The child's file, and the index's own URL as inferred from where it was found."""
         for prefix, folder in self.base_urls:
             if url.startswith(prefix):
                 candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))
                 if os.path.isfile(candidate):
-                    return candidate
+                    return candidate, None
         segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
         here = os.path.dirname(os.path.abspath(index_path))
         for count in range(1, len(segments) + 1):
             candidate = os.path.join(here, *segments[-count:])
             if os.path.isfile(candidate):
-                return candidate
+                # The child sits count-1 folders below the index: so does its URL.
+                folder_url = url.rsplit("/", count)[0] + "/"
+                return candidate, folder_url + os.path.basename(index_path)
         return None
 
     def _url_of(self, real: str) -> str | None:
