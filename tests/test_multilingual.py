@@ -77,7 +77,7 @@ CASES = [
     ("underscore in a locale key", "site:\n  base_url: https://e.com/\nlocales:\n  en_GB: /uk/\npages:\n"
      "  - path: /\n", {}, [("L101", "site.yaml", 4, 3)]),
     ("country code as language in urls", HEAD + "pages:\n  - urls: {en: /en/a, jp: /jp/a}\n", {},
-     [("L103", "site.yaml", 7, 7)]),
+     [("L103", "site.yaml", 7, 23)]),
     ("loc and path together", HEAD + "pages:\n  - loc: /a\n    path: /a\n", {}, [("C111", "site.yaml", 7, 10)]),
     ("page locale not defined", HEAD + "pages:\n  - path: /a\n    locales: [en, fr]\n", {},
      [("C112", "site.yaml", 8, 14)]),
