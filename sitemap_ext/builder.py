@@ -15,10 +15,11 @@ from urllib.parse import quote
 from .codes import REGISTRY
 from .dates import Lastmod, format_instant
 from .diagnostics import Collector, Where
-from .limits import MAX_SITEMAPS_PER_INDEX
+from .ext.news import NAME as NEWS
+from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from .model import Page, Site, Source
 from .output import OutputError, Staging
-from .pages import PAGE_KEYS, URL_COLUMN, PageNormaliser
+from .pages import IMAGE_COLUMN, PAGE_KEYS, URL_COLUMN, PageNormaliser
 from .site import load_site
 from .sources import read_rows
 from .urls import Origin, origin_of
@@ -41,8 +42,8 @@ class BuildResult:
 
 
 def source_column(name: str) -> bool:
-    """Whether a source column is a page field (url:<code> columns included)."""
-    return name in PAGE_KEYS or name.startswith(URL_COLUMN)
+    """Whether a source column is a page field (url:<code> and image columns included)."""
+    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
 
 
 def iter_pages(site: Site, collector: Collector) -> Iterator[Page]:
@@ -84,6 +85,10 @@ class _HostFiles:
         scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
         os.mkdir(scratch)
         self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip)
+        # News pages get files of their own: Google reads at most 1,000 news entries a file.
+        self.news = UrlsetSeries(os.path.join(scratch, "news"), min(out.max_urls, MAX_NEWS_PER_FILE),
+                                 out.max_bytes, out.gzip)
+        os.mkdir(self.news.folder)
         self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
 
     def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
@@ -91,8 +96,13 @@ class _HostFiles:
         moves: list[tuple[str, str]] = []
         written: list[WrittenFile] = []
         parts = self.urlsets.finish()
-        for (scratch, stats), name in zip(parts, file_names(out, len(parts))):
+        news = self.news.finish()
+        single = len(parts) + len(news) == 1 and out.index == "auto"
+        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
             self._place(scratch, name, stats, moves, written)
+        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
+            self._place(scratch, name, stats, moves, written)
+        parts = parts + news
         entry_point = written[0].url if len(written) == 1 else None
         if len(parts) > 1 or out.index == "always":
             if len(parts) > MAX_SITEMAPS_PER_INDEX:
@@ -160,15 +170,16 @@ class _Files:
     def add(self, page: Page) -> None:
         entries = self.renderer.entries(page)
         prefixes = page_namespaces(page)
+        news = any(name == NEWS for name, _ in page.extensions)
         if not self.several:
             files = self._host(self.base)
-            files.urlsets.add(entries, prefixes, page.lastmod)
+            (files.news if news else files.urlsets).add(entries, prefixes, page.lastmod)
             if files.text is not None:
                 files.text.add(v.loc for v in page.versions)
             return
         for version, entry in zip(page.versions, entries):
             files = self._host(_origin_text(version.loc))
-            files.urlsets.add((entry,), prefixes, page.lastmod)
+            (files.news if news else files.urlsets).add((entry,), prefixes, page.lastmod)
             if files.text is not None:
                 files.text.add((version.loc,))
 

@@ -67,6 +67,7 @@ class Source:
 class OutputConfig:
     dir: str | None = None
     pattern: str = "sitemap-{n}.xml"
+    news_pattern: str = "news-{n}.xml"
     index_file: str = "sitemap.xml"
     index: str = "auto"  # "auto": an index when there is more than one file; "always"
     gzip: bool = False
@@ -75,6 +76,8 @@ class OutputConfig:
     text: bool = False
     robots: str | None = None  # file name of the robots.txt snippet, or None
     public_url: str | None = None  # where the files are served; default base_url
+    drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
+    drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,10 @@ class Scope:
     robots: bool  # a robots.txt line submits the sitemaps (allows out-of-folder URLs)
     locales: tuple[Locale, ...] = ()
     x_default: XDefault = None  # the site-wide x_default
+    now: float | None = None  # the clock for date checks, when one is given
+    news_publication: Any = None  # ext.news.Publication inherited by every article
+    drop_deprecated: bool = False  # leave deprecated image and video fields out
+    drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
 
 
 @dataclass(frozen=True, slots=True)

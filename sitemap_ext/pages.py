@@ -16,6 +16,10 @@ from . import langtags
 from .dates import DateCache, Lastmod, from_python
 from .diagnostics import Collector, Where
 from .model import CHANGEFREQS, Defaults, Locale, Page, Scope, Version, XDefault, XDefaultCode, XDefaultUrl
+from .ext import image as image_ext
+from .ext import news as news_ext
+from .ext import video as video_ext
+from .ext.media import Field, MediaContext
 from .urls import normalise, origin_of
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
@@ -24,7 +28,9 @@ _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 WhereOf = Callable[[Union[str, tuple[str, ...]]], Where]
 
 # The keys a page (YAML entry or source row) may have.
-PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default")
+PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default",
+             "images", "videos", "news")
+IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
 
 
@@ -172,8 +178,51 @@ class PageNormaliser:
             changefreq=changefreq,
             priority=priority,
             x_default=x_default,
+            extensions=self._media(raw, where_of, versions[0].loc, row),
             where=where,
         )
+
+    # --- images, videos, news -----------------------------------------------------
+
+    def _media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool) -> tuple[tuple[str, Any], ...]:
+        images = raw.get("images")
+        if row and raw.get(IMAGE_COLUMN) not in (None, ""):
+            images = (images if isinstance(images, list) else [images] if images else []) + [raw[IMAGE_COLUMN]]
+        if images in (None, "", []) and raw.get("videos") in (None, "", []) and raw.get("news") in (None, ""):
+            return ()
+        out: list[tuple[str, Any]] = []
+        if images not in (None, "", []):
+            parsed = image_ext.parse(images, self._media_context("images", where_of, page_loc))
+            if parsed:
+                out.append((image_ext.NAME, parsed))
+        if raw.get("videos") not in (None, "", []):
+            videos = video_ext.parse(raw["videos"], self._media_context("videos", where_of, page_loc))
+            if videos:
+                out.append((video_ext.NAME, videos))
+        if raw.get("news") not in (None, ""):
+            ctx = self._media_context("news", where_of, page_loc)
+            article = news_ext.parse(raw["news"], ctx, self.scope.news_publication)
+            if article is not None and self.scope.drop_old_news and news_ext.is_old(article, self.scope.now):
+                ctx.report("N110", f"{page_loc}: the article is older than 48 hours; it is left out of the news "
+                           "sitemap (drop_old_news) and listed as a plain page", "publication_date")
+            elif article is not None:
+                out.append((news_ext.NAME, article))
+        return tuple(out)
+
+    def _media_context(self, key: str, where_of: WhereOf, page_loc: str) -> MediaContext:
+        def where(field: Field) -> Where:
+            path = (key,) + (field if isinstance(field, tuple) else (field,) if field is not None else ())
+            return where_of(tuple(str(p) if isinstance(p, str) else p for p in path))  # type: ignore[arg-type]
+
+        def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None) -> None:
+            self.collector.report(code, message, where(field), url=page_loc, suggestion=suggestion)
+
+        def resolve(value: Any, field: Field) -> str | None:
+            return self.url(value, where(field), what=".".join(str(p) for p in (key,) + (
+                field if isinstance(field, tuple) else (field,) if field is not None else ())), check_scope=False)
+
+        return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
+                            now=self.scope.now, drop_deprecated=self.scope.drop_deprecated)
 
     # --- clusters -----------------------------------------------------------------
 

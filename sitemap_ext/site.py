@@ -21,16 +21,19 @@ from .loader import Doc, Path, load_yaml
 from .output import safe_relative_name
 from . import langtags
 from .model import Defaults, Locale, OutputConfig, Page, Scope, Site, Source
+from .ext.media import MediaContext
+from .ext.news import parse_publication
 from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
 from .sources import format_of
 from .urls import normalise, origin_of
 
-TOP_KEYS = ("site", "locales", "x_default", "defaults", "pages", "sources", "include", "output")
+TOP_KEYS = ("site", "locales", "x_default", "news", "defaults", "pages", "sources", "include", "output")
 LOCALE_KEYS = ("prefix", "host")
 INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 OUTPUT_KEYS = (
-    "dir", "pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots", "public_url",
+    "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
+    "public_url", "drop_deprecated", "drop_old_news",
 )
 SOURCE_KEYS = ("file", "format")
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
@@ -165,7 +168,11 @@ class _Loader:
         if "x_default" in data:
             setting = parse_x_default(data["x_default"], normaliser, top.doc.value_where(("x_default",)))
             scope = dataclasses.replace(scope, x_default=setting)
-            normaliser = PageNormaliser(scope, self.collector)
+        scope = dataclasses.replace(
+            scope, now=clock, drop_deprecated=output.drop_deprecated, drop_old_news=output.drop_old_news,
+            news_publication=self._news(top, data.get("news"), normaliser) if "news" in data else None,
+        )
+        normaliser = PageNormaliser(scope, self.collector)
         units: list[Page | Source] = []
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
         return Site(
@@ -183,6 +190,19 @@ class _Loader:
         for problem in problems:
             self.collector.report(problem.code, f"site.base_url: {problem.message}", top.doc.value_where(path), url=raw)
         return url
+
+    def _news(self, top: _Doc, value: Any, normaliser: PageNormaliser) -> Any:
+        """news: {publication: {name, language}} -- inherited by every article."""
+        raw = top.mapping(("news",), value, ("publication",), "news")
+        if not raw or "publication" not in raw:
+            return None
+        ctx = MediaContext(
+            page_loc="", dates=normaliser.dates, resolve=lambda v, f: None,
+            report=lambda code, message, field=None, suggestion=None: self.collector.report(
+                code, message, top.where(("news", "publication") + ((field,) if isinstance(field, str) else ())),
+                suggestion=suggestion),
+        )
+        return parse_publication(raw["publication"], ctx)
 
     def _locales(self, top: _Doc, value: Any, base_url: str) -> tuple[Locale, ...]:
         raw = top.mapping(("locales",), value, (), "locales") if not isinstance(value, dict) else value
@@ -250,12 +270,12 @@ class _Loader:
         def at(key: str) -> Path:
             return ("output", key)
 
-        for key in ("dir", "pattern", "index_file"):
+        for key in ("dir", "pattern", "news_pattern", "index_file"):
             if key in raw:
                 text = top.string(at(key), raw[key], f"output.{key}")
                 ok &= text is not None
                 config[key] = text
-        for key in ("pattern", "index_file"):
+        for key in ("pattern", "news_pattern", "index_file"):
             name = config.get(key)
             if name is None:
                 continue
@@ -264,7 +284,7 @@ class _Loader:
                 problem = "must be a relative name inside the output folder (no '..', no leading '/')"
             elif not name.endswith(".xml"):
                 problem = "must end in .xml (with gzip on, .gz is added)"
-            elif key == "pattern" and "{n}" not in name:
+            elif key in ("pattern", "news_pattern") and "{n}" not in name:
                 problem = "must contain {n}, the file's number"
             elif key == "index_file" and "{" in name:
                 problem = "takes no placeholders"
@@ -278,7 +298,7 @@ class _Loader:
                                       "file) or 'always'", top.doc.value_where(at("index")))
                 ok = False
             config["index"] = mode
-        for key in ("gzip", "text"):
+        for key in ("gzip", "text", "drop_deprecated", "drop_old_news"):
             if key in raw:
                 flag = top.boolean(at(key), raw[key], f"output.{key}")
                 ok &= flag is not None

@@ -276,13 +276,15 @@ class TextSeries:
         return self.parts
 
 
-def file_names(config: OutputConfig, count: int, *, text: bool = False) -> list[str]:
+def file_names(config: OutputConfig, count: int, *, text: bool = False, pattern: str | None = None,
+               single: bool | None = None) -> list[str]:
     """Final names for ``count`` files: the index name when one file needs no index."""
     suffix = ".txt" if text else (".xml.gz" if config.gzip else ".xml")
-    single = count == 1 and (text or config.index == "auto")
+    if single is None:
+        single = count == 1 and (text or config.index == "auto")
     if single:
         return [config.index_file[: -len(".xml")] + suffix]
-    stem = config.pattern[: -len(".xml")]
+    stem = (pattern or config.pattern)[: -len(".xml")]
     return [stem.replace("{n}", str(n)) + suffix for n in range(1, count + 1)]
 
 

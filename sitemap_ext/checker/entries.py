@@ -8,7 +8,6 @@ clusters) go to ``Shared`` and are judged when every file has been read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 from lxml import etree
 
@@ -47,10 +46,6 @@ def _loose(uri: str) -> str:
     return text.rstrip("/")
 
 
-# Checks an extension element (image:image, video:video, ...) of a <url>.
-ExtensionCheck = Callable[[etree._Element, "FileState", str], None]
-
-
 @dataclass
 class Shared:
     """What all files checked together share: the clock, duplicates, clusters."""
@@ -61,7 +56,6 @@ class Shared:
     dates: DateCache = field(default_factory=DateCache)
     seen: set[int] = field(default_factory=set)  # hash() of every URL in XML sitemaps
     seen_text: set[int] = field(default_factory=set)  # and in text sitemaps (which repeat the XML ones)
-    extension_checks: dict[str, ExtensionCheck] = field(default_factory=dict)
     urls: int = 0
 
 
@@ -77,6 +71,7 @@ class FileState:
     lastmod_count: int = 0
     lastmods_differ: bool = False
     bad_namespaces: set[str] = field(default_factory=set)
+    news: int = 0
     complete: bool = True  # False when reading stopped early (nothing to judge as a whole)
     submitted: bool = False  # listed in a robots.txt: may list URLs outside its folder
 
@@ -194,6 +189,7 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
             state.report("U104", f"{loc} is listed more than once", line, url=loc)
         shared.seen.add(key)
     alternates: list[tuple[str, str, int]] = []
+    media: list[etree._Element] = []
     for child in children:
         tag = child.tag
         child_line = child.sourceline or line
@@ -214,12 +210,14 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
         elif tag.startswith(_SM) and tag != LOC:
             state.report("X112", f"<{etree.QName(tag).localname}> is not a sitemap element; search engines ignore "
                          "it", child_line, url=loc)
-        elif loc is not None:
-            check = shared.extension_checks.get(etree.QName(tag).namespace or "")
-            if check is not None:
-                check(child, state, loc)
+        elif tag != LOC:
+            media.append(child)
     if loc is not None and alternates:
         shared.clusters.add(loc, alternates, state.display, line)
+    if loc is not None and media:
+        from .media import check_media
+
+        check_media(media, state, loc)
 
 
 def _check_priority(text: str | None, state: FileState, line: int, url: str | None) -> None:

@@ -1,12 +1,14 @@
 """Sitemap XML namespaces: each extension owns its URI, prefix, parsing and writing.
 
-Registered explicitly (no discovery by import): the writer declares a namespace
-in a file only when an entry of that file uses it.
+Registered explicitly here (no discovery by import), in the order their elements
+are written inside a <url>. The writer declares a namespace in a file only when
+an entry of that file uses it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -19,24 +21,19 @@ class XmlSink(Protocol):
     def write(self, *args: Any) -> None: ...
 
 
-class Extension(Protocol):
-    name: str
+@dataclass(frozen=True)
+class Extension:
+    name: str  # the key in Page.extensions, and in a page's YAML (images, videos, news)
     uri: str
     prefix: str
-
-    def render_fast(self, value: Any) -> str:
-        """The extension's elements for one <url>, as XML text (escaped via xmlesc)."""
-
-    def render_lxml(self, xf: XmlSink, value: Any) -> None:
-        """The same elements through lxml's incremental writer (the reference path)."""
+    render_fast: Callable[[Any], str]  # one page's value -> XML text, escaped via xmlesc
+    render_lxml: Callable[[XmlSink, Any], None]  # the same through lxml (the reference)
 
 
-EXTENSIONS: dict[str, Extension] = {}
+def _registry() -> dict[str, Extension]:
+    from . import image, news, video
 
-# Prefixes of every namespace the writer may declare, in the order declared.
-PREFIXES: dict[str, str] = {}
+    return {m.NAME: Extension(m.NAME, m.URI, m.PREFIX, m.render_fast, m.render_lxml) for m in (image, video, news)}
 
 
-def register(ext: Extension) -> None:
-    EXTENSIONS[ext.name] = ext
-    PREFIXES[ext.prefix] = ext.uri
+EXTENSIONS: dict[str, Extension] = _registry()

@@ -1,0 +1,93 @@
+"""Google's image extension (image 1.1): <image:image> with a required <image:loc>.
+
+caption, geo_location, title and license are in the schema but Google stopped
+using them in 2022: they are accepted, warned about (I103), and left out of
+what is written with ``output.drop_deprecated: true``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..limits import MAX_IMAGES_PER_URL
+from ..xmlesc import escape
+from . import XmlSink
+from .media import MediaContext, text, unknown_keys
+
+NAME = "image"
+URI = "http://www.google.com/schemas/sitemap-image/1.1"
+PREFIX = "image"
+FIELDS = ("loc", "caption", "geo_location", "title", "license")
+DEPRECATED = FIELDS[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    loc: str
+    caption: str | None = None
+    geo_location: str | None = None
+    title: str | None = None
+    license: str | None = None
+
+
+def _origin(url: str) -> str:
+    return url[: url.find("/", url.find("//") + 2)].lower()
+
+
+def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
+    if isinstance(raw, str):
+        raw = {"loc": raw}
+    if not isinstance(raw, dict):
+        ctx.report("C103", "an image is a URL or a mapping with loc:", None)
+        return None
+    unknown_keys(raw, FIELDS, ctx, "image")
+    if raw.get("loc") in (None, ""):
+        ctx.report("I101", "an image needs loc, the image's URL", "loc")
+        return None
+    loc = ctx.resolve(raw["loc"], "loc")
+    if loc is None:
+        return None
+    if _origin(loc) != _origin(ctx.page_loc):
+        ctx.report("I104", f"image {loc} is on another host than its page (a CDN?); that is allowed, and the host "
+                   "must let search engines crawl it", "loc")
+    extra: dict[str, str | None] = {}
+    for field in DEPRECATED:
+        value = text(raw, field, ctx, code="C103", what=f"image {field}")
+        if value is not None:
+            dropped = " It is left out of the output (drop_deprecated)." if ctx.drop_deprecated else ""
+            ctx.report("I103", f"image:{field} has been ignored by Google since 2022; remove it.{dropped}", field)
+            if field == "license" and not ctx.drop_deprecated:
+                value = ctx.resolve(value, field)
+            extra[field] = None if ctx.drop_deprecated else value
+    return Image(loc, **extra)
+
+
+def parse(raw: Any, ctx: MediaContext) -> tuple[Image, ...]:
+    """The images of one page: a list of URLs or mappings (a single one is taken too)."""
+    items = raw if isinstance(raw, list) else [raw]
+    if len(items) > MAX_IMAGES_PER_URL:
+        ctx.report("I102", f"{len(items):,} images on one page; Google takes at most {MAX_IMAGES_PER_URL:,} per "
+                   "<url>, keep the most important", None)
+        items = items[:MAX_IMAGES_PER_URL]
+    images = (parse_one(item, ctx.within(i) if isinstance(raw, list) else ctx) for i, item in enumerate(items))
+    return tuple(image for image in images if image is not None)
+
+
+def _fields(image: Image) -> list[tuple[str, str]]:
+    return [(name, value) for name in FIELDS if (value := getattr(image, name)) is not None]
+
+
+def render_fast(images: tuple[Image, ...]) -> str:
+    return "".join(
+        "<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in _fields(image))
+        + "</image:image>" for image in images
+    )
+
+
+def render_lxml(xf: XmlSink, images: tuple[Image, ...]) -> None:
+    for image in images:
+        with xf.element(f"{{{URI}}}image"):
+            for name, value in _fields(image):
+                with xf.element(f"{{{URI}}}{name}"):
+                    xf.write(value)

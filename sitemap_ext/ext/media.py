@@ -1,0 +1,169 @@
+"""What the image, video and news modules share: how they report, and field readers.
+
+Each extension parses a plain mapping (from YAML, a JSON Lines row, or an XML
+element turned into the same shape by the checker) and reports through a
+``Reporter`` that knows where each field was written. So one set of rules
+serves the builder and the checker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol, Union
+
+from lxml import etree
+
+from ..dates import DateCache, Lastmod
+from ..xmlesc import xml_safe
+
+
+# A field is a key, or a path of keys and list positions below the extension's key.
+Field = Union[str, int, tuple[Union[str, int], ...], None]
+
+
+class Reporter(Protocol):
+    def __call__(self, code: str, message: str, field: Field = None, *,
+                 suggestion: str | None = None) -> None: ...
+
+
+# Normalises a URL field (resolving it, reporting U-codes); None if unusable.
+UrlResolver = Callable[[Any, Field], "str | None"]
+
+
+def _path(field: Field) -> tuple[Union[str, int], ...]:
+    if field is None:
+        return ()
+    return field if isinstance(field, tuple) else (field,)
+
+
+@dataclass(frozen=True)
+class MediaContext:
+    page_loc: str
+    report: Reporter
+    resolve: UrlResolver
+    dates: DateCache
+    now: float | None = None
+    drop_deprecated: bool = False  # leave deprecated fields out of what is written
+    writing: bool = True  # building (False: checking an existing sitemap)
+
+    def within(self, *path: Union[str, int]) -> "MediaContext":
+        """The same context, its fields reported below ``path`` (an item of a list, say)."""
+        report, resolve = self.report, self.resolve
+
+        def sub_report(code: str, message: str, field: Field = None, *, suggestion: str | None = None) -> None:
+            report(code, message, path + _path(field), suggestion=suggestion)
+
+        def sub_resolve(value: Any, field: Field) -> str | None:
+            return resolve(value, path + _path(field))
+
+        return dataclasses.replace(self, report=sub_report, resolve=sub_resolve)
+
+
+def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str,
+         max_len: int | None = None) -> str | None:
+    """A text field: a string (numbers are taken as their text), XML-safe, within max_len."""
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or isinstance(value, (dict, list)):
+        ctx.report("C103", f"{what} must be text", key)
+        return None
+    result = str(value).strip()
+    if not xml_safe(result):
+        ctx.report("C103", f"{what} holds control characters XML cannot carry; remove them", key)
+        return None
+    if max_len is not None and len(result) > max_len:
+        ctx.report(code, f"{what} has {len(result):,} characters; at most {max_len:,} are allowed", key)
+        return None
+    return result
+
+
+def yes_no(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str) -> bool | None:
+    """yes/no fields: YAML 1.1 reads them as booleans, XML as text; both are taken."""
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip()
+    if word.lower() in ("yes", "no") and (ctx.writing or word in ("yes", "no", "Yes", "No", "YES", "NO")):
+        return word.lower() == "yes"
+    ctx.report(code, f"{what} must be yes or no, not '{value}'", key)
+    return None
+
+
+def integer(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str,
+            low: int, high: int | None = None) -> int | None:
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isdigit():
+        number = int(value.strip())
+    if number is None or number < low or (high is not None and number > high):
+        bounds = f"from {low:,} to {high:,}" if high is not None else f"of at least {low:,}"
+        ctx.report(code, f"{what} must be a whole number {bounds}, not '{value}'", key)
+        return None
+    return number
+
+
+def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str) -> Lastmod | None:
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        ctx.report(code, f"{what} must be a W3C date or date-time", key)
+        return None
+    parsed, problems = ctx.dates.parse(str(value))
+    if parsed is None:
+        ctx.report(code, f"{what} '{value}' is not a W3C date or date-time (2026-11-21 or "
+                   "2026-11-21T09:30:00+01:00)", key)
+        return None
+    for problem in problems:
+        if problem.code == "D107":
+            ctx.report("D107", f"{what}: {problem.message}", key)
+        elif problem.code == "D106" and not ctx.writing:
+            ctx.report("D108", f"{what} '{value}' is a W3C form the XSD rejects; write {problem.suggestion}", key,
+                       suggestion=problem.suggestion)
+    return parsed
+
+
+def element_fields(element: etree._Element) -> tuple[dict[str, Any], dict[str, int]]:
+    """An extension element as the mapping its parse() takes, and each field's line.
+
+    Repeated children become lists; a child with attributes becomes a mapping with
+    its text under 'value'; nested children become nested mappings.
+    """
+    fields: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        name = etree.QName(child).localname
+        if len(child):
+            value: Any = element_fields(child)[0]
+        elif child.attrib:
+            value = {"value": (child.text or "").strip(), **dict(child.attrib)}
+        else:
+            value = (child.text or "").strip()
+        if name in fields:
+            previous = fields[name]
+            fields[name] = (previous if isinstance(previous, list) else [previous]) + [value]
+        else:
+            fields[name] = value
+            lines[name] = child.sourceline or element.sourceline or 0
+    return fields, lines
+
+
+def unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], ctx: MediaContext, what: str) -> None:
+    from ..diagnostics import did_you_mean
+
+    for key in raw:
+        if key not in known:
+            guess = did_you_mean(str(key), known)
+            hint = f"; did you mean '{guess}'?" if guess else ""
+            code = "C102" if ctx.writing else "X112"
+            ctx.report(code, f"unknown {what} field '{key}'{hint}", str(key), suggestion=guess)

@@ -1,0 +1,322 @@
+"""Google's video extension (video 1.1), to Google's rules and the XSD's strict order.
+
+Required: thumbnail_loc, title, description, and content_loc and/or player_loc
+(neither the page's own URL). Deprecated since 2022 and warned: category,
+gallery_loc, price, tvshow, and player_loc's allow_embed and autoplay.
+tvshow is accepted but never written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+from .. import limits
+from ..dates import Lastmod
+from ..xmlesc import escape
+from . import XmlSink
+from .media import MediaContext, date, integer, text, unknown_keys, yes_no
+
+NAME = "video"
+URI = "http://www.google.com/schemas/sitemap-video/1.1"
+PREFIX = "video"
+FIELDS = (
+    "thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration", "expiration_date", "rating",
+    "view_count", "publication_date", "tag", "category", "family_friendly", "restriction", "gallery_loc", "price",
+    "requires_subscription", "uploader", "tvshow", "platform", "live",
+)
+DEPRECATED = ("category", "gallery_loc", "price", "tvshow")
+XSD_ONLY = ("content_segment_loc", "id")  # in the schema, not in Google's documentation: read, never written
+_COUNTRY = re.compile(r"[A-Z]{2}")
+_PLATFORMS = ("web", "mobile", "tv")
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """restriction / platform: allow or deny, and the space-separated list."""
+
+    relationship: str
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Video:
+    thumbnail_loc: str
+    title: str
+    description: str
+    content_loc: str | None = None
+    player_loc: str | None = None
+    player_attrs: tuple[tuple[str, str], ...] = ()  # allow_embed, autoplay (deprecated)
+    duration: int | None = None
+    expiration_date: Lastmod | None = None
+    rating: str | None = None
+    view_count: int | None = None
+    publication_date: Lastmod | None = None
+    tags: tuple[str, ...] = ()
+    category: str | None = None
+    family_friendly: bool | None = None
+    restriction: Listed | None = None
+    gallery_loc: tuple[str, tuple[tuple[str, str], ...]] | None = None  # url, attributes
+    prices: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # value, attributes
+    requires_subscription: bool | None = None
+    uploader: tuple[str, str | None] | None = None  # name, info URL
+    platform: Listed | None = None
+    live: bool | None = None
+
+
+def _url_field(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> tuple[str | None, dict[str, Any]]:
+    """A URL field given as a URL or as a mapping {loc|value, attributes...}."""
+    value = raw.get(key)
+    attrs: dict[str, Any] = {}
+    if isinstance(value, dict):
+        attrs = {k: v for k, v in value.items() if k not in ("loc", "value")}
+        value = value.get("loc", value.get("value"))
+    if value in (None, ""):
+        return None, attrs
+    return ctx.resolve(value, key), attrs
+
+
+def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | None:
+    value = raw.get(key)
+    if value in (None, ""):
+        return None
+    if isinstance(value, list):
+        ctx.report("V108" if key == "restriction" else "V109", f"one {key} per video; merge the lists", key)
+        value = value[0]
+    if not isinstance(value, dict):
+        ctx.report("C103", f"{key} must be a mapping: {{relationship: allow, {'countries' if key == 'restriction' else 'platforms'}: ...}}", key)
+        return None
+    code = "V108" if key == "restriction" else "V109"
+    relationship = str(value.get("relationship", "")).strip()
+    if relationship not in ("allow", "deny"):
+        ctx.report(code, f"{key} relationship must be allow or deny, not '{relationship}'", key)
+        return None
+    items_raw = value.get("countries" if key == "restriction" else "platforms", value.get("value", ""))
+    items = tuple(str(i) for i in items_raw) if isinstance(items_raw, list) else tuple(str(items_raw).split())
+    if key == "restriction":
+        bad = [i for i in items if not _COUNTRY.fullmatch(i)]
+        if bad:
+            fix = " ".join(i.upper() for i in items)
+            ctx.report(code, f"restriction countries must be upper-case ISO 3166 codes separated by spaces: "
+                       f"{', '.join(bad)}", key, suggestion=fix if all(_COUNTRY.fullmatch(i.upper()) for i in items)
+                       else None)
+            return None
+    else:
+        bad = [i for i in items if i not in _PLATFORMS]
+        if bad:
+            ctx.report(code, f"platform takes web, mobile and tv only, not {', '.join(bad)}", key)
+            return None
+    return Listed(relationship, items)
+
+
+def _deprecated(raw: Mapping[str, Any], ctx: MediaContext, key: str, what: str) -> bool:
+    """Warn about a deprecated field; whether to keep it in the output."""
+    if raw.get(key) in (None, "", [], {}):
+        return False
+    dropped = key == "tvshow" or ctx.drop_deprecated
+    note = " It is not written." if dropped and ctx.writing else ""
+    ctx.report("V115", f"{what} has been ignored by Google since 2022; remove it.{note}", key)
+    return not dropped
+
+
+def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
+    if not isinstance(raw, dict):
+        ctx.report("C103", "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
+        return None
+    unknown_keys(raw, FIELDS if ctx.writing else FIELDS + XSD_ONLY, ctx, "video")
+    for key in ("thumbnail_loc", "title", "description"):
+        if raw.get(key) in (None, ""):
+            ctx.report("V101", f"a video needs {key}", key)
+    thumbnail, _ = _url_field(raw, "thumbnail_loc", ctx)
+    title = text(raw, "title", ctx, code="V105", what="video title", max_len=limits.MAX_VIDEO_TITLE)
+    description = text(raw, "description", ctx, code="V104", what="video description",
+                       max_len=limits.MAX_VIDEO_DESCRIPTION)
+    content, _ = _url_field(raw, "content_loc", ctx)
+    player, player_attrs = _url_field(raw, "player_loc", ctx)
+    if raw.get("content_loc") in (None, "") and raw.get("player_loc") in (None, ""):
+        ctx.report("V102", "a video needs content_loc (the media file) or player_loc (its player), or both", None)
+    for key, url in (("content_loc", content), ("player_loc", player)):
+        if url is not None and url == ctx.page_loc:
+            ctx.report("V103", f"{key} is the page's own URL; it must point at the video file or its player", key)
+    attrs: list[tuple[str, str]] = []
+    for name in ("allow_embed", "autoplay"):
+        if name in player_attrs:
+            kept = not ctx.drop_deprecated and ctx.writing
+            ctx.report("V115", f"player_loc's {name} attribute has been ignored by Google since 2022; remove it."
+                       + (" It is not written." if ctx.drop_deprecated and ctx.writing else ""), "player_loc")
+            value = player_attrs[name]
+            if kept:
+                attrs.append((name, ("yes" if value else "no") if isinstance(value, bool) else str(value)))
+    duration = integer(raw, "duration", ctx, code="V106", what="duration (seconds)",
+                       low=limits.VIDEO_DURATION_RANGE[0], high=limits.VIDEO_DURATION_RANGE[1])
+    rating = _rating(raw, ctx)
+    view_count = integer(raw, "view_count", ctx, code="V117", what="view_count", low=0)
+    expiration = date(raw, "expiration_date", ctx, code="V113", what="expiration_date")
+    if expiration is not None and ctx.now is not None and expiration.instant < ctx.now:
+        ctx.report("V114", f"the video expired on {expiration.text}; Google stops showing it: remove it or move the "
+                   "date", "expiration_date")
+    publication = date(raw, "publication_date", ctx, code="V113", what="publication_date")
+    tags = _tags(raw, ctx)
+    category = text(raw, "category", ctx, code="C103", what="category") \
+        if _deprecated(raw, ctx, "category", "video:category") else None
+    gallery = None
+    if _deprecated(raw, ctx, "gallery_loc", "video:gallery_loc"):
+        url, extra = _url_field(raw, "gallery_loc", ctx)
+        gallery = (url, tuple(sorted((k, str(v)) for k, v in extra.items()))) if url else None
+    prices = _prices(raw, ctx) if _deprecated(raw, ctx, "price", "video:price") else ()
+    _deprecated(raw, ctx, "tvshow", "video:tvshow")
+    uploader = _uploader(raw, ctx)
+    if thumbnail is None or title is None or description is None or (content is None and player is None):
+        return None
+    return Video(
+        thumbnail_loc=thumbnail, title=title, description=description, content_loc=content, player_loc=player,
+        player_attrs=tuple(attrs), duration=duration, expiration_date=expiration, rating=rating,
+        view_count=view_count, publication_date=publication, tags=tags, category=category,
+        family_friendly=yes_no(raw, "family_friendly", ctx, code="V110", what="family_friendly"),
+        restriction=_listed(raw, "restriction", ctx), gallery_loc=gallery, prices=prices,
+        requires_subscription=yes_no(raw, "requires_subscription", ctx, code="V110", what="requires_subscription"),
+        uploader=uploader, platform=_listed(raw, "platform", ctx),
+        live=yes_no(raw, "live", ctx, code="V110", what="live"),
+    )
+
+
+def _rating(raw: Mapping[str, Any], ctx: MediaContext) -> str | None:
+    value = raw.get("rating")
+    if value in (None, ""):
+        return None
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = -1.0
+    low, high = limits.VIDEO_RATING_RANGE
+    if isinstance(value, bool) or not low <= number <= high:
+        ctx.report("V107", f"rating must be a number from {low} to {high}, not '{value}'", "rating")
+        return None
+    return str(value).strip() if isinstance(value, str) else f"{number:g}"
+
+
+def _tags(raw: Mapping[str, Any], ctx: MediaContext) -> tuple[str, ...]:
+    value = raw.get("tag", raw.get("tags"))
+    if value in (None, ""):
+        return ()
+    items = value if isinstance(value, list) else [value]
+    tags = tuple(str(t).strip() for t in items if str(t).strip())
+    if len(tags) > limits.MAX_VIDEO_TAGS:
+        ctx.report("V112", f"{len(tags)} tags; Google takes at most {limits.MAX_VIDEO_TAGS}", "tag")
+        tags = tags[: limits.MAX_VIDEO_TAGS]
+    return tags
+
+
+def _prices(raw: Mapping[str, Any], ctx: MediaContext) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    value = raw.get("price")
+    out = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, dict):
+            amount = item.get("value")
+            attrs = tuple(sorted((k, str(v)) for k, v in item.items() if k != "value"))
+        else:
+            amount, attrs = item, ()
+        if amount not in (None, ""):
+            out.append((str(amount), attrs))
+    return tuple(out)
+
+
+def _uploader(raw: Mapping[str, Any], ctx: MediaContext) -> tuple[str, str | None] | None:
+    value = raw.get("uploader")
+    if value in (None, ""):
+        return None
+    name, info = (value.get("name", value.get("value")), value.get("info")) if isinstance(value, dict) \
+        else (value, None)
+    name = str(name or "").strip()
+    if not name or len(name) > limits.MAX_VIDEO_UPLOADER:
+        ctx.report("V111", f"uploader must be a name of 1 to {limits.MAX_VIDEO_UPLOADER} characters "
+                   f"({len(name)} given)", "uploader")
+        return None
+    info_url = ctx.resolve(info, "uploader") if info not in (None, "") else None
+    if info_url is not None and _host(info_url) != _host(ctx.page_loc):
+        ctx.report("V111", f"uploader info {info_url} must be on the page's domain ({_host(ctx.page_loc)})",
+                   "uploader")
+        info_url = None
+    return name, info_url
+
+
+def _host(url: str) -> str:
+    host = url.split("//", 1)[-1].split("/", 1)[0].split(":")[0].lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def parse(raw: Any, ctx: MediaContext) -> tuple[Video, ...]:
+    items = raw if isinstance(raw, list) else [raw]
+    videos = (parse_one(item, ctx.within(i) if isinstance(raw, list) else ctx) for i, item in enumerate(items))
+    return tuple(video for video in videos if video is not None)
+
+
+def _elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
+    """(name, attributes, text) in the XSD's order."""
+    def yn(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    yield "thumbnail_loc", {}, video.thumbnail_loc
+    yield "title", {}, video.title
+    yield "description", {}, video.description
+    if video.content_loc:
+        yield "content_loc", {}, video.content_loc
+    if video.player_loc:
+        yield "player_loc", dict(video.player_attrs), video.player_loc
+    if video.duration is not None:
+        yield "duration", {}, str(video.duration)
+    if video.expiration_date:
+        yield "expiration_date", {}, video.expiration_date.text
+    if video.rating is not None:
+        yield "rating", {}, video.rating
+    if video.view_count is not None:
+        yield "view_count", {}, str(video.view_count)
+    if video.publication_date:
+        yield "publication_date", {}, video.publication_date.text
+    for tag in video.tags:
+        yield "tag", {}, tag
+    if video.category:
+        yield "category", {}, video.category
+    if video.family_friendly is not None:
+        yield "family_friendly", {}, yn(video.family_friendly)
+    if video.restriction:
+        yield "restriction", {"relationship": video.restriction.relationship}, " ".join(video.restriction.items)
+    if video.gallery_loc:
+        yield "gallery_loc", dict(video.gallery_loc[1]), video.gallery_loc[0]
+    for amount, attrs in video.prices:
+        yield "price", dict(attrs), amount
+    if video.requires_subscription is not None:
+        yield "requires_subscription", {}, yn(video.requires_subscription)
+    if video.uploader:
+        yield "uploader", ({"info": video.uploader[1]} if video.uploader[1] else {}), video.uploader[0]
+    if video.platform:
+        yield "platform", {"relationship": video.platform.relationship}, " ".join(video.platform.items)
+    if video.live is not None:
+        yield "live", {}, yn(video.live)
+
+
+def render_fast(videos: tuple[Video, ...]) -> str:
+    out = []
+    for video in videos:
+        out.append("<video:video>")
+        for name, attrs, value in _elements(video):
+            attributes = "".join(f' {k}="{escape(v)}"' for k, v in attrs.items())
+            out.append(f"<video:{name}{attributes}>{escape(value)}</video:{name}>")
+        out.append("</video:video>")
+    return "".join(out)
+
+
+def render_lxml(xf: XmlSink, videos: tuple[Video, ...]) -> None:
+    for video in videos:
+        with xf.element(f"{{{URI}}}video"):
+            for name, attrs, value in _elements(video):
+                with xf.element(f"{{{URI}}}{name}", attrs):
+                    xf.write(value)
+
+
+# The XSD's order of a <video:video>'s children (strict).
+ORDER = ("thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration", "expiration_date",
+         "rating", "content_segment_loc", "view_count", "publication_date", "tag", "category", "family_friendly",
+         "restriction", "gallery_loc", "price", "requires_subscription", "uploader", "tvshow", "platform", "live",
+         "id")
