@@ -49,6 +49,7 @@ class PageNormaliser:
         self._base_origin = str(origin_of(scope.base_url))
         # Codes already judged bad in source columns: reported once, not per row.
         self._judged: set[str] = set()
+        self._noted: set[str] = set()  # media facts reported once per build
 
     # --- single fields -------------------------------------------------------------
 
@@ -222,7 +223,8 @@ class PageNormaliser:
                 field if isinstance(field, tuple) else (field,) if field is not None else ())), check_scope=False)
 
         return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
-                            now=self.scope.now, drop_deprecated=self.scope.drop_deprecated)
+                            now=self.scope.now, drop_deprecated=self.scope.drop_deprecated,
+                            drop_old_news=self.scope.drop_old_news, noted=self._noted)
 
     # --- clusters -----------------------------------------------------------------
 

@@ -56,6 +56,7 @@ class Shared:
     dates: DateCache = field(default_factory=DateCache)
     seen: set[int] = field(default_factory=set)  # hash() of every URL in XML sitemaps
     seen_text: set[int] = field(default_factory=set)  # and in text sitemaps (which repeat the XML ones)
+    noted: set[str] = field(default_factory=set)  # facts reported once per run
     urls: int = 0
 
 

@@ -33,7 +33,7 @@ def _context(state: FileState, loc: str, element: etree._Element) -> MediaContex
         return url
 
     return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=state.shared.dates,
-                        now=state.shared.now, writing=False)
+                        now=state.shared.now, writing=False, noted=state.shared.noted)
 
 
 def check_media(children: list[etree._Element], state: FileState, loc: str) -> None:

@@ -48,9 +48,11 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     loc = ctx.resolve(raw["loc"], "loc")
     if loc is None:
         return None
-    if _origin(loc) != _origin(ctx.page_loc):
-        ctx.report("I104", f"image {loc} is on another host than its page (a CDN?); that is allowed, and the host "
-                   "must let search engines crawl it", "loc")
+    host = _origin(loc)
+    if host != _origin(ctx.page_loc) and ("image-host", host) not in ctx.noted:
+        ctx.noted.add(("image-host", host))
+        ctx.report("I104", f"images on {host}, another host than their pages (a CDN?): allowed, and that host must "
+                   "let search engines crawl them (reported once per host)", "loc")
     extra: dict[str, str | None] = {}
     for field in DEPRECATED:
         value = text(raw, field, ctx, code="C103", what=f"image {field}")

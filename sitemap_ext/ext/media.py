@@ -45,7 +45,10 @@ class MediaContext:
     dates: DateCache
     now: float | None = None
     drop_deprecated: bool = False  # leave deprecated fields out of what is written
+    drop_old_news: bool = False  # old articles are left out (N110 says so; no N104)
     writing: bool = True  # building (False: checking an existing sitemap)
+    # Facts already reported once per run (an image host, say); shared across pages.
+    noted: set[Any] = dataclasses.field(default_factory=set)
 
     def within(self, *path: Union[str, int]) -> "MediaContext":
         """The same context, its fields reported below ``path`` (an item of a list, say)."""

@@ -96,7 +96,7 @@ def parse(raw: Any, ctx: MediaContext, default: Publication | None) -> News | No
     title = text(raw, "title", ctx, code="C103", what="news title")
     if published is not None and ctx.now is not None:
         age = (ctx.now - published.instant) / 3600
-        if age > NEWS_MAX_AGE_HOURS:
+        if age > NEWS_MAX_AGE_HOURS and not ctx.drop_old_news:
             ctx.report("N104", f"published {published.text}, {age:.0f} hours before {format_instant(ctx.now)}: "
                        f"Google News reads articles of the last {NEWS_MAX_AGE_HOURS} hours only",
                        "publication_date")

@@ -167,17 +167,19 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     prices = _prices(raw, ctx) if _deprecated(raw, ctx, "price", "video:price") else ()
     _deprecated(raw, ctx, "tvshow", "video:tvshow")
     uploader = _uploader(raw, ctx)
+    # Every field is judged before giving up, so that one run reports every problem.
+    flags = {key: yes_no(raw, key, ctx, code="V110", what=key)
+             for key in ("family_friendly", "requires_subscription", "live")}
+    restriction, platform = _listed(raw, "restriction", ctx), _listed(raw, "platform", ctx)
     if thumbnail is None or title is None or description is None or (content is None and player is None):
         return None
     return Video(
         thumbnail_loc=thumbnail, title=title, description=description, content_loc=content, player_loc=player,
         player_attrs=tuple(attrs), duration=duration, expiration_date=expiration, rating=rating,
         view_count=view_count, publication_date=publication, tags=tags, category=category,
-        family_friendly=yes_no(raw, "family_friendly", ctx, code="V110", what="family_friendly"),
-        restriction=_listed(raw, "restriction", ctx), gallery_loc=gallery, prices=prices,
-        requires_subscription=yes_no(raw, "requires_subscription", ctx, code="V110", what="requires_subscription"),
-        uploader=uploader, platform=_listed(raw, "platform", ctx),
-        live=yes_no(raw, "live", ctx, code="V110", what="live"),
+        family_friendly=flags["family_friendly"], restriction=restriction, gallery_loc=gallery, prices=prices,
+        requires_subscription=flags["requires_subscription"], uploader=uploader, platform=platform,
+        live=flags["live"],
     )
 
 
