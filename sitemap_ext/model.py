@@ -40,7 +40,8 @@ class Page:
 
     @property
     def is_cluster(self) -> bool:
-        return any(v.hreflang is not None for v in self.versions)
+        # A page's versions all have a hreflang code, or it has one version without.
+        return self.versions[0].hreflang is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ from .ext import image as image_ext
 from .ext import news as news_ext
 from .ext import video as video_ext
 from .ext.media import Field, MediaContext
-from .urls import normalise, origin_of
+from .limits import MAX_URL_CHARS
+from .urls import is_clean, is_clean_path, normalise, origin_of
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -47,6 +48,16 @@ class PageNormaliser:
         self.locales = {locale.code: locale for locale in scope.locales}
         self.locale_codes = tuple(self.locales)
         self._base_origin = str(origin_of(scope.base_url))
+        # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
+        # origin when it starts with "scheme://host[:port]/".
+        self._origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
+        self._in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
+        # Path expansion gives distinct URLs when the locales' bases are distinct.
+        self._distinct_bases = len({locale.base for locale in scope.locales}) == len(scope.locales)
+        self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
+        self._longest_base = max((len(locale.base) for locale in scope.locales), default=0)
+        self._sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
+        self._url_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # row shape -> its url:<code> columns
         # Codes already judged bad in source columns: reported once, not per row.
         self._judged: set[str] = set()
         self._noted: set[str] = set()  # media facts reported once per build
@@ -95,17 +106,24 @@ class PageNormaliser:
             return None
         return format_priority(number)
 
+    def _folder_ok(self, url: str) -> bool:
+        """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
+        return self.scope.robots or not url.startswith(self._base_origin) or url.startswith(self.scope.folder)
+
     def url(self, value: Any, where: Where, *, what: str = "loc", check_scope: bool = True) -> str | None:
-        if not isinstance(value, str):
+        if type(value) is str and is_clean(value):
+            url: str | None = value
+        elif not isinstance(value, str):
             self.collector.report("C103", f"{what} must be a URL string, not {_kind(value)}", where)
             return None
-        url, problems = normalise(value, self.scope.base_url)
-        for problem in problems:
-            self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
-                                  suggestion=problem.suggestion)
+        else:
+            url, problems = normalise(value, self.scope.base_url)
+            for problem in problems:
+                self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
+                                      suggestion=problem.suggestion)
         if url is None or not check_scope:
             return url
-        if origin_of(url) not in self.scope.origins:
+        if not url.startswith(self._origin_prefixes):
             self.collector.report(
                 "U107",
                 f"{what} {url} is not on {', '.join(sorted(map(str, self.scope.origins)))}: a sitemap lists "
@@ -114,7 +132,7 @@ class PageNormaliser:
                 url=url,
             )
             return None
-        if not self.scope.robots and url.startswith(self._base_origin) and not url.startswith(self.scope.folder):
+        if not self._folder_ok(url):
             self.collector.report(
                 "U108",
                 f"{what} {url} lies outside {self.scope.folder}, where the sitemaps are served: "
@@ -187,8 +205,14 @@ class PageNormaliser:
 
     def _media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool) -> tuple[tuple[str, Any], ...]:
         images = raw.get("images")
-        if row and raw.get(IMAGE_COLUMN) not in (None, ""):
-            images = (images if isinstance(images, list) else [images] if images else []) + [raw[IMAGE_COLUMN]]
+        column = raw.get(IMAGE_COLUMN) if row else None
+        if column not in (None, ""):
+            if images in (None, "", []) and raw.get("videos") in (None, "", []) and raw.get("news") in (None, ""):
+                # One image from a CSV column, the common case: the rules of
+                # image.parse_one for a bare URL, without building a mapping for it.
+                one = self._column_image(column, where_of, page_loc)
+                return ((image_ext.NAME, (one,)),) if one is not None else ()
+            images = (images if isinstance(images, list) else [images] if images else []) + [column]
         if images in (None, "", []) and raw.get("videos") in (None, "", []) and raw.get("news") in (None, ""):
             return ()
         out: list[tuple[str, Any]] = []
@@ -210,6 +234,13 @@ class PageNormaliser:
                 out.append((news_ext.NAME, article))
         return tuple(out)
 
+    def _column_image(self, value: Any, where_of: WhereOf, page_loc: str) -> image_ext.Image | None:
+        if type(value) is str and is_clean(value):
+            host = value[: value.find("/", 8)]
+            if page_loc.startswith(host + "/") or ("image-host", host) in self._noted:
+                return image_ext.Image(value)  # nothing (more) to report about it
+        return image_ext.parse_one(value, self._media_context(IMAGE_COLUMN, where_of, page_loc))
+
     def _media_context(self, key: str, where_of: WhereOf, page_loc: str) -> MediaContext:
         def where(field: Field) -> Where:
             path = (key,) + (field if isinstance(field, tuple) else (field,) if field is not None else ())
@@ -228,21 +259,46 @@ class PageNormaliser:
 
     # --- clusters -----------------------------------------------------------------
 
-    @staticmethod
-    def _url_columns(raw: Mapping[str, Any]) -> dict[str, Any]:
-        return {key[len(URL_COLUMN):]: value for key, value in raw.items()
-                if key.startswith(URL_COLUMN) and value not in (None, "")}
+    def _url_columns(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        shape = tuple(raw)
+        keys = self._url_keys.get(shape)
+        if keys is None:
+            keys = self._url_keys[shape] = tuple(key for key in shape if key.startswith(URL_COLUMN))
+        return {key[len(URL_COLUMN):]: raw[key] for key in keys if raw[key] not in (None, "")}
 
     def _cluster(
         self, raw: Mapping[str, Any], urls: Any, where_of: WhereOf, where: Where, row: bool
     ) -> tuple[tuple[Version, ...], str | None]:
         by_code: dict[str, str] = {}
         if _given(raw, "path"):
-            for code in self._subset(raw.get("locales"), where_of("locales"), row):
-                locale = self.locales[code]
-                url = self.url(_under(locale.base, raw["path"]), where_of("path"), what=f"path ({code})")
-                if url is not None:
-                    by_code[code] = url
+            path = raw["path"]
+            subset = raw.get("locales")
+            if not urls and subset in (None, "") and self._distinct_bases and type(path) is str \
+                    and is_clean_path(path) and all(self._in_folder.values()) \
+                    and len(path) + self._longest_base <= MAX_URL_CHARS:
+                # The common case, in one step: every locale, clean bases (checked when
+                # locales: was read) joined to a clean path, already in order.
+                tail = path[1:]
+                versions = tuple([Version(base + tail, code) for code, base in self._sorted_bases])
+                return versions, self._x_default(raw, {v.hreflang: v.loc for v in versions}, where_of, where) \
+                    if "x_default" in raw or self.scope.x_default is not None else None
+            codes = self._subset(subset, where_of("locales"), row)
+            if type(path) is str and is_clean_path(path):
+                # The common case, once per page: each locale's base is clean and in scope
+                # (checked when locales: was read), so base + path is too; only its
+                # length and the folder remain to judge.
+                for code in codes:
+                    url = self.locales[code].base + path[1:]
+                    if len(url) > MAX_URL_CHARS or not self._in_folder[code]:
+                        url = self.url(url, where_of("path"), what=f"path ({code})")
+                    if url is not None:
+                        by_code[code] = url
+            else:
+                for code in codes:
+                    locale = self.locales[code]
+                    url = self.url(_under(locale.base, path), where_of("path"), what=f"path ({code})")
+                    if url is not None:
+                        by_code[code] = url
         if urls:
             if not isinstance(urls, Mapping):
                 self.collector.report("C103", "urls must map hreflang codes to URLs (de: /de/schuhe)",
@@ -259,6 +315,12 @@ class PageNormaliser:
                         if isinstance(value, str) else self.url(value, key_where, what=f"urls.{key}")
                     if url is not None:
                         by_code[code] = url
+        if not urls and self._distinct_bases:
+            # Expanded from one path over distinct bases: URLs are distinct, and the
+            # locales' own order is precomputed.
+            order = self._code_order
+            versions = tuple(Version(by_code[code], code) for code in sorted(by_code, key=order.__getitem__))
+            return versions, self._x_default(raw, by_code, where_of, where)
         versions = tuple(Version(by_code[code], code) for code in sorted(by_code, key=str.lower))
         seen: dict[str, str] = {}
         for version in versions:

@@ -56,6 +56,16 @@ def origin_of(url: str) -> Origin:
     return Origin(parts.scheme, parts.netloc)
 
 
+def is_clean(url: str) -> bool:
+    """Already in the one form we write (so normalise() would return it unchanged)."""
+    return _CLEAN.fullmatch(url) is not None and len(url) <= MAX_URL_CHARS and "&amp;" not in url
+
+
+def is_clean_path(path: str) -> bool:
+    """A root-relative path that needs no escaping: base + path[1:] is then clean too."""
+    return path.startswith("/") and _CLEAN_PATH.fullmatch(path) is not None and "&amp;" not in path
+
+
 def _escape(part: str) -> str:
     if _CLEAN_PATH.fullmatch(part):
         return part
@@ -93,7 +103,7 @@ def _join(base: str, reference: str) -> str:
 
 def normalise(text: str, base: str | None = None) -> UrlResult:
     """Resolve ``text`` against ``base`` (if relative) and write it the one way we write URLs."""
-    if _CLEAN.fullmatch(text) and len(text) <= MAX_URL_CHARS and "&amp;" not in text:
+    if is_clean(text):
         return text, ()
     problems: list[UrlProblem] = []
     url = text.strip()

@@ -85,8 +85,8 @@ class FastRenderer:
             shared.append(xhtml.render_fast(page))
         for name, value in page.extensions:
             shared.append(EXTENSIONS[name].render_fast(value))
-        tail = "</loc>" + "".join(shared) + "</url>\n"
-        return [("<url><loc>" + escape(v.loc) + tail).encode() for v in page.versions]
+        tail = ("</loc>" + "".join(shared) + "</url>\n").encode()
+        return [b"<url><loc>" + escape(v.loc).encode() + tail for v in page.versions]
 
 
 class LxmlRenderer:
@@ -161,7 +161,22 @@ class _Part:
     urls: int = 0
     body_bytes: int = 0
     prefixes: frozenset[str] = frozenset()
+    head_bytes: int = 0
     newest: Lastmod | None = None
+    pending: list[bytes] = field(default_factory=list)  # written in 1 MiB batches
+    pending_bytes: int = 0
+
+    def write(self, data: bytes) -> None:
+        self.pending.append(data)
+        self.pending_bytes += len(data)
+        if self.pending_bytes >= 1 << 20:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.body.write(b"".join(self.pending))
+            self.pending.clear()
+            self.pending_bytes = 0
 
 
 def _newer(a: Lastmod | None, b: Lastmod | None) -> Lastmod | None:
@@ -187,21 +202,35 @@ class UrlsetSeries:
         scratch = os.path.join(self.folder, f".part-{len(self.parts) + 1}.body")
         return _Part(scratch, open(scratch, "wb"))
 
-    def add(self, entries: Iterable[bytes], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
+    def add(self, entries: list[bytes], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
         part = self._current or self._open()
         self._current = part
+        if prefixes <= part.prefixes and part.urls:
+            # The usual case: no new namespace, so the head's size is known; if the
+            # whole page fits, it goes in at once.
+            size = sum(map(len, entries))
+            if part.urls + len(entries) <= self.max_urls and \
+                    part.head_bytes + part.body_bytes + size + len(_TAIL) <= self.max_bytes:
+                for entry in entries:
+                    part.write(entry)
+                part.urls += len(entries)
+                part.body_bytes += size
+                part.newest = _newer(part.newest, lastmod)
+                return
         for entry in entries:
             size = len(entry)
             merged = part.prefixes | prefixes
-            full = len(urlset_head(merged)) + part.body_bytes + size + len(_TAIL)
-            if part.urls and (part.urls >= self.max_urls or full > self.max_bytes):
+            head = len(urlset_head(merged)) if merged != part.prefixes or not part.urls else part.head_bytes
+            if part.urls and (part.urls >= self.max_urls or head + part.body_bytes + size + len(_TAIL) > self.max_bytes):
                 self._close()
                 part = self._current = self._open()
                 merged = prefixes
-            part.body.write(entry)
+                head = len(urlset_head(merged))
+            part.write(entry)
             part.urls += 1
             part.body_bytes += size
             part.prefixes = merged
+            part.head_bytes = head
             part.newest = _newer(part.newest, lastmod)
 
     def _close(self) -> None:
@@ -209,6 +238,7 @@ class UrlsetSeries:
         if part is None:
             return
         self._current = None
+        part.flush()
         part.body.close()
         number = len(self.parts) + 1
         final = os.path.join(self.folder, f".part-{number}.xml" + (".gz" if self.gzip else ""))

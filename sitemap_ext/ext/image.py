@@ -32,7 +32,8 @@ class Image:
 
 
 def _origin(url: str) -> str:
-    return url[: url.find("/", url.find("//") + 2)].lower()
+    """scheme://host[:port] of a normalised URL (its host is lower case already)."""
+    return url[: url.find("/", url.find("//") + 2)]
 
 
 def parse_one(raw: Any, ctx: MediaContext) -> Image | None:

@@ -20,11 +20,18 @@ def alternates(page: Page) -> list[tuple[str, str]]:
     return pairs
 
 
+_LINK_STARTS: dict[str, str] = {}
+
+
+def _link_start(code: str) -> str:
+    start = _LINK_STARTS.get(code)
+    if start is None:
+        start = _LINK_STARTS[code] = f'<xhtml:link rel="alternate" hreflang="{escape(code)}" href="'
+    return start
+
+
 def render_fast(page: Page) -> str:
-    return "".join(
-        f'<xhtml:link rel="alternate" hreflang="{escape(code)}" href="{escape(href)}"/>'
-        for code, href in alternates(page)
-    )
+    return "".join([_link_start(code) + escape(href) + '"/>' for code, href in alternates(page)])
 
 
 def render_lxml(xf: XmlSink, page: Page) -> None:
