@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import quote
 
 from .codes import REGISTRY
@@ -23,7 +23,11 @@ from .pages import IMAGE_COLUMN, PAGE_KEYS, URL_COLUMN, PageNormaliser
 from .site import load_site
 from .sources import read_rows
 from .urls import Origin, origin_of
-from .writer import RENDERERS, TextSeries, UrlsetSeries, WrittenFile, file_names, page_namespaces, write_index
+from . import parallel
+from .fastrows import FastRows
+from .writer import (
+    RENDERERS, FastRenderer, Renderer, TextSeries, UrlsetSeries, WrittenFile, file_names, page_namespaces, write_index,
+)
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -55,6 +59,42 @@ def iter_pages(site: Site, collector: Collector) -> Iterator[Page]:
             yield unit
             continue
         yield from _source_pages(unit, normaliser, collector)
+
+
+@dataclass(slots=True)
+class Rendered:
+    """One page as the files need it: its URLs, their entries, and what the file notes."""
+
+    locs: tuple[str, ...]
+    entries: list[bytes | memoryview]  # a worker's entries are slices of its chunk
+    prefixes: frozenset[str]
+    lastmod: Lastmod | None
+    news: bool
+
+
+class SourceRows:
+    """One source row to its rendered record: the fast path where it applies, else the
+    generic way (a Page through the flow)."""
+
+    def __init__(self, site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow) -> None:
+        self.source = source
+        self.normaliser = normaliser
+        self.flow = flow
+        self.fast = FastRows(site, normaliser, source.defaults, flow.seen, flow.now) \
+            if isinstance(flow.renderer, FastRenderer) else None
+        self.row_function: Callable[[Mapping[str, Any]], Any] | None = None
+        self.shaped = False
+
+    def __call__(self, raw: Mapping[str, Any], where: Where) -> Rendered | None:
+        if not self.shaped:
+            self.shaped = True
+            self.row_function = self.fast.shape(raw) if self.fast is not None else None
+        if self.row_function is not None:
+            found = self.row_function(raw)
+            if found is not None:
+                return Rendered(*found)
+        page = self.normaliser.page(raw, lambda _key: where, self.source.defaults, where, row=True)
+        return self.flow(page) if page is not None else None
 
 
 def _source_pages(source: Source, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
@@ -144,11 +184,10 @@ class _HostFiles:
 class _Files:
     """The files of one build, grouped per host: a sitemap lists URLs of its own host only."""
 
-    def __init__(self, site: Site, staging: Staging, engine: str) -> None:
+    def __init__(self, site: Site, staging: Staging) -> None:
         assert site.scope is not None
         self.site = site
         self.staging = staging
-        self.renderer = RENDERERS[engine]()
         base = origin_of(site.scope.base_url)
         public = site.output.public_url or site.scope.base_url
         self.publics = {base: public[: public.rindex("/") + 1]}
@@ -167,21 +206,37 @@ class _Files:
             files = self.hosts[origin_text] = _HostFiles(self.site, self.staging, folder, self.publics[origin])
         return files
 
-    def add(self, page: Page) -> None:
-        entries = self.renderer.entries(page)
-        prefixes = page_namespaces(page)
-        news = any(name == NEWS for name, _ in page.extensions)
+    def add(self, record: Rendered) -> None:
         if not self.several:
             files = self._host(self.base)
-            (files.news if news else files.urlsets).add(entries, prefixes, page.lastmod)
+            (files.news if record.news else files.urlsets).add(record.entries, record.prefixes, record.lastmod)
             if files.text is not None:
-                files.text.add(v.loc for v in page.versions)
+                files.text.add(record.locs)
             return
-        for version, entry in zip(page.versions, entries):
-            files = self._host(_origin_text(version.loc))
-            (files.news if news else files.urlsets).add((entry,), prefixes, page.lastmod)
+        for loc, entry in zip(record.locs, record.entries):
+            files = self._host(_origin_text(loc))
+            (files.news if record.news else files.urlsets).add([entry], record.prefixes, record.lastmod)
             if files.text is not None:
-                files.text.add((version.loc,))
+                files.text.add((loc,))
+
+    def add_chunk(self, chunk: parallel.Chunk) -> None:
+        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
+        if self.several or self.text or not chunk.uniform():
+            for record in chunk.records():
+                self.add(record)
+            return
+        series = self._host(self.base).urlsets
+        sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
+        prefixes = chunk.prefixes[0]
+        start = offset = 0
+        while start < len(counts):
+            taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
+            offset += sum(sizes[start:start + taken])
+            start += taken
+            if start < len(counts):  # this page starts a new file (or opens the first)
+                self.add(next(chunk.records(start)))
+                offset += sizes[start]
+                start += 1
 
     def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
         moves: list[tuple[str, str]] = []
@@ -222,12 +277,16 @@ def build(
     dry_run: bool = False,
     strict: bool = False,
     collector: Collector | None = None,
+    jobs: int | None = None,
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path``.
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
-    files are replaced); ``collector`` lets a caller gather several runs' findings.
+    files are replaced); ``collector`` lets a caller gather several runs' findings;
+    ``jobs`` is the number of processes for large sources (default: 2 where the
+    machine has two cores; the output is the same either way).
     """
+    fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY)
     result = BuildResult(collector)
     site = load_site(path, collector, env=env, now=now)
@@ -245,9 +304,19 @@ def build(
         except OutputError as exc:
             collector.report("F102", f"{exc}; choose another folder with -o", Where(result.out_dir))
             return result
-        files = _Files(site, staging, engine)
+        files = _Files(site, staging)
     try:
-        result.urls = _run(site, collector, files)
+        if jobs is None:
+            jobs = parallel.default_jobs()
+        if files is None or fresh is not None:
+            jobs = 1  # two processes only for writing builds with a collector of their own
+        try:
+            result.urls = _run(site, collector, files, engine, jobs)
+        except parallel.Sequential:
+            # A worker's page repeats a URL from an earlier chunk: start again in one
+            # process, which drops duplicates exactly where a sequential build does.
+            return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
+                         strict=strict, collector=fresh, jobs=1)
         if files is None or staging is None:
             return result
         moves, written = files.finish(collector)
@@ -266,43 +335,86 @@ def build(
             staging.discard()
 
 
-def _run(site: Site, collector: Collector, files: _Files | None) -> int:
-    """Check every page and hand it to the writer; the count of URLs written."""
-    seen: set[int] = set()
-    now = site.now
-    urls = 0
-    for page in iter_pages(site, collector):
-        page = _drop_duplicates(page, seen, collector)
+class PageFlow:
+    """What happens to each page, in description order: duplicates are dropped, dates
+    judged, entries rendered. The result is a ``Rendered`` record for the files."""
+
+    def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None) -> None:
+        self.collector = collector
+        self.now = now
+        self.renderer = renderer  # None: checking only, nothing to render
+        # A hash per URL keeps memory small on millions of URLs; hash() of a str is
+        # computed once and cached on the string.
+        self.seen: set[int] = set()
+
+    def __call__(self, page: Page) -> Rendered | None:
+        page = self._drop_duplicates(page)
         if page is None:
-            continue
-        if now is not None and page.lastmod is not None and page.lastmod.instant > now:
-            collector.report(
-                "D102", f"lastmod {page.lastmod.text} is after the build time {format_instant(now)}; "
+            return None
+        if self.now is not None and page.lastmod is not None and page.lastmod.instant > self.now:
+            self.collector.report(
+                "D102", f"lastmod {page.lastmod.text} is after the build time {format_instant(self.now)}; "
                 "lastmod is when the page last changed", page.where, url=page.versions[0].loc,
             )
-        urls += len(page.versions)
-        if files is not None:
-            files.add(page)
+        entries = self.renderer.entries(page) if self.renderer is not None else []
+        return Rendered(tuple(v.loc for v in page.versions), entries, page_namespaces(page), page.lastmod,
+                        any(name == NEWS for name, _ in page.extensions))
+
+    def _drop_duplicates(self, page: Page) -> Page | None:
+        seen = self.seen
+        keys = [hash(version.loc) for version in page.versions]
+        # A page's own URLs are distinct (the normaliser makes them so: H107), so
+        # one test against every earlier URL decides the common case.
+        if seen.isdisjoint(keys):
+            seen.update(keys)
+            return page
+        kept = []
+        for version in page.versions:
+            key = hash(version.loc)
+            if key in seen:
+                self.collector.report("U104", f"{version.loc} is listed more than once; it is written once",
+                                      page.where, url=version.loc)
+                continue
+            seen.add(key)
+            kept.append(version)
+        if len(kept) == len(page.versions):
+            return page
+        return dataclasses.replace(page, versions=tuple(kept)) if kept else None
+
+    def claim(self, keys: Iterable[int]) -> bool:
+        """Record the hash() of URLs rendered elsewhere (a worker); False if one was seen."""
+        if not self.seen.isdisjoint(keys):
+            return False
+        self.seen.update(keys)
+        return True
+
+
+def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jobs: int) -> int:
+    """Check every page and hand it to the writer; the count of URLs written."""
+    assert site.scope is not None
+    flow = PageFlow(collector, site.now, RENDERERS[engine]() if files is not None else None)
+    normaliser = PageNormaliser(site.scope, collector)
+    urls = 0
+    for unit in site.units:
+        if isinstance(unit, Source) and files is not None and jobs > 1 and parallel.worth_it(unit):
+            for chunk in parallel.source_chunks(unit, site, flow, collector, jobs):
+                urls += len(chunk.hashes)
+                files.add_chunk(chunk)
+            continue
+        if isinstance(unit, Page):
+            records: Iterable[Rendered | None] = (flow(unit),)
+        else:
+            rows = SourceRows(site, unit, normaliser, flow)
+            records = (rows(raw, where) for raw, where in read_rows(
+                unit.path, unit.display, unit.format, collector, source_column))
+        for record in records:
+            if record is not None:
+                urls += len(record.locs)
+                if files is not None:
+                    files.add(record)
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls
-
-
-def _drop_duplicates(page: Page, seen: set[int], collector: Collector) -> Page | None:
-    # A hash per URL keeps memory small on millions of URLs; hash() of a str is
-    # computed once and cached on the string.
-    kept = []
-    for version in page.versions:
-        key = hash(version.loc)
-        if key in seen:
-            collector.report("U104", f"{version.loc} is listed more than once; it is written once",
-                             page.where, url=version.loc)
-            continue
-        seen.add(key)
-        kept.append(version)
-    if len(kept) == len(page.versions):
-        return page
-    return dataclasses.replace(page, versions=tuple(kept)) if kept else None
 
 
 __all__ = ["BuildResult", "build", "iter_pages", "Lastmod"]

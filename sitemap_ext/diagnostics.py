@@ -85,6 +85,8 @@ class Diagnostic:
     # A replacement value that fixes the problem (machine-applicable).
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
+    # A fact reported once per run ("images on host H"): its key. Internal, not output.
+    once: str | None = None
 
     @property
     def where(self) -> Where:
@@ -125,6 +127,10 @@ class Collector:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     suppressed: Counter[str] = field(default_factory=Counter)
+    once_keys: set[str] = field(default_factory=set)
+    # How many findings of one code are kept (None: all; a worker keeps all, the
+    # main process decides when merging). Past it only the count grows.
+    limit: int | None = MAX_STORED_PER_CODE
 
     def report(
         self,
@@ -136,8 +142,14 @@ class Collector:
         hreflang: str | None = None,
         suggestion: str | None = None,
         related: Iterable[Related] = (),
-    ) -> Diagnostic:
+        once: str | None = None,
+    ) -> Diagnostic | None:
+        """Record a finding; with ``once``, only the first finding of that key counts."""
         entry = self.registry[code]  # KeyError here is a programming error
+        if once is not None:
+            if once in self.once_keys:
+                return None
+            self.once_keys.add(once)
         diag = Diagnostic(
             code=code,
             severity=entry.severity,
@@ -149,13 +161,26 @@ class Collector:
             hreflang=hreflang,
             suggestion=suggestion,
             related=tuple(related),
+            once=once,
         )
-        self.counts[code] += 1
-        if self.counts[code] <= MAX_STORED_PER_CODE:
+        self._add(diag)
+        return diag
+
+    def _add(self, diag: Diagnostic) -> None:
+        self.counts[diag.code] += 1
+        if self.limit is None or self.counts[diag.code] <= self.limit:
             self.diagnostics.append(diag)
         else:
-            self.suppressed[code] += 1
-        return diag
+            self.suppressed[diag.code] += 1
+
+    def merge(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Findings of another collector (a worker's), in their order; once-keys respected."""
+        for diag in diagnostics:
+            if diag.once is not None:
+                if diag.once in self.once_keys:
+                    continue
+                self.once_keys.add(diag.once)
+            self._add(diag)
 
     def count(self, severity: Severity) -> int:
         return sum(n for code, n in self.counts.items() if self.registry[code].severity is severity)

@@ -246,8 +246,9 @@ class PageNormaliser:
             path = (key,) + (field if isinstance(field, tuple) else (field,) if field is not None else ())
             return where_of(tuple(str(p) if isinstance(p, str) else p for p in path))  # type: ignore[arg-type]
 
-        def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None) -> None:
-            self.collector.report(code, message, where(field), url=page_loc, suggestion=suggestion)
+        def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
+                   once: str | None = None) -> None:
+            self.collector.report(code, message, where(field), url=page_loc, suggestion=suggestion, once=once)
 
         def resolve(value: Any, field: Field) -> str | None:
             return self.url(value, where(field), what=".".join(str(p) for p in (key,) + (
@@ -363,7 +364,7 @@ class PageNormaliser:
             self._judged.add(text)
             for problem in verdict.problems:
                 self.collector.report(problem.code, problem.message, where, hreflang=text,
-                                      suggestion=problem.suggestion)
+                                      suggestion=problem.suggestion, once=f"column url:{text}" if once else None)
         if verdict.canonical == langtags.X_DEFAULT:
             self.collector.report("C103", "x-default is set with x_default:, not as a urls entry", where)
             return None

@@ -198,7 +198,7 @@ class _Loader:
             return None
         ctx = MediaContext(
             page_loc="", dates=normaliser.dates, resolve=lambda v, f: None,
-            report=lambda code, message, field=None, suggestion=None: self.collector.report(
+            report=lambda code, message, field=None, suggestion=None, once=None: self.collector.report(
                 code, message, top.where(("news", "publication") + ((field,) if isinstance(field, str) else ())),
                 suggestion=suggestion),
         )

@@ -43,12 +43,19 @@ def all_prefixes() -> dict[str, str]:
     return out
 
 
+_NAMESPACES: dict[tuple[bool, tuple[str, ...]], frozenset[str]] = {}
+
+
 def page_namespaces(page: Page) -> frozenset[str]:
     """Prefixes of the extension namespaces a page's entries use."""
-    used = {EXTENSIONS[name].prefix for name, _ in page.extensions}
-    if page.is_cluster or page.x_default is not None:
-        used.add(xhtml.PREFIX)
-    return frozenset(used)
+    shape = (page.is_cluster or page.x_default is not None, tuple(name for name, _ in page.extensions))
+    found = _NAMESPACES.get(shape)
+    if found is None:
+        used = {EXTENSIONS[name].prefix for name in shape[1]}
+        if shape[0]:
+            used.add(xhtml.PREFIX)
+        found = _NAMESPACES[shape] = frozenset(used)
+    return found
 
 
 @lru_cache(maxsize=64)
@@ -70,23 +77,38 @@ class Renderer(Protocol):
     def entries(self, page: Page) -> list[bytes]: ...
 
 
+def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
+    """lastmod, changefreq, priority as the fast path writes them (values are valid already)."""
+    out = ""
+    if lastmod is not None:
+        out += f"<lastmod>{lastmod.text}</lastmod>"
+    if changefreq is not None:
+        out += f"<changefreq>{changefreq}</changefreq>"
+    if priority is not None:
+        out += f"<priority>{priority}</priority>"
+    return out
+
+
+def entries(escaped_locs: list[str], tail: bytes) -> list[bytes]:
+    """The <url>s of one page: each escaped loc, then the part they share (see tail())."""
+    return [b"<url><loc>" + loc.encode() + tail for loc in escaped_locs]
+
+
+def tail(shared: str) -> bytes:
+    return ("</loc>" + shared + "</url>\n").encode()
+
+
 class FastRenderer:
     """String rendering; a cluster's shared part (dates, alternates, media) once."""
 
     def entries(self, page: Page) -> list[bytes]:
-        shared = []
-        if page.lastmod is not None:
-            shared.append(f"<lastmod>{page.lastmod.text}</lastmod>")
-        if page.changefreq is not None:
-            shared.append(f"<changefreq>{page.changefreq}</changefreq>")
-        if page.priority is not None:
-            shared.append(f"<priority>{page.priority}</priority>")
+        shared = [core_fields(page.lastmod, page.changefreq, page.priority)]
+        locs = [escape(v.loc) for v in page.versions]
         if page.is_cluster or page.x_default is not None:
-            shared.append(xhtml.render_fast(page))
+            shared.append(xhtml.render_fast(page, locs))
         for name, value in page.extensions:
             shared.append(EXTENSIONS[name].render_fast(value))
-        tail = ("</loc>" + "".join(shared) + "</url>\n").encode()
-        return [b"<url><loc>" + escape(v.loc).encode() + tail for v in page.versions]
+        return entries(locs, tail("".join(shared)))
 
 
 class LxmlRenderer:
@@ -154,19 +176,26 @@ class WrittenFile:
 
 @dataclass
 class _Part:
-    """One urlset being filled: its body in a scratch file, counted as written."""
+    """One urlset being filled, written straight into its file.
 
-    scratch: str
-    body: BinaryIO
+    The head is written for the namespaces of the file's first page; when a later
+    page brings another namespace (rare), the file is rewritten with the right
+    head when it is closed. Bytes are counted as the final file will have them.
+    """
+
+    path: str
+    raw: BinaryIO
+    sink: BinaryIO  # raw, or a GzipFile over it
+    written_head: bytes
     urls: int = 0
     body_bytes: int = 0
     prefixes: frozenset[str] = frozenset()
     head_bytes: int = 0
     newest: Lastmod | None = None
-    pending: list[bytes] = field(default_factory=list)  # written in 1 MiB batches
+    pending: list[bytes | memoryview] = field(default_factory=list)  # written in 1 MiB batches
     pending_bytes: int = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         self.pending.append(data)
         self.pending_bytes += len(data)
         if self.pending_bytes >= 1 << 20:
@@ -174,7 +203,7 @@ class _Part:
 
     def flush(self) -> None:
         if self.pending:
-            self.body.write(b"".join(self.pending))
+            self.sink.write(b"".join(self.pending))
             self.pending.clear()
             self.pending_bytes = 0
 
@@ -187,6 +216,11 @@ def _newer(a: Lastmod | None, b: Lastmod | None) -> Lastmod | None:
     return b
 
 
+def _gzip(raw: BinaryIO) -> BinaryIO:
+    # No file name and mtime 0 in the header: the same input gives the same bytes.
+    return gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL, mtime=0)  # type: ignore[return-value]
+
+
 @dataclass
 class UrlsetSeries:
     """Numbered urlset files for one host, split before either limit would be passed."""
@@ -195,24 +229,28 @@ class UrlsetSeries:
     max_urls: int
     max_bytes: int
     gzip: bool
-    parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (scratch final file, stats)
+    parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (file written, stats)
     _current: _Part | None = None
 
-    def _open(self) -> _Part:
-        scratch = os.path.join(self.folder, f".part-{len(self.parts) + 1}.body")
-        return _Part(scratch, open(scratch, "wb"))
+    def _open(self, prefixes: frozenset[str]) -> _Part:
+        path = os.path.join(self.folder, f".part-{len(self.parts) + 1}.xml" + (".gz" if self.gzip else ""))
+        raw = open(path, "wb")
+        sink = _gzip(raw) if self.gzip else raw
+        head = urlset_head(prefixes)
+        sink.write(head)
+        return _Part(path, raw, sink, head, prefixes=prefixes, head_bytes=len(head))
 
-    def add(self, entries: list[bytes], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
-        part = self._current or self._open()
-        self._current = part
+    def add(self, entries: list[bytes | memoryview], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
+        part = self._current
+        if part is None:
+            part = self._current = self._open(prefixes)
         if prefixes <= part.prefixes and part.urls:
             # The usual case: no new namespace, so the head's size is known; if the
             # whole page fits, it goes in at once.
             size = sum(map(len, entries))
             if part.urls + len(entries) <= self.max_urls and \
                     part.head_bytes + part.body_bytes + size + len(_TAIL) <= self.max_bytes:
-                for entry in entries:
-                    part.write(entry)
+                part.write(entries[0] if len(entries) == 1 else b"".join(entries))
                 part.urls += len(entries)
                 part.body_bytes += size
                 part.newest = _newer(part.newest, lastmod)
@@ -220,12 +258,11 @@ class UrlsetSeries:
         for entry in entries:
             size = len(entry)
             merged = part.prefixes | prefixes
-            head = len(urlset_head(merged)) if merged != part.prefixes or not part.urls else part.head_bytes
+            head = len(urlset_head(merged)) if merged != part.prefixes else part.head_bytes
             if part.urls and (part.urls >= self.max_urls or head + part.body_bytes + size + len(_TAIL) > self.max_bytes):
                 self._close()
-                part = self._current = self._open()
-                merged = prefixes
-                head = len(urlset_head(merged))
+                part = self._current = self._open(prefixes)
+                merged, head = prefixes, part.head_bytes
             part.write(entry)
             part.urls += 1
             part.body_bytes += size
@@ -233,40 +270,70 @@ class UrlsetSeries:
             part.head_bytes = head
             part.newest = _newer(part.newest, lastmod)
 
+    def add_run(self, blob: memoryview, sizes: list[int], counts: list[int], prefixes: frozenset[str],
+                lastmods: list[Lastmod | None]) -> int:
+        """As many whole pages of a rendered run as fit the current file, in one write.
+
+        ``sizes`` and ``counts`` are each page's bytes and entries. Returns how many
+        pages were taken: the caller adds the next one with add(), which splits.
+        """
+        part = self._current
+        if part is None or not part.urls or not prefixes <= part.prefixes:
+            return 0
+        room_urls = self.max_urls - part.urls
+        room_bytes = self.max_bytes - part.head_bytes - part.body_bytes - len(_TAIL)
+        taken = used_urls = used_bytes = 0
+        for size, count in zip(sizes, counts):
+            if used_urls + count > room_urls or used_bytes + size > room_bytes:
+                break
+            used_urls += count
+            used_bytes += size
+            taken += 1
+        if taken:
+            part.write(blob[:used_bytes])
+            part.urls += used_urls
+            part.body_bytes += used_bytes
+            for lastmod in lastmods[:taken]:
+                part.newest = _newer(part.newest, lastmod)
+        return taken
+
     def _close(self) -> None:
         part = self._current
         if part is None:
             return
         self._current = None
         part.flush()
-        part.body.close()
-        number = len(self.parts) + 1
-        final = os.path.join(self.folder, f".part-{number}.xml" + (".gz" if self.gzip else ""))
+        part.sink.write(_TAIL)
+        if part.sink is not part.raw:
+            part.sink.close()
+        size = part.raw.tell()
+        part.raw.close()
         head = urlset_head(part.prefixes)
-        size = write_assembled(final, head, part.scratch, _TAIL, self.gzip)
-        os.remove(part.scratch)
+        if head != part.written_head:
+            size = _rewrite_head(part.path, len(part.written_head), head, self.gzip)
         stats = WrittenFile(name="", kind="urlset", urls=part.urls, bytes=size,
                             uncompressed=len(head) + part.body_bytes + len(_TAIL), lastmod=part.newest)
-        self.parts.append((final, stats))
+        self.parts.append((part.path, stats))
 
     def finish(self) -> list[tuple[str, WrittenFile]]:
         self._close()
         return self.parts
 
 
-def write_assembled(path: str, head: bytes, body_path: str, tail: bytes, compress: bool) -> int:
-    """head + body file + tail into ``path`` (gzip: no name, mtime 0, for identical bytes)."""
-    with open(path, "wb") as raw:
-        sink: BinaryIO = raw
-        if compress:
-            sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL, mtime=0)  # type: ignore[assignment]
-        with open(body_path, "rb") as body:
-            sink.write(head)
-            shutil.copyfileobj(body, sink, 1 << 20)
-            sink.write(tail)
-        if compress:
+def _rewrite_head(path: str, old_head: int, head: bytes, compressed: bool) -> int:
+    """Give a finished file another head (a later page used another namespace)."""
+    fresh = path + ".new"
+    with open(path, "rb") as raw_in, open(fresh, "wb") as raw_out:
+        source: BinaryIO = gzip.GzipFile(fileobj=raw_in, mode="rb") if compressed else raw_in  # type: ignore[assignment]
+        sink = _gzip(raw_out) if compressed else raw_out
+        source.read(old_head)
+        sink.write(head)
+        shutil.copyfileobj(source, sink, 1 << 20)
+        if sink is not raw_out:
             sink.close()
-        return raw.tell()
+        size = raw_out.tell()
+    os.replace(fresh, path)
+    return size
 
 
 @dataclass

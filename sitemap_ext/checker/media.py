@@ -22,8 +22,9 @@ def _context(state: FileState, loc: str, element: etree._Element) -> MediaContex
         key = field[0] if isinstance(field, tuple) and field else field
         return fields_lines.get(key, base_line) if isinstance(key, str) else base_line
 
-    def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None) -> None:
-        state.report(code, message, line_of(field), url=loc, suggestion=suggestion)
+    def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
+               once: str | None = None) -> None:
+        state.report(code, message, line_of(field), url=loc, suggestion=suggestion, once=once)
 
     def resolve(value: Any, field: Field) -> str | None:
         url, problems = normalise(str(value).strip())

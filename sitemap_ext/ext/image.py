@@ -53,7 +53,7 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     if host != _origin(ctx.page_loc) and ("image-host", host) not in ctx.noted:
         ctx.noted.add(("image-host", host))
         ctx.report("I104", f"images on {host}, another host than their pages (a CDN?): allowed, and that host must "
-                   "let search engines crawl them (reported once per host)", "loc")
+                   "let search engines crawl them (reported once per host)", "loc", once=f"image-host {host}")
     extra: dict[str, str | None] = {}
     for field in DEPRECATED:
         value = text(raw, field, ctx, code="C103", what=f"image {field}")
@@ -81,9 +81,15 @@ def _fields(image: Image) -> list[tuple[str, str]]:
     return [(name, value) for name in FIELDS if (value := getattr(image, name)) is not None]
 
 
+def render_loc(escaped_loc: str) -> str:
+    """An image with a loc only (the common case)."""
+    return f"<image:image><image:loc>{escaped_loc}</image:loc></image:image>"
+
+
 def render_fast(images: tuple[Image, ...]) -> str:
     return "".join(
-        "<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in _fields(image))
+        render_loc(escape(image.loc)) if image.caption is image.geo_location is image.title is image.license is None
+        else "<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in _fields(image))
         + "</image:image>" for image in images
     )
 

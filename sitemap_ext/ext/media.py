@@ -24,7 +24,7 @@ Field = Union[str, int, tuple[Union[str, int], ...], None]
 
 class Reporter(Protocol):
     def __call__(self, code: str, message: str, field: Field = None, *,
-                 suggestion: str | None = None) -> None: ...
+                 suggestion: str | None = None, once: str | None = None) -> None: ...
 
 
 # Normalises a URL field (resolving it, reporting U-codes); None if unusable.
@@ -54,8 +54,9 @@ class MediaContext:
         """The same context, its fields reported below ``path`` (an item of a list, say)."""
         report, resolve = self.report, self.resolve
 
-        def sub_report(code: str, message: str, field: Field = None, *, suggestion: str | None = None) -> None:
-            report(code, message, path + _path(field), suggestion=suggestion)
+        def sub_report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
+                       once: str | None = None) -> None:
+            report(code, message, path + _path(field), suggestion=suggestion, once=once)
 
         def sub_resolve(value: Any, field: Field) -> str | None:
             return resolve(value, path + _path(field))

@@ -23,15 +23,22 @@ def alternates(page: Page) -> list[tuple[str, str]]:
 _LINK_STARTS: dict[str, str] = {}
 
 
-def _link_start(code: str) -> str:
+def link_start(code: str) -> str:
+    """'<xhtml:link rel="alternate" hreflang="CODE" href="': the href and '"/>' follow."""
     start = _LINK_STARTS.get(code)
     if start is None:
         start = _LINK_STARTS[code] = f'<xhtml:link rel="alternate" hreflang="{escape(code)}" href="'
     return start
 
 
-def render_fast(page: Page) -> str:
-    return "".join([_link_start(code) + escape(href) + '"/>' for code, href in alternates(page)])
+def render_fast(page: Page, escaped: list[str] | None = None) -> str:
+    """The links; ``escaped`` holds the versions' locs escaped already (the renderer's)."""
+    if escaped is None:
+        escaped = [escape(v.loc) for v in page.versions]
+    links = [link_start(v.hreflang) + href + '"/>' for v, href in zip(page.versions, escaped) if v.hreflang]
+    if page.x_default is not None:
+        links.append(link_start("x-default") + escape(page.x_default) + '"/>')
+    return "".join(links)
 
 
 def render_lxml(xf: XmlSink, page: Page) -> None:
