@@ -312,6 +312,10 @@ def build(
             jobs = 1  # two processes only for writing builds with a collector of their own
         try:
             result.urls = _run(site, collector, files, engine, jobs)
+        except OSError as exc:  # the disk filled, the folder went away, ...
+            collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
+                             Where(result.out_dir))
+            return result
         except parallel.Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
             # process, which drops duplicates exactly where a sequential build does.
@@ -319,7 +323,12 @@ def build(
                          strict=strict, collector=fresh, jobs=1)
         if files is None or staging is None:
             return result
-        moves, written = files.finish(collector)
+        try:
+            moves, written = files.finish(collector)
+        except OSError as exc:
+            collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
+                             Where(result.out_dir))
+            return result
         if collector.errors or (strict and collector.warnings):
             staging.discard()
             return result

@@ -18,10 +18,12 @@ import contextlib
 import gzip
 import io
 import os
+import queue
 import shutil
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import BinaryIO, Callable, Iterable, Protocol
+from typing import Any, BinaryIO, Callable, Iterable, Protocol
 
 from lxml import etree
 
@@ -174,6 +176,59 @@ class WrittenFile:
                 "uncompressed_bytes": self.uncompressed, "url": self.url}
 
 
+class _Background:
+    """One thread that performs a series' file writes (and gzip compression) in order.
+
+    File writes and zlib release the GIL, so rendering goes on meanwhile. The queue
+    is bounded: a slow disk holds rendering back instead of filling memory. An
+    error on the thread is raised on the caller's next call.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[tuple[Callable[..., Any], tuple[Any, ...]] | None] = queue.Queue(maxsize=8)
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def call(self, function: Callable[..., Any], *args: Any) -> None:
+        self._raise()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="sitemap-ext-writer", daemon=True)
+            self._thread.start()
+        self._queue.put((function, args))
+
+    def wait(self) -> None:
+        """Until everything submitted is done (then raise what failed, if anything)."""
+        if self._thread is not None:
+            self._queue.join()
+        self._raise()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                if self._error is None:
+                    function, args = item
+                    function(*args)
+            except BaseException as exc:  # handed to the caller, who raises it
+                self._error = exc
+            finally:
+                self._queue.task_done()
+
+
 @dataclass
 class _Part:
     """One urlset being filled, written straight into its file.
@@ -194,6 +249,7 @@ class _Part:
     newest: Lastmod | None = None
     pending: list[bytes | memoryview] = field(default_factory=list)  # written in 1 MiB batches
     pending_bytes: int = 0
+    background: _Background | None = None
 
     def write(self, data: bytes | memoryview) -> None:
         self.pending.append(data)
@@ -203,8 +259,12 @@ class _Part:
 
     def flush(self) -> None:
         if self.pending:
-            self.sink.write(b"".join(self.pending))
-            self.pending.clear()
+            batch = b"".join(self.pending)
+            if self.background is not None:
+                self.background.call(self.sink.write, batch)
+            else:
+                self.sink.write(batch)
+            self.pending = []
             self.pending_bytes = 0
 
 
@@ -231,6 +291,7 @@ class UrlsetSeries:
     gzip: bool
     parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (file written, stats)
     _current: _Part | None = None
+    _background: _Background = field(default_factory=_Background)
 
     def _open(self, prefixes: frozenset[str]) -> _Part:
         path = os.path.join(self.folder, f".part-{len(self.parts) + 1}.xml" + (".gz" if self.gzip else ""))
@@ -238,7 +299,7 @@ class UrlsetSeries:
         sink = _gzip(raw) if self.gzip else raw
         head = urlset_head(prefixes)
         sink.write(head)
-        return _Part(path, raw, sink, head, prefixes=prefixes, head_bytes=len(head))
+        return _Part(path, raw, sink, head, prefixes=prefixes, head_bytes=len(head), background=self._background)
 
     def add(self, entries: list[bytes | memoryview], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
         part = self._current
@@ -303,6 +364,7 @@ class UrlsetSeries:
             return
         self._current = None
         part.flush()
+        self._background.wait()  # the file's size is read below
         part.sink.write(_TAIL)
         if part.sink is not part.raw:
             part.sink.close()
@@ -316,7 +378,10 @@ class UrlsetSeries:
         self.parts.append((part.path, stats))
 
     def finish(self) -> list[tuple[str, WrittenFile]]:
-        self._close()
+        try:
+            self._close()
+        finally:
+            self._background.stop()
         return self.parts
 
 

@@ -1,15 +1,19 @@
-"""hreflang cluster rules across every file checked together.
+"""hreflang cluster rules across every file checked together, in compact memory.
 
-Memory is what decides how large a set of sitemaps can be checked, so the
-index stores as little as it can: the members of a healthy cluster all list
-the same alternates, so each distinct list is stored once (a tuple of its
-codes and URLs); each entry keeps an integer id of its list, its line and
-file in compact arrays, and its URL as a key pointing at the string object
-inside its list (no second copy).
+A million entries must not become a million Python objects. So:
 
-Local rules (self-reference, a code twice, a URL twice, x-default twice) are
-judged as entries arrive; the rules that need other entries (return links,
-codes that differ, different sets) when every file has been read.
+* Each distinct list of alternates is stored once: its codes and URL hashes in
+  flat arrays, its URLs as UTF-8 in one buffer. The members of a healthy cluster
+  all list the same alternates, so a cluster of six costs one stored list.
+* Entries live in flat arrays (list, own position in it, line, file), found by
+  URL hash through an open-addressing table of two arrays (``HashTable``), which
+  also serves the duplicate check. An entry's URL is the string its list holds.
+* When every file is read, rules run per list: if each member's own list is
+  this one, the cluster is reciprocal and consistent by construction (one test
+  per member). Only lists that disagree are examined entry by entry.
+
+URLs are identified by hash(): two different URLs with equal 64-bit hashes
+would be taken for one (about one chance in 10^7 at a million URLs).
 """
 
 from __future__ import annotations
@@ -21,24 +25,59 @@ from .. import langtags
 from ..diagnostics import Collector, Related, Where
 
 X_DEFAULT = langtags.X_DEFAULT
-Pairs = tuple[str, ...]  # code, url, code, url, ... sorted by (code, url)
+Alternate = tuple[str, str, int]  # canonical code, href, line
 
 
-def _pairs(alternates: list[tuple[str, str, int]]) -> Pairs:
-    flat: list[str] = []
-    for code, href in sorted({(code, href) for code, href, _ in alternates}):
-        flat += (code, href)
-    return tuple(flat)
+class HashTable:
+    """int -> int for non-negative values, in two arrays (open addressing, linear probing)."""
 
+    def __init__(self, bits: int = 16) -> None:
+        self.mask = (1 << bits) - 1
+        self.keys = array("q", bytes(8 << bits))
+        self.values = array("i", bytes(4 << bits))
+        self.size = 0
 
-def _hrefs(pairs: Pairs) -> dict[str, str]:
-    """url -> code (x-default only when the URL has no language code too)."""
-    out: dict[str, str] = {}
-    for i in range(0, len(pairs), 2):
-        code, href = pairs[i], pairs[i + 1]
-        if code != X_DEFAULT or href not in out:
-            out[href] = code
-    return out
+    def get(self, key: int) -> int:
+        key = key or 1  # 0 marks an empty slot
+        keys, mask = self.keys, self.mask
+        slot = key & mask
+        while True:
+            found = keys[slot]
+            if found == key:
+                return self.values[slot]
+            if found == 0:
+                return -1
+            slot = (slot + 1) & mask
+
+    def add(self, key: int, value: int) -> int:
+        """Store key -> value unless key is there already; the value stored before, or -1."""
+        key = key or 1
+        keys, mask = self.keys, self.mask
+        slot = key & mask
+        while True:
+            found = keys[slot]
+            if found == key:
+                return self.values[slot]
+            if found == 0:
+                break
+            slot = (slot + 1) & mask
+        keys[slot] = key
+        self.values[slot] = value
+        self.size += 1
+        if self.size * 2 > mask:
+            self._grow()
+        return -1
+
+    def _grow(self) -> None:
+        old_keys, old_values = self.keys, self.values
+        bits = (self.mask + 1).bit_length()  # double
+        self.mask = (1 << bits) - 1
+        self.keys = array("q", bytes(8 << bits))
+        self.values = array("i", bytes(4 << bits))
+        self.size = 0
+        for key, value in zip(old_keys, old_values):
+            if key:
+                self.add(key, value)
 
 
 def _named(code: str) -> str:
@@ -49,39 +88,85 @@ def _named(code: str) -> str:
 @dataclass
 class ClusterIndex:
     collector: Collector
-    lists: dict[Pairs, int] = field(default_factory=dict)
-    stored: list[Pairs] = field(default_factory=list)
-    entry_of: dict[str, int] = field(default_factory=dict)  # url -> entry number
-    entry_list: array = field(default_factory=lambda: array("I"))
+    # Every URL checked (entries with and without alternates): hash -> entry number.
+    table: HashTable = field(default_factory=HashTable)
+    # Per entry.
+    entry_list: array = field(default_factory=lambda: array("i"))  # -1: no alternates
+    entry_position: array = field(default_factory=lambda: array("i"))  # own place in its list; -1: none
     entry_line: array = field(default_factory=lambda: array("I"))
     entry_file: array = field(default_factory=lambda: array("H"))
     files: list[str] = field(default_factory=list)
     _file_ids: dict[str, int] = field(default_factory=dict)
+    # Per distinct list: [start, end) into the flat arrays below; its first entry.
+    list_start: array = field(default_factory=lambda: array("I", [0]))
+    list_first: array = field(default_factory=lambda: array("i"))
+    list_ids: dict[int, list[int]] = field(default_factory=dict)  # hash of the list -> candidates
+    item_code: array = field(default_factory=lambda: array("H"))
+    item_hash: array = field(default_factory=lambda: array("q"))
+    item_text: array = field(default_factory=lambda: array("Q", [0]))  # offsets into text
+    text: bytearray = field(default_factory=bytearray)
+    codes: list[str] = field(default_factory=list)
+    _code_ids: dict[str, int] = field(default_factory=dict)
+    own_locs: dict[int, str] = field(default_factory=dict)  # entries that do not list themselves
+    _previous: tuple[tuple[tuple[str, str], ...], int] | None = None
 
-    def add(self, loc: str, alternates: list[tuple[str, str, int]], file: str, line: int) -> None:
-        where = Where(file, line)
-        self._local_rules(loc, alternates, where)
-        pairs = _pairs(alternates)
-        list_id = self.lists.get(pairs)
-        if list_id is None:
-            list_id = self.lists[pairs] = len(self.stored)
-            self.stored.append(pairs)
-        if loc in self.entry_of:
-            return  # a duplicate <url>: reported as U104 already
-        for i in range(1, len(pairs), 2):
-            if pairs[i] == loc:
-                loc = pairs[i]  # share the string object held by the list
-                break
+    # --- reading --------------------------------------------------------------------
+
+    def seen(self, loc: str, file: str, line: int) -> bool:
+        """Record a URL (every one checked); True when it was recorded before."""
         file_id = self._file_ids.get(file)
         if file_id is None:
             file_id = self._file_ids[file] = len(self.files)
             self.files.append(file)
-        self.entry_of[loc] = len(self.entry_list)
-        self.entry_list.append(list_id)
+        number = len(self.entry_list)
+        if self.table.add(hash(loc), number) >= 0:
+            return True
+        self.entry_list.append(-1)
+        self.entry_position.append(-1)
         self.entry_line.append(line)
         self.entry_file.append(file_id)
+        return False
 
-    def _local_rules(self, loc: str, alternates: list[tuple[str, str, int]], where: Where) -> None:
+    def add(self, loc: str, alternates: list[Alternate], file: str, line: int) -> None:
+        """The alternates of the URL just recorded with seen()."""
+        entry = len(self.entry_list) - 1
+        pairs = tuple(sorted({(code, href) for code, href, _ in alternates}))
+        previous = self._previous
+        if previous is not None and previous[0] == pairs:
+            list_id = previous[1]  # the next member of the same cluster, the usual case
+        else:
+            self._local_rules(loc, alternates, Where(file, line))
+            list_id = self._store(pairs, entry)
+            self._previous = (pairs, list_id)
+        self.entry_list[entry] = list_id
+        position = self._position(list_id, loc)
+        self.entry_position[entry] = position
+        if position < 0:
+            if previous is not None and previous[0] == pairs:
+                self._local_rules(loc, alternates, Where(file, line))
+            self.own_locs[entry] = loc
+
+    def _store(self, pairs: tuple[tuple[str, str], ...], entry: int) -> int:
+        key = hash(pairs)
+        for candidate in self.list_ids.get(key, ()):
+            if self._pairs(candidate) == pairs:
+                return candidate
+        list_id = len(self.list_first)
+        self.list_ids.setdefault(key, []).append(list_id)
+        for code, href in pairs:
+            code_id = self._code_ids.get(code)
+            if code_id is None:
+                code_id = self._code_ids[code] = len(self.codes)
+                self.codes.append(code)
+            self.item_code.append(code_id)
+            self.item_hash.append(hash(href))
+            self.text += href.encode()
+            self.item_text.append(len(self.text))
+        self.list_start.append(len(self.item_code))
+        self.list_first.append(entry)
+        return list_id
+
+    def _local_rules(self, loc: str, alternates: list[Alternate], where: Where) -> None:
         report = self.collector.report
         by_code: dict[str, str] = {}
         by_href: dict[str, str] = {}
@@ -91,8 +176,7 @@ class ClusterIndex:
             if code == X_DEFAULT:
                 defaults += 1
                 if defaults == 2:
-                    report("H108", "more than one x-default in this cluster; keep one", at, url=loc,
-                           hreflang=code)
+                    report("H108", "more than one x-default in this cluster; keep one", at, url=loc, hreflang=code)
                 continue
             if code in by_code and by_code[code] != href:
                 report("H106", f"{_named(code)} names two URLs, {by_code[code]} and {href}; each code names one "
@@ -106,49 +190,92 @@ class ClusterIndex:
             report("H103", f"{loc} lists alternates but not itself; add an xhtml:link to its own URL with its own "
                    "hreflang", where, url=loc)
 
+    # --- stored lists ----------------------------------------------------------------
+
+    def _href(self, item: int) -> str:
+        return self.text[self.item_text[item]:self.item_text[item + 1]].decode()
+
+    def _pairs(self, list_id: int) -> tuple[tuple[str, str], ...]:
+        return tuple((self.codes[self.item_code[i]], self._href(i))
+                     for i in range(self.list_start[list_id], self.list_start[list_id + 1]))
+
+    def _position(self, list_id: int, loc: str) -> int:
+        """The place of loc among its list's items (not as x-default); -1 if absent."""
+        key = hash(loc)
+        x_default = self._code_ids.get(X_DEFAULT)
+        for item in range(self.list_start[list_id], self.list_start[list_id + 1]):
+            if self.item_hash[item] == key and self.item_code[item] != x_default:
+                return item - self.list_start[list_id]
+        return -1
+
+    def _loc(self, entry: int) -> str:
+        position = self.entry_position[entry]
+        if position < 0:
+            return self.own_locs[entry]
+        return self._href(self.list_start[self.entry_list[entry]] + position)
+
     def _where(self, entry: int) -> Where:
         return Where(self.files[self.entry_file[entry]], self.entry_line[entry])
 
-    def finish(self, checked: set[int]) -> None:
-        """Cross-entry rules; ``checked`` holds hash() of every URL read (with or without alternates)."""
+    def _hrefs(self, list_id: int) -> dict[str, str]:
+        """url -> code (x-default only when the URL has no language code too)."""
+        out: dict[str, str] = {}
+        for code, href in self._pairs(list_id):
+            if code != X_DEFAULT or href not in out:
+                out[href] = code
+        return out
+
+    # --- when every file is read ------------------------------------------------------
+
+    def finish(self, also_checked: HashTable | None = None) -> None:
+        """The rules that need every entry; ``also_checked``: URLs of text sitemaps."""
         report = self.collector.report
-        outside_reported: set[tuple[int, str]] = set()
-        pair_reported: set[tuple[int, int]] = set()
-        no_default_reported: set[int] = set()
-        hrefs_cache: dict[int, dict[str, str]] = {}
-
-        def hrefs(list_id: int) -> dict[str, str]:
-            found = hrefs_cache.get(list_id)
-            if found is None:
-                if len(hrefs_cache) > 4096:
-                    hrefs_cache.clear()
-                found = hrefs_cache[list_id] = _hrefs(self.stored[list_id])
-            return found
-
-        for loc, entry in self.entry_of.items():
-            list_id = self.entry_list[entry]
-            mine = hrefs(list_id)
-            where = self._where(entry)
-            codes = self.stored[list_id][::2]
-            if X_DEFAULT not in codes and len(set(codes)) > 1 and list_id not in no_default_reported:
-                no_default_reported.add(list_id)
+        x_default = self._code_ids.get(X_DEFAULT, -1)
+        disagreeing = set()
+        for list_id in range(len(self.list_first)):
+            start, end = self.list_start[list_id], self.list_start[list_id + 1]
+            first = self.list_first[list_id]
+            codes = set(self.item_code[start:end])
+            if x_default not in codes and len(codes) > 1:
                 report("H112", "this cluster has no x-default, the version for users whose language matches "
-                       "none (a language selector, or the main version)", where, url=loc)
-            for href, code in mine.items():
-                if href == loc:
+                       "none (a language selector, or the main version)", self._where(first), url=self._loc(first))
+            for item in range(start, end):
+                if self.item_code[item] == x_default:
                     continue
-                other = self.entry_of.get(href)
-                if other is None:
-                    if hash(href) not in checked and (list_id, href) not in outside_reported:
-                        outside_reported.add((list_id, href))
-                        report("H111", f"alternate {href} ({code}) is in none of the sitemaps checked, so its "
-                               "return link cannot be verified; check its host's sitemap too", where, url=loc,
-                               hreflang=code)
+                member = self.table.get(self.item_hash[item])
+                if member < 0:
+                    if also_checked is not None and also_checked.get(self.item_hash[item]) >= 0:
+                        continue  # listed in a text sitemap: known, but without alternates
+                    href = self._href(item)
+                    report("H111", f"alternate {href} ({self.codes[self.item_code[item]]}) is in none of the "
+                           "sitemaps checked, so its return link cannot be verified; check its host's sitemap too",
+                           self._where(first), url=self._loc(first), hreflang=self.codes[self.item_code[item]])
+                elif self.entry_list[member] != list_id:
+                    disagreeing.add(list_id)
+        if disagreeing:
+            self._examine(disagreeing)
+
+    def _examine(self, lists: set[int]) -> None:
+        """Entry by entry, for the clusters whose members list different things."""
+        report = self.collector.report
+        pair_reported: set[tuple[int, int]] = set()
+        for entry in range(len(self.entry_list)):
+            list_id = self.entry_list[entry]
+            if list_id not in lists:
+                continue
+            loc = self._loc(entry)
+            mine = self._hrefs(list_id)
+            where = self._where(entry)
+            for href, code in mine.items():
+                if href == loc or code == X_DEFAULT:
+                    continue  # x-default targets (a language selector) need not link back
+                other = self.table.get(hash(href))
+                if other < 0:
                     continue
                 other_list = self.entry_list[other]
-                if other_list == list_id or code == X_DEFAULT:
-                    continue  # same list: reciprocal by construction; x-default targets need not link back
-                theirs = hrefs(other_list)
+                if other_list == list_id:
+                    continue
+                theirs = self._hrefs(other_list) if other_list >= 0 else {}
                 related = (Related(f"{href} is listed here", *self._related(other), url=href),)
                 if loc not in theirs:
                     if len(theirs) > 1 and (set(mine) | {loc}) & (set(theirs) | {href}) == {href}:

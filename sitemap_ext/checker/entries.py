@@ -8,6 +8,7 @@ clusters) go to ``Shared`` and are judged when every file has been read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -18,13 +19,12 @@ from ..ext import SITEMAP_NS
 from ..ext import xhtml
 from ..limits import MAX_URLS_PER_FILE
 from ..model import CHANGEFREQS
-from ..urls import normalise
-from .clusters import ClusterIndex
+from ..urls import is_clean, normalise
+from .clusters import ClusterIndex, HashTable
 
 _SM = f"{{{SITEMAP_NS}}}"
 LOC, LASTMOD, CHANGEFREQ, PRIORITY = (_SM + n for n in ("loc", "lastmod", "changefreq", "priority"))
 URL, SITEMAP = _SM + "url", _SM + "sitemap"
-_CORE_ORDER = {LOC: 0, LASTMOD: 1, CHANGEFREQ: 2, PRIORITY: 3}
 _XHTML_LINK = f"{{{xhtml.URI}}}link"
 
 
@@ -52,11 +52,11 @@ class Shared:
 
     collector: Collector
     now: float | None
-    clusters: ClusterIndex
+    clusters: ClusterIndex  # also knows every URL of the XML sitemaps (duplicates)
     dates: DateCache = field(default_factory=DateCache)
-    seen: set[int] = field(default_factory=set)  # hash() of every URL in XML sitemaps
-    seen_text: set[int] = field(default_factory=set)  # and in text sitemaps (which repeat the XML ones)
-    noted: set[str] = field(default_factory=set)  # facts reported once per run
+    # URLs of text sitemaps, which repeat the XML ones: duplicates judged apart.
+    seen_text: HashTable = field(default_factory=HashTable)
+    noted: set[Any] = field(default_factory=set)  # facts reported once per run
     urls: int = 0
 
 
@@ -75,6 +75,10 @@ class FileState:
     news: int = 0
     complete: bool = True  # False when reading stopped early (nothing to judge as a whole)
     submitted: bool = False  # listed in a robots.txt: may list URLs outside its folder
+    # The previous <url>'s links as read, and what they gave, when they raised nothing:
+    # the members of a cluster follow each other with the same links.
+    previous_links: tuple[Any, ...] | None = None
+    previous_alternates: list[tuple[str, str, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.url is not None:
@@ -102,10 +106,15 @@ def check_loc(text: str | None, state: FileState, line: int, what: str = "loc") 
     if text is None or not text.strip():
         state.report("X107", f"{what} is empty", line)
         return None
-    url = text.strip()
-    if url != text:
-        state.report("U105", f"{what} has whitespace around the URL; remove it", line, url=url)
-    fixed, problems = normalise(url)
+    if is_clean(text):
+        url = text  # already in the one form we write: nothing to normalise
+        fixed: str | None = text
+        problems: tuple[Any, ...] = ()
+    else:
+        url = text.strip()
+        if url != text:
+            state.report("U105", f"{what} has whitespace around the URL; remove it", line, url=url)
+        fixed, problems = normalise(url)
     for problem in problems:
         if problem.code == "U106":
             state.report("U106", f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it once "
@@ -153,47 +162,48 @@ def check_lastmod(text: str | None, state: FileState, line: int, url: str | None
     return lastmod
 
 
-def _order_ok(children: list[etree._Element]) -> bool:
-    rank = -1
-    extensions_started = False
-    for child in children:
-        position = _CORE_ORDER.get(child.tag)
-        if position is None:
-            extensions_started = True
-            continue
-        if extensions_started or position <= rank:
-            return False
-        rank = position
-    return True
+_KINDS = {LOC: 0, LASTMOD: 1, CHANGEFREQ: 2, PRIORITY: 3, _XHTML_LINK: 4}
 
 
 def check_url(element: etree._Element, line: int, state: FileState) -> None:
     shared = state.shared
+    collector = shared.collector
     state.entries += 1
     shared.urls += 1
     if state.entries == MAX_URLS_PER_FILE + 1:
         state.report("X108", f"more than {MAX_URLS_PER_FILE:,} URLs in one sitemap; split it and list the parts "
                      "in an index", line)
-    children = [c for c in element if isinstance(c.tag, str)]
-    locs = [c for c in children if c.tag == LOC]
+    locs: list[etree._Element] = []
+    core: list[etree._Element] = []
+    links: list[etree._Element] = []
+    others: list[etree._Element] = []
+    rank, in_order, extensions_started = -1, True, False
+    for child in element:  # one pass: sort the children, and judge their order
+        kind = _KINDS.get(child.tag)
+        if kind is None:
+            if isinstance(child.tag, str):
+                others.append(child)
+                extensions_started = True
+        elif kind == 4:
+            links.append(child)
+            extensions_started = True
+        else:
+            if extensions_started or kind <= rank:
+                in_order = False
+            rank = kind
+            (locs if kind == 0 else core).append(child)
     if len(locs) != 1:
         state.report("X107", f"a <url> needs exactly one <loc>, this one has {len(locs)}", line)
         if not locs:
             return
-    if len(locs) == 1 and not _order_ok(children):
+    elif not in_order:
         state.report("X106", "elements of this <url> are out of order: loc, then lastmod, changefreq, priority, "
                      "then extension elements (the XSD rejects anything else)", line)
     loc = check_loc(locs[0].text, state, locs[0].sourceline or line)
-    if loc is not None:
-        key = hash(loc)
-        if key in shared.seen:
-            state.report("U104", f"{loc} is listed more than once", line, url=loc)
-        shared.seen.add(key)
-    alternates: list[tuple[str, str, int]] = []
-    media: list[etree._Element] = []
-    for child in children:
-        tag = child.tag
-        child_line = child.sourceline or line
+    if loc is not None and shared.clusters.seen(loc, state.display, line):
+        state.report("U104", f"{loc} is listed more than once", line, url=loc)
+    for child in core:
+        tag, child_line = child.tag, child.sourceline or line
         if tag == LASTMOD:
             check_lastmod(child.text, state, child_line, loc)
         elif tag == CHANGEFREQ:
@@ -202,19 +212,30 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
                 fix = value.lower() if value.lower() in CHANGEFREQS else None
                 state.report("D104", f"changefreq '{value}' is not one of: {', '.join(CHANGEFREQS)}", child_line,
                              url=loc, suggestion=fix)
-        elif tag == PRIORITY:
+        else:
             _check_priority(child.text, state, child_line, loc)
-        elif tag == _XHTML_LINK:
-            alternate = check_link(child, state, child_line, loc)
-            if alternate is not None:
-                alternates.append(alternate)
-        elif tag.startswith(_SM) and tag != LOC:
-            state.report("X112", f"<{etree.QName(tag).localname}> is not a sitemap element; search engines ignore "
-                         "it", child_line, url=loc)
-        elif tag != LOC:
+    if links:
+        raw = tuple((link.get("rel"), link.get("hreflang"), link.get("href")) for link in links)
+        if raw == state.previous_links:
+            alternates = state.previous_alternates  # judged for the previous member, without a finding
+        else:
+            before = len(collector.diagnostics) + sum(collector.suppressed.values())
+            alternates = []
+            for child in links:
+                alternate = check_link(child, state, child.sourceline or line, loc)
+                if alternate is not None:
+                    alternates.append(alternate)
+            clean = len(collector.diagnostics) + sum(collector.suppressed.values()) == before
+            state.previous_links, state.previous_alternates = (raw, alternates) if clean else (None, [])
+        if loc is not None and alternates:
+            shared.clusters.add(loc, alternates, state.display, line)
+    media: list[etree._Element] = []
+    for child in others:
+        if child.tag.startswith(_SM):
+            state.report("X112", f"<{etree.QName(child).localname}> is not a sitemap element; search engines ignore "
+                         "it", child.sourceline or line, url=loc)
+        else:
             media.append(child)
-    if loc is not None and alternates:
-        shared.clusters.add(loc, alternates, state.display, line)
     if loc is not None and media:
         from .media import check_media
 
@@ -257,6 +278,7 @@ def finish_file(state: FileState, kind: str) -> None:
         return
     if state.entries == 0:
         state.report("X115", f"the {kind} has no entries; the XSD requires at least one", None)
-    if state.lastmod_count > 1 and state.lastmod_count == state.entries and not state.lastmods_differ:
+    if kind != "sitemap index" and state.lastmod_count > 1 and state.lastmod_count == state.entries \
+            and not state.lastmods_differ:
         state.report("D103", f"all {state.entries:,} lastmods are {state.lastmod_first}: that is when the file was "
                      "built, not when pages changed; give each page its own date, or leave lastmod out", None)

@@ -96,18 +96,24 @@ def open_bytes(path: str, display: str, collector: Collector, status: Status | N
 
 
 def read_xml(path: str, display: str, collector: Collector, status: Status) -> Iterator[Event]:
-    """Root, then each complete child of the root; problems reported, never raised."""
+    """Root, then each complete child of the root; problems reported, never raised.
+
+    libxml2 filters the events in C: only the end of each ``url`` / ``sitemap``
+    element (in any namespace) reaches Python, not one event per element. The
+    root comes from the first entry's parent (or from closing the parser when
+    there is none); other children of the root are handed over as ``Entry`` too,
+    found as the siblings left before an entry or after the last one.
+    """
     parser = etree.XMLPullParser(
-        events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
+        events=("end",), tag=("{*}url", "{*}sitemap"), resolve_entities=False, no_network=True, load_dtd=False,
         huge_tree=False, remove_comments=True, remove_pis=True,
     )
-    depth = 0
     prolog = b""
-    root_seen = False
+    root: etree._Element | None = None
     encoding_checked = False
     try:
         for chunk in open_bytes(path, display, collector, status):
-            if not root_seen:
+            if root is None:
                 prolog = (prolog + chunk)[: 1 << 20]
                 if not encoding_checked:
                     encoding_checked = True
@@ -118,24 +124,35 @@ def read_xml(path: str, display: str, collector: Collector, status: Status) -> I
                     status.failed = True
                     return
             parser.feed(chunk)
-            for event, element in parser.read_events():
-                if event == "start":
-                    depth += 1
-                    if depth == 1:
-                        root_seen = True
-                        yield Root(element, element.sourceline or 1)
+            for _, element in parser.read_events():
+                parent = element.getparent()
+                if parent is None:
                     continue
-                depth -= 1
-                if depth == 1:
-                    yield Entry(element, element.sourceline or 1)
-                    element.clear()
-                    parent = element.getparent()
-                    if parent is not None:
-                        while element.getprevious() is not None:
-                            del parent[0]
+                if root is None:
+                    if parent.getparent() is not None:
+                        continue  # a nested element that happens to be called url
+                    root = parent
+                    yield Root(root, root.sourceline or 1)
+                elif parent is not root:
+                    continue
+                while True:  # earlier siblings: entries done with, and children we had no event for
+                    sibling = element.getprevious()
+                    if sibling is None:
+                        break
+                    if isinstance(sibling.tag, str) and not _is_entry(sibling.tag):
+                        yield Entry(sibling, sibling.sourceline or 1)
+                    del root[0]
+                yield Entry(element, element.sourceline or 1)
+                element.clear()
         if status.failed:
             return
-        parser.close()
+        closed = parser.close()
+        if root is None:
+            root = closed
+            yield Root(root, root.sourceline or 1)
+        for child in list(root):
+            if isinstance(child.tag, str) and not _is_entry(child.tag):
+                yield Entry(child, child.sourceline or 1)
     except etree.XMLSyntaxError as exc:
         status.failed = True
         line = exc.lineno or 1
@@ -144,6 +161,11 @@ def read_xml(path: str, display: str, collector: Collector, status: Status) -> I
             collector.report("X103", f"not valid UTF-8: {message}", Where(display, line))
         else:
             collector.report("X101", f"not well-formed XML: {message}", Where(display, line))
+
+
+def _is_entry(tag: str) -> bool:
+    """Named url or sitemap (in any namespace): the elements read_xml has events for."""
+    return tag.rpartition("}")[2] in ("url", "sitemap")
 
 
 _ROOT_START = re.compile(rb"<[^?!]")

@@ -73,7 +73,7 @@ class SitemapChecker:
             self.check_file(path)
 
     def finish(self) -> None:
-        self.shared.clusters.finish(self.shared.seen | self.shared.seen_text)
+        self.shared.clusters.finish(self.shared.seen_text)
 
     def _robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder."""
@@ -128,11 +128,8 @@ class SitemapChecker:
             if state.entries == MAX_SITEMAPS_PER_INDEX + 1:
                 state.report("X108", "more than 50,000 URLs in one text sitemap; split it", line.line)
             loc = check_loc(text, state, line.line, what="line")
-            if loc is not None:
-                key = hash(loc)
-                if key in self.shared.seen_text:
-                    state.report("U104", f"{loc} is listed more than once", line.line, url=loc)
-                self.shared.seen_text.add(key)
+            if loc is not None and self.shared.seen_text.add(hash(loc), 0) >= 0:
+                state.report("U104", f"{loc} is listed more than once", line.line, url=loc)
         return "text"
 
     def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
