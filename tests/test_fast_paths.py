@@ -1,0 +1,185 @@
+"""The fast paths write exactly what the plain paths write.
+
+* Source rows: with the common-case row path on and off, a build writes the same
+  bytes and reports the same diagnostics (generated sources, awkward rows included).
+* Two processes: a build split across workers writes what one process writes.
+* Renderers: the string renderer and the lxml reference give the same canonical
+  XML for every feature (generated pages with alternates, images, videos, news).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sitemap_ext.builder as builder
+import sitemap_ext.parallel as parallel
+from sitemap_ext import build
+
+from .conftest import canonical
+
+LOCALES = {"en": "/en/", "de": "/de/", "fr-CH": "/ch/"}
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def diagnostics(result: Any) -> list[tuple[Any, ...]]:
+    return [(d.code, d.file, d.line, d.column, d.url, d.message) for d in result.collector.sorted()]
+
+
+class _NoFastRows(builder.FastRows):
+    def shape(self, columns: Any) -> None:
+        return None
+
+
+def _both(folder: Path, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> tuple[Any, Any]:
+    fast = build(str(folder / "site.yaml"), str(folder / "fast"), jobs=1, **kwargs)
+    with monkeypatch.context() as patch:
+        patch.setattr(builder, "FastRows", _NoFastRows)
+        plain = build(str(folder / "site.yaml"), str(folder / "plain"), jobs=1, **kwargs)
+    return fast, plain
+
+
+PATH = st.one_of(
+    st.text(alphabet="abcxyz-/", min_size=1, max_size=12).map(lambda s: "/" + s),
+    st.sampled_from(["/café", "/a b", "/a?x=1&y=2", "/it's", "", "relative", "/a#frag", "/dup", "/dup"]),
+)
+LASTMOD = st.sampled_from(["", "2026-01-05", "2026-02-30", "2026", "2026-03-01T10:00:00Z", "2027-01-01",
+                           "2026-03-01T10:00", "yesterday"])
+IMAGE = st.sampled_from(["", "https://cdn.example.com/i.jpg", "https://e.com/own.jpg", "/relative.jpg",
+                         "https://other.example.org/x.jpg", "ftp://x/y.jpg", "https://cdn.example.com/caf\u00e9.jpg"])
+PRIORITY = st.sampled_from(["", "0.5", "1", "0.25", "2", "x", "nan"])
+CHANGEFREQ = st.sampled_from(["", "daily", "Weekly", "sometimes"])
+
+
+@st.composite
+def sources(draw: Any) -> tuple[str, str]:
+    clustered = draw(st.booleans())
+    columns = ["path" if clustered else "loc", "lastmod", "image"] + draw(
+        st.sampled_from([[], ["priority"], ["changefreq", "priority"]]))
+    rows = draw(st.lists(st.fixed_dictionaries({
+        "path": PATH, "loc": PATH, "lastmod": LASTMOD, "image": IMAGE, "priority": PRIORITY,
+        "changefreq": CHANGEFREQ}), min_size=1, max_size=30))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([row[c] for c in columns])
+    site = {"site": {"base_url": "https://e.com/", "now": "2026-06-01T00:00:00Z"},
+            "sources": [{"file": "rows.csv"}], "output": {"max_urls": draw(st.integers(2, 40))}}
+    if clustered:
+        site["locales"] = LOCALES
+        site["x_default"] = draw(st.sampled_from(["en", "none", "de"]))
+    if draw(st.booleans()):
+        site["defaults"] = {"changefreq": "weekly", "priority": 0.4, "lastmod": "2026-01-01"}
+    return yaml.safe_dump(site), out.getvalue()
+
+
+@settings(max_examples=80, deadline=None)
+@given(sources())
+def test_row_fast_path_writes_what_the_plain_path_writes(case: tuple[str, str]) -> None:
+    site, rows = case
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
+        folder = Path(tmp)
+        monkeypatch.chdir(folder)
+        (folder / "site.yaml").write_text(site)
+        (folder / "rows.csv").write_text(rows)
+        fast, plain = _both(folder, monkeypatch)
+        assert diagnostics(fast) == diagnostics(plain)
+        assert fast.ok == plain.ok
+        if fast.ok:
+            assert files_of(folder / "fast") == files_of(folder / "plain")
+
+
+def test_two_processes_write_what_one_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if parallel.default_jobs() < 2:
+        pytest.skip("no fork here, or one core: builds run in one process")
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "CHUNK_ROWS", 7)
+    rows = "path,lastmod,image\n" + "".join(
+        f"/p{i},2026-0{1 + i % 9}-0{1 + i % 9},{'https://cdn.e.com/' + str(i) + '.jpg' if i % 3 else ''}\n"
+        for i in range(400))
+    rows += "/bad path,2026-02-30,/x.jpg\n"  # findings from a worker's chunk
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "x_default": "en",
+        "sources": [{"file": "rows.csv"}], "output": {"max_urls": 97, "text": True}}))
+    (tmp_path / "rows.csv").write_text(rows)
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert diagnostics(one) == diagnostics(two)
+    (tmp_path / "rows.csv").write_text(rows.replace("/bad path,2026-02-30,/x.jpg\n", ""))
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert one.ok and two.ok and diagnostics(one) == diagnostics(two)
+    assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+def test_a_duplicate_across_chunks_falls_back_to_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if parallel.default_jobs() < 2:
+        pytest.skip("no fork here, or one core: builds run in one process")
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "CHUNK_ROWS", 5)
+    rows = "path\n" + "".join(f"/p{i}\n" for i in range(30)) + "/p2\n"
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text(rows)
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert [d.code for d in two.collector.diagnostics] == ["U104"] * 3
+    assert diagnostics(one) == diagnostics(two)
+    assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+# --- renderers ----------------------------------------------------------------------
+
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20)
+IMAGES = st.lists(st.one_of(st.just("https://cdn.e.com/a.jpg"),
+                            st.fixed_dictionaries({"loc": st.just("/b&c.jpg")}, optional={"caption": TEXT})),
+                  max_size=3)
+VIDEO = st.fixed_dictionaries(
+    {"thumbnail_loc": st.just("https://e.com/t.jpg"), "title": TEXT, "description": TEXT,
+     "content_loc": st.just("https://e.com/v.mp4?a=1&b='2'")},
+    optional={"duration": st.integers(1, 28800), "rating": st.sampled_from([0, 2.5, 5]),
+              "tag": st.lists(TEXT, max_size=3), "family_friendly": st.booleans(),
+              "restriction": st.just({"relationship": "allow", "countries": "US CA"}),
+              "uploader": st.fixed_dictionaries({"name": TEXT})})
+NEWS = st.fixed_dictionaries({"title": TEXT, "publication_date": st.just("2026-11-21")})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.fixed_dictionaries({}, optional={"images": IMAGES, "videos": st.lists(VIDEO, max_size=2),
+                                                    "news": NEWS, "multilingual": st.booleans()}),
+                min_size=1, max_size=6))
+def test_string_renderer_matches_lxml_for_every_feature(pages: list[dict[str, Any]]) -> None:
+    entries = []
+    for i, page in enumerate(pages):
+        entry = {k: v for k, v in page.items() if k != "multilingual"}
+        if page.get("multilingual"):
+            entry["path"] = f"/p{i}"
+        else:
+            entry["loc"] = f"/p{i}?q='x'&r=<y>"
+        entries.append(entry)
+    site = {"site": {"base_url": "https://e.com/"}, "locales": LOCALES, "x_default": "en",
+            "news": {"publication": {"name": "P & Q", "language": "en"}}, "pages": entries}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "site.yaml").write_text(yaml.safe_dump(site, allow_unicode=True), encoding="utf-8")
+        fast = build(str(folder / "site.yaml"), str(folder / "fast"), engine="fast")
+        reference = build(str(folder / "site.yaml"), str(folder / "lxml"), engine="lxml")
+        assert fast.ok == reference.ok
+        if fast.ok:
+            a, b = files_of(folder / "fast"), files_of(folder / "lxml")
+            assert a.keys() == b.keys()
+            for name in a:
+                if name.endswith(".xml"):
+                    assert canonical(a[name]) == canonical(b[name]), name
