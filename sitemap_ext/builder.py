@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import quote
@@ -219,6 +220,10 @@ class _Files:
             if files.text is not None:
                 files.text.add((loc,))
 
+    def finished(self) -> int:
+        """Files closed so far (for progress)."""
+        return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
+
     def add_chunk(self, chunk: parallel.Chunk) -> None:
         """A worker's chunk: in runs of whole pages where it can, page by page where not."""
         if self.several or self.text or not chunk.uniform():
@@ -278,6 +283,7 @@ def build(
     strict: bool = False,
     collector: Collector | None = None,
     jobs: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path``.
 
@@ -311,7 +317,7 @@ def build(
         if files is None or fresh is not None:
             jobs = 1  # two processes only for writing builds with a collector of their own
         try:
-            result.urls = _run(site, collector, files, engine, jobs)
+            result.urls = _run(site, collector, files, engine, jobs, progress)
         except OSError as exc:  # the disk filled, the folder went away, ...
             collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
                              Where(result.out_dir))
@@ -320,7 +326,7 @@ def build(
             # A worker's page repeats a URL from an earlier chunk: start again in one
             # process, which drops duplicates exactly where a sequential build does.
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
-                         strict=strict, collector=fresh, jobs=1)
+                         strict=strict, collector=fresh, jobs=1, progress=progress)
         if files is None or staging is None:
             return result
         try:
@@ -398,9 +404,44 @@ class PageFlow:
         return True
 
 
-def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jobs: int) -> int:
+@dataclass(frozen=True)
+class Progress:
+    """How far a build is: for a progress display (the CLI's, on a terminal)."""
+
+    urls: int
+    files: int  # files finished so far
+    seconds: float
+    fraction: float | None  # of the sources' bytes read, when it can be told
+
+
+class _Meter:
+    """Calls the progress callback at most every ``INTERVAL`` seconds."""
+
+    INTERVAL = 0.25
+
+    def __init__(self, site: Site, files: _Files | None, callback: Callable[[Progress], None]) -> None:
+        self.callback = callback
+        self.files = files
+        self.started = self.last = time.monotonic()
+        self.read = [0]  # bytes of sources read (read_rows adds to it)
+        sizes = [os.path.getsize(u.path) for u in site.units if isinstance(u, Source) and os.path.isfile(u.path)]
+        plain = all(not u.path.lower().endswith(".gz") for u in site.units if isinstance(u, Source))
+        self.total = sum(sizes) if sizes and plain else 0
+
+    def tick(self, urls: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.INTERVAL:
+            self.last = now
+            done = self.files.finished() if self.files is not None else 0
+            fraction = min(self.read[0] / self.total, 1.0) if self.total else None
+            self.callback(Progress(urls, done, now - self.started, fraction))
+
+
+def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jobs: int,
+         progress: Callable[[Progress], None] | None = None) -> int:
     """Check every page and hand it to the writer; the count of URLs written."""
     assert site.scope is not None
+    meter = _Meter(site, files, progress) if progress is not None else None
     flow = PageFlow(collector, site.now, RENDERERS[engine]() if files is not None else None)
     normaliser = PageNormaliser(site.scope, collector)
     urls = 0
@@ -409,18 +450,24 @@ def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jo
             for chunk in parallel.source_chunks(unit, site, flow, collector, jobs):
                 urls += len(chunk.hashes)
                 files.add_chunk(chunk)
+                if meter is not None:
+                    meter.read[0] += chunk.blob.nbytes // 4  # rows are about a quarter of their XML
+                    meter.tick(urls)
             continue
         if isinstance(unit, Page):
             records: Iterable[Rendered | None] = (flow(unit),)
         else:
             rows = SourceRows(site, unit, normaliser, flow)
             records = (rows(raw, where) for raw, where in read_rows(
-                unit.path, unit.display, unit.format, collector, source_column))
+                unit.path, unit.display, unit.format, collector, source_column,
+                meter.read if meter is not None else None))
         for record in records:
             if record is not None:
                 urls += len(record.locs)
                 if files is not None:
                     files.add(record)
+                if meter is not None and not urls & 4095:
+                    meter.tick(urls)
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls

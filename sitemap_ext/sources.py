@@ -36,9 +36,12 @@ def _open(path: str) -> IO[bytes]:
     return open(path, "rb")
 
 
-def _decoded(stream: IO[bytes], display: str, collector: Collector, line: list[int]) -> Iterator[str]:
+def _decoded(stream: IO[bytes], display: str, collector: Collector, line: list[int],
+             meter: list[int] | None) -> Iterator[str]:
     """Lines as text, decoded one at a time so a bad byte is reported on its own line."""
     for number, raw in enumerate(stream, 1):
+        if meter is not None:
+            meter[0] += len(raw)
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         try:
@@ -52,7 +55,9 @@ def _decoded(stream: IO[bytes], display: str, collector: Collector, line: list[i
             yield "\n" if raw.endswith(b"\n") else ""
 
 
-def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn) -> Iterator[Row]:
+def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn,
+              meter: list[int] | None = None) -> Iterator[Row]:
+    """Rows with their line; ``meter[0]`` counts the bytes read (for progress)."""
     try:
         stream = _open(path)
     except OSError as exc:
@@ -66,7 +71,7 @@ def read_rows(path: str, display: str, fmt: str, collector: Collector, known: Kn
     line = [0]
     with stream:
         try:
-            yield from reader(_decoded(stream, display, collector, line), display, collector, known, line)
+            yield from reader(_decoded(stream, display, collector, line, meter), display, collector, known, line)
         except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
             collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
 

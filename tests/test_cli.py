@@ -106,3 +106,25 @@ def test_real_subprocess(make_site: Callable[..., Path], tmp_path: Path) -> None
     assert proc.stdout.startswith("site.yaml:5:15: error D105 ")
     assert "Traceback" not in proc.stderr and "nothing written" in proc.stderr
     assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+def test_progress_is_reported_to_the_callback(make_site: Callable[..., Path], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import sitemap_ext.builder as builder
+    from sitemap_ext import build
+
+    monkeypatch.setattr(builder._Meter, "INTERVAL", 0.0)
+    rows = "loc\n" + "".join(f"/p{i}\n" for i in range(20_000))
+    site = make_site("site:\n  base_url: https://e.com/\nsources:\n  - p.csv\noutput:\n  max_urls: 3000\n",
+                     **{"p.csv": rows})
+    seen: list[builder.Progress] = []
+    assert build(str(site), str(tmp_path / "out"), progress=seen.append).ok
+    assert [p.urls for p in seen] == sorted(p.urls for p in seen) and seen[-1].urls == 16_384
+    assert seen[-1].files == 5 and 0.7 < (seen[-1].fraction or 0) <= 1.0
+
+
+def test_no_progress_display_when_stderr_is_not_a_terminal(make_site: Callable[..., Path], tmp_path: Path) -> None:
+    site = make_site(GOOD)
+    proc = subprocess.run([sys.executable, "-m", "sitemap_ext", "build", str(site), "-o", "out"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0 and "\r" not in proc.stderr and "URLs/s" not in proc.stderr

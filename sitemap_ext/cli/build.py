@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..builder import build
+from ..builder import Progress, build
 from ..dates import parse_now
 from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
 
@@ -15,7 +15,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
         return EXIT_USAGE
-    result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict)
+    show = sys.stderr.isatty() and not args.quiet
+    result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
+                   jobs=args.jobs, progress=_show_progress if show else None)
+    if show:
+        sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
     code = exit_code(collector, args.strict)
     files = [f.as_dict() for f in result.files]
@@ -35,3 +39,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
     return code
+
+
+def _show_progress(progress: Progress) -> None:
+    rate = progress.urls / progress.seconds if progress.seconds > 0 else 0.0
+    line = f"sitemap-ext: {progress.urls:,} URLs, {progress.files} files done, {rate:,.0f} URLs/s"
+    if progress.fraction:
+        remaining = progress.seconds * (1 - progress.fraction) / progress.fraction
+        line += f", {progress.fraction:.0%}, about {remaining:.0f} s to go"
+    sys.stderr.write("\r\033[K" + line)
+    sys.stderr.flush()
