@@ -1,0 +1,154 @@
+"""Benchmark: our build and check against baselines timed in the same run.
+
+    python benchmarks/run.py                 # W(200,000): 1,000,000 URLs, 3 runs each
+    python benchmarks/run.py --rows 50000 --repeat 5 --gzip --no-node
+
+Contenders, each a separate process writing into a fresh, empty folder:
+  baseline     benchmarks/baseline.py, a bare f-string writer with no checks
+  sitemap.js   npm "sitemap" 9.0.1 with its streaming index writer (when node is
+               there; installed into benchmarks/work/node on first use)
+  build        sitemap-ext build (every rule on; default processes)
+  build -j1    sitemap-ext build --jobs 1
+  check        sitemap-ext check of the build's output (every file, clusters)
+  --gzip adds: build --gzip, and what gzip itself costs on that output (zlib, the
+               same level, one core)
+Prints the median wall time, the ratio to the baseline (check: to the build),
+and each process's peak resident memory. Compare ratios, not seconds: they are
+taken in one run on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import zlib
+from typing import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, "work")
+sys.path.insert(0, HERE)
+
+import workload  # noqa: E402
+
+SITEMAP_JS = "sitemap@9.0.1"
+
+
+def timed(command: list[str], cwd: str = WORK) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MiB) of one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if process.returncode not in (0,):
+        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def fresh(name: str) -> str:
+    path = os.path.join(WORK, name)
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
+def node_ready() -> bool:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return False
+    prefix = os.path.join(WORK, "node")
+    if not os.path.isdir(os.path.join(prefix, "node_modules", "sitemap")):
+        result = subprocess.run(["npm", "install", "--silent", "--prefix", prefix, SITEMAP_JS],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            print(f"(sitemap.js skipped: npm install failed: {result.stderr.strip()[:200]})")
+            return False
+    return True
+
+
+def gzip_cost(folder: str, level: int) -> tuple[float, float]:
+    """Seconds zlib takes to gzip every .xml file of folder, in this process."""
+    start = time.perf_counter()
+    for top, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".xml"):
+                with open(os.path.join(top, name), "rb") as handle:
+                    compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
+                    while True:
+                        chunk = handle.read(1 << 20)
+                        if not chunk:
+                            break
+                        compressor.compress(chunk)
+                    compressor.flush()
+    return time.perf_counter() - start, 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=200_000, help="N of W(N): rows of the CSV (5 URLs each)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--gzip", action="store_true", help="also measure --gzip and gzip's own cost")
+    parser.add_argument("--no-node", action="store_true", help="skip sitemap.js")
+    args = parser.parse_args(argv)
+
+    os.makedirs(WORK, exist_ok=True)
+    site = workload.make(os.path.join(WORK, f"w{args.rows}"), args.rows)
+    csv_path = os.path.join(os.path.dirname(site), "products.csv")
+    python = sys.executable
+    ours = [python, "-m", "sitemap_ext"]
+    os.environ["PYTHONPATH"] = os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", "")
+    os.environ["NODE_PATH"] = os.path.join(WORK, "node", "node_modules")  # where node_ready() installs sitemap
+    # name -> (command for an output folder, the folder's name)
+    contenders: dict[str, tuple[Callable[[str], list[str]], str]] = {
+        "baseline": (lambda out: [python, os.path.join(HERE, "baseline.py"), csv_path, out], "out-baseline"),
+        "build": (lambda out: ours + ["build", site, "--quiet", "-o", out], "out-build"),
+        "build -j1": (lambda out: ours + ["build", site, "--quiet", "--jobs", "1", "-o", out], "out-build-j1"),
+    }
+    if args.gzip:
+        contenders["build --gzip"] = (lambda out: ours + ["build", site, "--quiet", "--gzip", "-o", out],
+                                      "out-build-gz")
+    if not args.no_node and node_ready():
+        contenders["sitemap.js"] = (lambda out: ["node", os.path.join(HERE, "sitemapjs.js"), csv_path, out],
+                                    "out-sitemapjs")
+
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+    results["check"] = []
+    gzip_runs: list[float] = []
+    for round_number in range(args.repeat):
+        for name, (command, out) in contenders.items():
+            results[name].append(timed(command(fresh(out))))
+        results["check"].append(timed(ours + ["check", os.path.join(WORK, "out-build"), "--quiet"]))
+        if args.gzip:
+            from sitemap_ext.writer import GZIP_LEVEL
+
+            gzip_runs.append(gzip_cost(os.path.join(WORK, "out-build"), GZIP_LEVEL)[0])
+        print(f"round {round_number + 1}/{args.repeat} done", file=sys.stderr)
+
+    def median(name: str) -> float:
+        return statistics.median(wall for wall, _ in results[name])
+
+    base = median("baseline")
+    print(f"\nW({args.rows:,}): {args.rows * 5:,} URL entries, {args.rows * 30:,} alternates, "
+          f"{args.rows * 5:,} images; median of {args.repeat} runs, {os.cpu_count()} cores\n")
+    print(f"{'':14} {'median s':>9} {'ratio':>8} {'peak MiB':>9}")
+    for name in list(results):
+        if not results[name]:
+            continue
+        wall = median(name)
+        peak = max(memory for _, memory in results[name])
+        against = median("build") if name == "check" else base
+        label = "x build" if name == "check" else "x base"
+        print(f"{name:14} {wall:9.2f} {wall / against:6.2f} {label} {peak:8.0f}")
+    if gzip_runs:
+        added = median("build --gzip") - median("build")
+        print(f"\n--gzip adds {added:.2f} s; gzip itself (zlib, one core) takes {statistics.median(gzip_runs):.2f} s "
+              "on that output")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
