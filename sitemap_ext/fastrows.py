@@ -24,7 +24,7 @@ from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
 from .pages import IMAGE_COLUMN, PageNormaliser, format_priority
 from .urls import is_clean, is_clean_path
-from .writer import core_fields, entries, page_namespaces, tail
+from .writer import core_fields, entries, entry_start, page_namespaces, tail
 from .xmlesc import escape
 
 _EMPTY = frozenset()
@@ -61,10 +61,15 @@ class FastRows:
         elif scope.x_default is not None:
             self.bases = None  # a selector URL for every page: the generic way
         self.link_starts = [xhtml.link_start(code) for code, _ in self.bases] if self.bases else []
-        # Escaping works character by character: escape(base + rest) is
-        # escape(base) + escape(rest), so each base is escaped once, here.
-        self.escaped_bases = [escape(base) for _, base in self.bases] if self.bases else []
         self.x_start = xhtml.link_start(xhtml_default())
+        # Escaping works character by character: escape(base + rest) is
+        # escape(base) + escape(rest), so each base is escaped once, here, and so
+        # is the start of each link and of each entry.
+        self.escaped_bases = [escape(base) for _, base in self.bases] if self.bases else []
+        self.link_prefixes = [start + base for start, base in zip(self.link_starts, self.escaped_bases)]
+        if self.x_default_index is not None:
+            self.link_prefixes.append(self.x_start + self.escaped_bases[self.x_default_index])
+        self.entry_starts = [entry_start(base) for base in self.escaped_bases]
         self.noted = normaliser._noted
 
     def shape(self, columns: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], Any] | None:
@@ -135,13 +140,12 @@ class FastRows:
             return None
         self.seen.update(keys)
         escaped_rest = escape(rest)
-        escaped = [base + escaped_rest for base in self.escaped_bases]
-        links = "".join([start + href + '"/>' for start, href in zip(self.link_starts, escaped)])
-        if self.x_default_index is not None:
-            links += self.x_start + escaped[self.x_default_index] + '"/>'
-        shared = tail(core_fields(*fields) + links + picture)
+        # Every link ends in the same escaped path: one join makes them all.
+        close = escaped_rest + '"/>'
+        links = close.join(self.link_prefixes) + close
+        shared = escaped_rest.encode() + tail(core_fields(*fields) + links + picture)
         prefixes = _prefixes(True, bool(picture))
-        return tuple(locs), entries(escaped, shared), prefixes, fields[0], False
+        return tuple(locs), [start + shared for start in self.entry_starts], prefixes, fields[0], False
 
     def loc_row(self, raw: Mapping[str, Any]) -> Any:
         loc = raw.get("loc")

@@ -101,6 +101,12 @@ def entries(escaped_locs: list[str], tail: bytes) -> list[bytes]:
     return [b"<url><loc>" + loc.encode() + tail for loc in escaped_locs]
 
 
+def entry_start(escaped_base: str) -> bytes:
+    """The start of an entry whose loc begins with ``escaped_base``: the rest of the
+    loc, then tail(), complete it (the fast row path's form of entries())."""
+    return b"<url><loc>" + escaped_base.encode()
+
+
 def tail(shared: str) -> bytes:
     return ("</loc>" + shared + "</url>\n").encode()
 

@@ -127,11 +127,13 @@ class ClusterIndex:
         self.entry_file.append(file_id)
         return False
 
-    def add(self, loc: str, alternates: list[Alternate], file: str, line: int) -> None:
-        """The alternates of the URL just recorded with seen()."""
+    def add(self, loc: str, alternates: list[Alternate], file: str, line: int, *, same: bool = False) -> None:
+        """The alternates of the URL just recorded with seen(); ``same``: the very links
+        the previous URL had (the next member of its cluster), already judged clean."""
         entry = len(self.entry_list) - 1
-        pairs = tuple(sorted({(code, href) for code, href, _ in alternates}))
         previous = self._previous
+        pairs = previous[0] if same and previous is not None else \
+            tuple(sorted({(code, href) for code, href, _ in alternates}))
         if previous is not None and previous[0] == pairs:
             list_id = previous[1]  # the next member of the same cluster, the usual case
         else:

@@ -215,8 +215,9 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
         else:
             _check_priority(child.text, state, child_line, loc)
     if links:
-        raw = tuple((link.get("rel"), link.get("hreflang"), link.get("href")) for link in links)
-        if raw == state.previous_links:
+        raw = tuple([(link.get("rel"), link.get("hreflang"), link.get("href")) for link in links])
+        same = raw == state.previous_links
+        if same:
             alternates = state.previous_alternates  # judged for the previous member, without a finding
         else:
             before = len(collector.diagnostics) + sum(collector.suppressed.values())
@@ -228,7 +229,9 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
             clean = len(collector.diagnostics) + sum(collector.suppressed.values()) == before
             state.previous_links, state.previous_alternates = (raw, alternates) if clean else (None, [])
         if loc is not None and alternates:
-            shared.clusters.add(loc, alternates, state.display, line)
+            shared.clusters.add(loc, alternates, state.display, line, same=same)
+        else:
+            state.previous_links = None  # the cluster index did not see these links
     media: list[etree._Element] = []
     for child in others:
         if child.tag.startswith(_SM):

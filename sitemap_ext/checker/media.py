@@ -10,8 +10,10 @@ from lxml import etree
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext, element_fields
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
-from ..urls import normalise
+from ..urls import is_clean, normalise
 from .entries import FileState
+
+_IMAGE, _IMAGE_LOC = f"{{{image.URI}}}image", f"{{{image.URI}}}loc"
 
 
 def _context(state: FileState, loc: str, element: etree._Element) -> MediaContext:
@@ -39,11 +41,20 @@ def _context(state: FileState, loc: str, element: etree._Element) -> MediaContex
 
 def check_media(children: list[etree._Element], state: FileState, loc: str) -> None:
     """The extension elements of one <url>."""
-    images = [c for c in children if c.tag == f"{{{image.URI}}}image"]
+    images = [c for c in children if c.tag == _IMAGE]
     if len(images) > MAX_IMAGES_PER_URL:
         state.report("I102", f"{len(images):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
                      images[MAX_IMAGES_PER_URL].sourceline, url=loc)
+    noted = state.shared.noted
     for element in images:
+        if len(element) == 1 and element[0].tag == _IMAGE_LOC:
+            # The common case, an image with a clean loc on a host already judged:
+            # image.parse_one would find nothing to say.
+            text = element[0].text
+            if text and is_clean(text):
+                host = text[: text.find("/", 8)]
+                if loc.startswith(host + "/") or ("image-host", host) in noted:
+                    continue
         image.parse_one(element_fields(element)[0], _context(state, loc, element))
     for element in (c for c in children if c.tag == f"{{{video.URI}}}video"):
         names = [etree.QName(c).localname for c in element if isinstance(c.tag, str)]

@@ -43,7 +43,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
                        help="renderer: fast (default) or lxml (the reference; same XML, slower)")
     build.add_argument("--jobs", type=int, choices=(1, 2), default=None,
-                       help="processes for large sources (default: 2 on a multi-core machine; same output)")
+                       help="processes for a large source (default 1; 2 splits its rows over two workers, "
+                       "which helps only where the row fast path does not apply; same output)")
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
