@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             results[name].append(timed(command(fresh(out))))
         results["check"].append(timed(ours + ["check", os.path.join(WORK, "out-build"), "--quiet"]))
         if args.gzip:
-            from sitemap_ext.writer import GZIP_LEVEL
+            from sitemap_ext.series import GZIP_LEVEL
 
             gzip_runs.append(gzip_cost(os.path.join(WORK, "out-build"), GZIP_LEVEL)[0])
         print(f"round {round_number + 1}/{args.repeat} done", file=sys.stderr)

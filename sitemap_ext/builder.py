@@ -10,25 +10,22 @@ import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping
-from urllib.parse import quote
+from typing import Any, Callable, Iterable, Mapping
 
 from .codes import REGISTRY
 from .dates import Lastmod, format_instant
 from .diagnostics import Collector, Where
 from .ext.news import NAME as NEWS
-from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from .model import Page, Site, Source
 from .output import OutputError, Staging
 from .pages import IMAGE_COLUMN, PAGE_KEYS, URL_COLUMN, PageNormaliser
 from .site import load_site
 from .sources import read_rows
-from .urls import Origin, origin_of
 from . import parallel
 from .fastrows import FastRows
-from .writer import (
-    RENDERERS, FastRenderer, Renderer, TextSeries, UrlsetSeries, WrittenFile, file_names, page_namespaces, write_index,
-)
+from .files import Files
+from .series import WrittenFile
+from .writer import RENDERERS, FastRenderer, Renderer, page_namespaces
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -49,17 +46,6 @@ class BuildResult:
 def source_column(name: str) -> bool:
     """Whether a source column is a page field (url:<code> and image columns included)."""
     return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
-
-
-def iter_pages(site: Site, collector: Collector) -> Iterator[Page]:
-    """Every page of the site in description order, sources read as streams."""
-    assert site.scope is not None
-    normaliser = PageNormaliser(site.scope, collector)
-    for unit in site.units:
-        if isinstance(unit, Page):
-            yield unit
-            continue
-        yield from _source_pages(unit, normaliser, collector)
 
 
 @dataclass(slots=True)
@@ -96,171 +82,6 @@ class SourceRows:
                 return Rendered(*found)
         page = self.normaliser.page(raw, lambda _key: where, self.source.defaults, where, row=True)
         return self.flow(page) if page is not None else None
-
-
-def _source_pages(source: Source, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
-    for raw, where in read_rows(source.path, source.display, source.format, collector, source_column):
-        page = normaliser.page(raw, lambda _key, _w=where: _w, source.defaults, where, row=True)
-        if page is not None:
-            yield page
-
-
-def _url_of(base: str, name: str) -> str:
-    return base + quote(name, safe="/")
-
-
-def host_folder(origin: Origin) -> str:
-    """The output subfolder of one host's files when a site spans several hosts."""
-    return origin.netloc.replace(":", "_")
-
-
-class _HostFiles:
-    """One host's files: urlset parts, text parts, then its index and robots line."""
-
-    def __init__(self, site: Site, staging: Staging, folder: str, public: str) -> None:
-        out = site.output
-        self.site = site
-        self.staging = staging
-        self.folder = folder  # "" for a one-host site, else "www.example.de/"
-        self.public = public  # where this host serves the files, ending in '/'
-        scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
-        os.mkdir(scratch)
-        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip)
-        # News pages get files of their own: Google reads at most 1,000 news entries a file.
-        self.news = UrlsetSeries(os.path.join(scratch, "news"), min(out.max_urls, MAX_NEWS_PER_FILE),
-                                 out.max_bytes, out.gzip)
-        os.mkdir(self.news.folder)
-        self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
-
-    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
-        out = self.site.output
-        moves: list[tuple[str, str]] = []
-        written: list[WrittenFile] = []
-        parts = self.urlsets.finish()
-        news = self.news.finish()
-        single = len(parts) + len(news) == 1 and out.index == "auto"
-        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
-            self._place(scratch, name, stats, moves, written)
-        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
-            self._place(scratch, name, stats, moves, written)
-        parts = parts + news
-        entry_point = written[0].url if len(written) == 1 else None
-        if len(parts) > 1 or out.index == "always":
-            if len(parts) > MAX_SITEMAPS_PER_INDEX:
-                collector.report(
-                    "O101", f"{len(parts):,} sitemaps would be needed; an index lists at most "
-                    f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
-                )
-            name = self.folder + out.index_file
-            path = self.staging.path(name)
-            size = write_index(path, [(f.url or "", f.lastmod) for f in written])
-            index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
-                                url=_url_of(self.public, out.index_file))
-            moves.append((path, name))
-            written.append(index)
-            entry_point = index.url
-        if self.text is not None:
-            text_parts = self.text.finish()
-            for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
-                self._place(scratch, name, stats, moves, written)
-        if out.robots is not None and entry_point is not None:
-            name = self.folder + out.robots
-            path = self.staging.path(name)
-            line = f"Sitemap: {entry_point}\n".encode()
-            with open(path, "wb") as handle:
-                handle.write(line)
-            moves.append((path, name))
-            written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
-        return moves, written
-
-    def _place(self, scratch: str, name: str, stats: WrittenFile, moves: list[tuple[str, str]],
-               written: list[WrittenFile]) -> None:
-        stats.name, stats.url = self.folder + name, _url_of(self.public, name)
-        target = self.staging.path(stats.name)
-        os.replace(scratch, target)
-        moves.append((target, stats.name))
-        written.append(stats)
-
-
-class _Files:
-    """The files of one build, grouped per host: a sitemap lists URLs of its own host only."""
-
-    def __init__(self, site: Site, staging: Staging) -> None:
-        assert site.scope is not None
-        self.site = site
-        self.staging = staging
-        base = origin_of(site.scope.base_url)
-        public = site.output.public_url or site.scope.base_url
-        self.publics = {base: public[: public.rindex("/") + 1]}
-        for origin in site.scope.origins - {base}:
-            self.publics[origin] = f"{origin}/"
-        self.base = str(base)
-        self.several = len(site.scope.origins) > 1
-        self.hosts: dict[str, _HostFiles] = {}
-        self.text = site.output.text
-
-    def _host(self, origin_text: str) -> _HostFiles:
-        files = self.hosts.get(origin_text)
-        if files is None:
-            origin = origin_of(origin_text + "/")
-            folder = host_folder(origin) + "/" if self.several else ""
-            files = self.hosts[origin_text] = _HostFiles(self.site, self.staging, folder, self.publics[origin])
-        return files
-
-    def add(self, record: Rendered) -> None:
-        if not self.several:
-            files = self._host(self.base)
-            (files.news if record.news else files.urlsets).add(record.entries, record.prefixes, record.lastmod)
-            if files.text is not None:
-                files.text.add(record.locs)
-            return
-        for loc, entry in zip(record.locs, record.entries):
-            files = self._host(_origin_text(loc))
-            (files.news if record.news else files.urlsets).add([entry], record.prefixes, record.lastmod)
-            if files.text is not None:
-                files.text.add((loc,))
-
-    def finished(self) -> int:
-        """Files closed so far (for progress)."""
-        return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
-
-    def add_chunk(self, chunk: parallel.Chunk) -> None:
-        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
-        if self.several or self.text or not chunk.uniform():
-            for record in chunk.records():
-                self.add(record)
-            return
-        series = self._host(self.base).urlsets
-        sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
-        prefixes = chunk.prefixes[0]
-        start = offset = 0
-        while start < len(counts):
-            taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
-            offset += sum(sizes[start:start + taken])
-            start += taken
-            if start < len(counts):  # this page starts a new file (or opens the first)
-                self.add(next(chunk.records(start)))
-                offset += sizes[start]
-                start += 1
-
-    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
-        moves: list[tuple[str, str]] = []
-        written: list[WrittenFile] = []
-        for key in sorted(self.hosts):
-            host_moves, host_written = self.hosts[key].finish(collector)
-            moves += host_moves
-            written += host_written
-        # Children first, the index after them, then the rest: a reader never sees an
-        # index naming a file that is not in place yet.
-        order = {"urlset": 0, "text": 0, "index": 1, "robots": 2}
-        kinds = {f.name: f.kind for f in written}
-        moves.sort(key=lambda move: order[kinds[move[1]]])
-        return moves, written
-
-
-def _origin_text(url: str) -> str:
-    """scheme://host[:port] of a URL we normalised (cheaper than urlsplit on a hot path)."""
-    return url[: url.find("/", url.find("//") + 2)]
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:
@@ -301,7 +122,7 @@ def build(
     if gzip is not None:
         site = dataclasses.replace(site, output=dataclasses.replace(site.output, gzip=gzip))
     result.site = site
-    files: _Files | None = None
+    files: Files | None = None
     staging: Staging | None = None
     if not dry_run:
         result.out_dir = resolve_out_dir(site, out_dir)
@@ -310,7 +131,7 @@ def build(
         except OutputError as exc:
             collector.report("F102", f"{exc}; choose another folder with -o", Where(result.out_dir))
             return result
-        files = _Files(site, staging)
+        files = Files(site, staging)
     try:
         if jobs is None:
             jobs = parallel.default_jobs()
@@ -419,7 +240,7 @@ class _Meter:
 
     INTERVAL = 0.25
 
-    def __init__(self, site: Site, files: _Files | None, callback: Callable[[Progress], None]) -> None:
+    def __init__(self, site: Site, files: Files | None, callback: Callable[[Progress], None]) -> None:
         self.callback = callback
         self.files = files
         self.started = self.last = time.monotonic()
@@ -437,7 +258,7 @@ class _Meter:
             self.callback(Progress(urls, done, now - self.started, fraction))
 
 
-def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jobs: int,
+def _run(site: Site, collector: Collector, files: Files | None, engine: str, jobs: int,
          progress: Callable[[Progress], None] | None = None) -> int:
     """Check every page and hand it to the writer; the count of URLs written."""
     assert site.scope is not None
@@ -473,4 +294,4 @@ def _run(site: Site, collector: Collector, files: _Files | None, engine: str, jo
     return urls
 
 
-__all__ = ["BuildResult", "build", "iter_pages", "Lastmod"]
+__all__ = ["BuildResult", "Progress", "build"]

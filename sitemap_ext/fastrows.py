@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 from .dates import DateCache, Lastmod
 from .ext import image as image_ext
 from .ext import xhtml
+from .langtags import X_DEFAULT
 from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
 from .pages import IMAGE_COLUMN, PageNormaliser, format_priority
@@ -27,7 +28,6 @@ from .urls import is_clean, is_clean_path
 from .writer import core_fields, entries, entry_start, page_namespaces, tail
 from .xmlesc import escape
 
-_EMPTY = frozenset()
 # The columns this path understands; a row with any other (non-empty) field declines.
 _PATH_COLUMNS = frozenset({"path", "lastmod", "changefreq", "priority", IMAGE_COLUMN})
 _LOC_COLUMNS = frozenset({"loc", "lastmod", "changefreq", "priority", IMAGE_COLUMN})
@@ -46,14 +46,14 @@ class FastRows:
         self.now = now
         self.dates: DateCache = normaliser.dates
         self.priorities: dict[str, str | None] = {}
-        self.origin = normaliser._origin_prefixes[0] if len(normaliser._origin_prefixes) == 1 else None
+        self.origin = normaliser.origin_prefixes[0] if len(normaliser.origin_prefixes) == 1 else None
         self.in_folder = scope.robots or (self.origin is not None and self.origin == scope.folder)
         # Clusters by path: only when every locale's base is distinct and in scope,
         # so that base + clean path is a clean, in-scope, distinct URL.
-        locales = normaliser._sorted_bases
-        self.bases = locales if locales and normaliser._distinct_bases and all(normaliser._in_folder.values()) \
+        locales = normaliser.sorted_bases
+        self.bases = locales if locales and normaliser.distinct_bases and all(normaliser.in_folder.values()) \
             else None
-        self.longest = normaliser._longest_base
+        self.longest = normaliser.longest_base
         self.x_default_index = None
         if self.bases is not None and isinstance(scope.x_default, XDefaultCode):
             codes = [code for code, _ in self.bases]
@@ -61,7 +61,7 @@ class FastRows:
         elif scope.x_default is not None:
             self.bases = None  # a selector URL for every page: the generic way
         self.link_starts = [xhtml.link_start(code) for code, _ in self.bases] if self.bases else []
-        self.x_start = xhtml.link_start(xhtml_default())
+        self.x_start = xhtml.link_start(X_DEFAULT)
         # Escaping works character by character: escape(base + rest) is
         # escape(base) + escape(rest), so each base is escaped once, here, and so
         # is the start of each link and of each entry.
@@ -70,7 +70,7 @@ class FastRows:
         if self.x_default_index is not None:
             self.link_prefixes.append(self.x_start + self.escaped_bases[self.x_default_index])
         self.entry_starts = [entry_start(base) for base in self.escaped_bases]
-        self.noted = normaliser._noted
+        self.noted = normaliser.noted
 
     def shape(self, columns: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], Any] | None:
         """The row function for a source with these columns, or None."""
@@ -171,12 +171,6 @@ class FastRows:
         return (loc,), entries([escape(loc)], shared), _prefixes(False, bool(picture)), fields[0], False
 
 
-def xhtml_default() -> str:
-    from .langtags import X_DEFAULT
-
-    return X_DEFAULT
-
-
 def _priority(text: str) -> str | None:
     try:
         number = float(text)
@@ -199,4 +193,4 @@ def _prefixes(cluster: bool, picture: bool) -> frozenset[str]:
     return found
 
 
-__all__ = ["FastRows", "_EMPTY"]
+__all__ = ["FastRows"]

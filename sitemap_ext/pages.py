@@ -15,7 +15,7 @@ import re
 from . import langtags
 from .dates import DateCache, Lastmod, from_python
 from .diagnostics import Collector, Where
-from .model import CHANGEFREQS, Defaults, Locale, Page, Scope, Version, XDefault, XDefaultCode, XDefaultUrl
+from .model import CHANGEFREQS, Defaults, Page, Scope, Version, XDefault, XDefaultCode, XDefaultUrl
 from .ext import image as image_ext
 from .ext import news as news_ext
 from .ext import video as video_ext
@@ -49,18 +49,19 @@ class PageNormaliser:
         self.locale_codes = tuple(self.locales)
         self._base_origin = str(origin_of(scope.base_url))
         # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
-        # origin when it starts with "scheme://host[:port]/".
-        self._origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
-        self._in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
+        # origin when it starts with "scheme://host[:port]/". These precomputed facts
+        # (down to noted) are also what fastrows.FastRows relies on.
+        self.origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
+        self.in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
         # Path expansion gives distinct URLs when the locales' bases are distinct.
-        self._distinct_bases = len({locale.base for locale in scope.locales}) == len(scope.locales)
+        self.distinct_bases = len({locale.base for locale in scope.locales}) == len(scope.locales)
         self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
-        self._longest_base = max((len(locale.base) for locale in scope.locales), default=0)
-        self._sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
+        self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
+        self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
         self._url_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # row shape -> its url:<code> columns
         # Codes already judged bad in source columns: reported once, not per row.
         self._judged: set[str] = set()
-        self._noted: set[str] = set()  # media facts reported once per build
+        self.noted: set[str] = set()  # media facts reported once per build
 
     # --- single fields -------------------------------------------------------------
 
@@ -123,7 +124,7 @@ class PageNormaliser:
                                       suggestion=problem.suggestion)
         if url is None or not check_scope:
             return url
-        if not url.startswith(self._origin_prefixes):
+        if not url.startswith(self.origin_prefixes):
             self.collector.report(
                 "U107",
                 f"{what} {url} is not on {', '.join(sorted(map(str, self.scope.origins)))}: a sitemap lists "
@@ -237,7 +238,7 @@ class PageNormaliser:
     def _column_image(self, value: Any, where_of: WhereOf, page_loc: str) -> image_ext.Image | None:
         if type(value) is str and is_clean(value):
             host = value[: value.find("/", 8)]
-            if page_loc.startswith(host + "/") or ("image-host", host) in self._noted:
+            if page_loc.startswith(host + "/") or ("image-host", host) in self.noted:
                 return image_ext.Image(value)  # nothing (more) to report about it
         return image_ext.parse_one(value, self._media_context(IMAGE_COLUMN, where_of, page_loc))
 
@@ -256,7 +257,7 @@ class PageNormaliser:
 
         return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
                             now=self.scope.now, drop_deprecated=self.scope.drop_deprecated,
-                            drop_old_news=self.scope.drop_old_news, noted=self._noted)
+                            drop_old_news=self.scope.drop_old_news, noted=self.noted)
 
     # --- clusters -----------------------------------------------------------------
 
@@ -274,13 +275,13 @@ class PageNormaliser:
         if _given(raw, "path"):
             path = raw["path"]
             subset = raw.get("locales")
-            if not urls and subset in (None, "") and self._distinct_bases and type(path) is str \
-                    and is_clean_path(path) and all(self._in_folder.values()) \
-                    and len(path) + self._longest_base <= MAX_URL_CHARS:
+            if not urls and subset in (None, "") and self.distinct_bases and type(path) is str \
+                    and is_clean_path(path) and all(self.in_folder.values()) \
+                    and len(path) + self.longest_base <= MAX_URL_CHARS:
                 # The common case, in one step: every locale, clean bases (checked when
                 # locales: was read) joined to a clean path, already in order.
                 tail = path[1:]
-                versions = tuple([Version(base + tail, code) for code, base in self._sorted_bases])
+                versions = tuple([Version(base + tail, code) for code, base in self.sorted_bases])
                 return versions, self._x_default(raw, {v.hreflang: v.loc for v in versions}, where_of, where) \
                     if "x_default" in raw or self.scope.x_default is not None else None
             codes = self._subset(subset, where_of("locales"), row)
@@ -290,7 +291,7 @@ class PageNormaliser:
                 # length and the folder remain to judge.
                 for code in codes:
                     url = self.locales[code].base + path[1:]
-                    if len(url) > MAX_URL_CHARS or not self._in_folder[code]:
+                    if len(url) > MAX_URL_CHARS or not self.in_folder[code]:
                         url = self.url(url, where_of("path"), what=f"path ({code})")
                     if url is not None:
                         by_code[code] = url
@@ -316,7 +317,7 @@ class PageNormaliser:
                         if isinstance(value, str) else self.url(value, key_where, what=f"urls.{key}")
                     if url is not None:
                         by_code[code] = url
-        if not urls and self._distinct_bases:
+        if not urls and self.distinct_bases:
             # Expanded from one path over distinct bases: URLs are distinct, and the
             # locales' own order is precomputed.
             order = self._code_order

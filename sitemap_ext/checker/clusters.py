@@ -37,34 +37,31 @@ class HashTable:
         self.values = array("i", bytes(4 << bits))
         self.size = 0
 
-    def get(self, key: int) -> int:
-        key = key or 1  # 0 marks an empty slot
+    def _find(self, key: int) -> int:
+        """The slot holding key, or the empty slot where it would go."""
         keys, mask = self.keys, self.mask
         slot = key & mask
         while True:
             found = keys[slot]
-            if found == key:
-                return self.values[slot]
-            if found == 0:
-                return -1
+            if found == key or found == 0:
+                return slot
             slot = (slot + 1) & mask
+
+    def get(self, key: int) -> int:
+        key = key or 1  # 0 marks an empty slot
+        slot = self._find(key)
+        return self.values[slot] if self.keys[slot] else -1
 
     def add(self, key: int, value: int) -> int:
         """Store key -> value unless key is there already; the value stored before, or -1."""
         key = key or 1
-        keys, mask = self.keys, self.mask
-        slot = key & mask
-        while True:
-            found = keys[slot]
-            if found == key:
-                return self.values[slot]
-            if found == 0:
-                break
-            slot = (slot + 1) & mask
-        keys[slot] = key
+        slot = self._find(key)
+        if self.keys[slot]:
+            return self.values[slot]
+        self.keys[slot] = key
         self.values[slot] = value
         self.size += 1
-        if self.size * 2 > mask:
+        if self.size * 2 > self.mask:
             self._grow()
         return -1
 

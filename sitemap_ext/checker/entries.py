@@ -37,7 +37,7 @@ def known_namespaces() -> dict[str, str]:
     return known
 
 
-def _loose(uri: str) -> str:
+def loose_namespace(uri: str) -> str:
     """A namespace URI with the usual misspellings folded away."""
     text = uri.strip().lower()
     for scheme in ("https://", "http://"):

@@ -23,7 +23,7 @@ from ..limits import MAX_SITEMAPS_PER_INDEX
 from ..site import display_name
 from .clusters import ClusterIndex
 from .entries import (
-    LASTMOD, LOC, SITEMAP, URL, FileState, Shared, _loose, check_lastmod, check_loc, check_url, finish_file,
+    LASTMOD, LOC, SITEMAP, URL, FileState, Shared, loose_namespace, check_lastmod, check_loc, check_url, finish_file,
     known_namespaces,
 )
 from .reader import Entry, Root, Status, read_text, read_xml
@@ -170,7 +170,7 @@ class SitemapChecker:
         qname = etree.QName(root.element)
         self._namespaces(root.element.nsmap, state, root.line)
         if qname.localname in ("urlset", "sitemapindex") and (
-                qname.namespace == SITEMAP_NS or _loose(qname.namespace or "") == _loose(SITEMAP_NS)):
+                qname.namespace == SITEMAP_NS or loose_namespace(qname.namespace or "") == loose_namespace(SITEMAP_NS)):
             return qname.localname
         state.report("X104", f"the root element is <{qname.localname}> in namespace '{qname.namespace or ''}'; a "
                      f"sitemap starts with <urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>)", root.line)
@@ -178,11 +178,11 @@ class SitemapChecker:
 
     def _namespaces(self, nsmap: dict[str | None, str], state: FileState, line: int) -> None:
         known = known_namespaces()
-        loose = {_loose(uri): uri for uri in known}
+        loose = {loose_namespace(uri): uri for uri in known}
         for uri in nsmap.values():
             if uri in known or uri in state.bad_namespaces:
                 continue
-            right = loose.get(_loose(uri))
+            right = loose.get(loose_namespace(uri))
             if right is not None:
                 state.bad_namespaces.add(uri)
                 state.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs must match to the letter, "

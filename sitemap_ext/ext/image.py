@@ -87,11 +87,15 @@ def render_loc(escaped_loc: str) -> str:
 
 
 def render_fast(images: tuple[Image, ...]) -> str:
-    return "".join(
-        render_loc(escape(image.loc)) if image.caption is image.geo_location is image.title is image.license is None
-        else "<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in _fields(image))
-        + "</image:image>" for image in images
-    )
+    out = []
+    for image in images:
+        fields = _fields(image)
+        if len(fields) == 1:  # loc only
+            out.append(render_loc(escape(image.loc)))
+        else:
+            out.append("<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in fields)
+                       + "</image:image>")
+    return "".join(out)
 
 
 def render_lxml(xf: XmlSink, images: tuple[Image, ...]) -> None:

@@ -1,0 +1,184 @@
+"""The files of one build, grouped per host, and what is written once pages are done:
+the index, text sitemaps, the robots.txt line, in the order a reader may see them.
+
+A sitemap lists URLs of its own host only: with several hosts, each gets a folder
+of its own (named after the host) with its own files, index and robots line.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from .diagnostics import Collector, Where
+from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
+from .model import Site
+from .output import Staging
+from .series import TextSeries, UrlsetSeries, WrittenFile, file_names
+from .urls import Origin, origin_of
+from .writer import write_index
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .builder import Rendered
+    from .parallel import Chunk
+
+
+def _url_of(base: str, name: str) -> str:
+    return base + quote(name, safe="/")
+
+
+def host_folder(origin: Origin) -> str:
+    """The output subfolder of one host's files when a site spans several hosts."""
+    return origin.netloc.replace(":", "_")
+
+
+class _HostFiles:
+    """One host's files: urlset parts, text parts, then its index and robots line."""
+
+    def __init__(self, site: Site, staging: Staging, folder: str, public: str) -> None:
+        out = site.output
+        self.site = site
+        self.staging = staging
+        self.folder = folder  # "" for a one-host site, else "www.example.de/"
+        self.public = public  # where this host serves the files, ending in '/'
+        scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
+        os.mkdir(scratch)
+        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip)
+        # News pages get files of their own: Google reads at most 1,000 news entries a file.
+        self.news = UrlsetSeries(os.path.join(scratch, "news"), min(out.max_urls, MAX_NEWS_PER_FILE),
+                                 out.max_bytes, out.gzip)
+        os.mkdir(self.news.folder)
+        self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
+
+    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+        out = self.site.output
+        moves: list[tuple[str, str]] = []
+        written: list[WrittenFile] = []
+        parts = self.urlsets.finish()
+        news = self.news.finish()
+        single = len(parts) + len(news) == 1 and out.index == "auto"
+        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
+            self._place(scratch, name, stats, moves, written)
+        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
+            self._place(scratch, name, stats, moves, written)
+        parts = parts + news
+        entry_point = written[0].url if len(written) == 1 else None
+        if len(parts) > 1 or out.index == "always":
+            if len(parts) > MAX_SITEMAPS_PER_INDEX:
+                collector.report(
+                    "O101", f"{len(parts):,} sitemaps would be needed; an index lists at most "
+                    f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
+                )
+            name = self.folder + out.index_file
+            path = self.staging.path(name)
+            size = write_index(path, [(f.url or "", f.lastmod) for f in written])
+            index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
+                                url=_url_of(self.public, out.index_file))
+            moves.append((path, name))
+            written.append(index)
+            entry_point = index.url
+        if self.text is not None:
+            text_parts = self.text.finish()
+            for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
+                self._place(scratch, name, stats, moves, written)
+        if out.robots is not None and entry_point is not None:
+            name = self.folder + out.robots
+            path = self.staging.path(name)
+            line = f"Sitemap: {entry_point}\n".encode()
+            with open(path, "wb") as handle:
+                handle.write(line)
+            moves.append((path, name))
+            written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
+        return moves, written
+
+    def _place(self, scratch: str, name: str, stats: WrittenFile, moves: list[tuple[str, str]],
+               written: list[WrittenFile]) -> None:
+        stats.name, stats.url = self.folder + name, _url_of(self.public, name)
+        target = self.staging.path(stats.name)
+        os.replace(scratch, target)
+        moves.append((target, stats.name))
+        written.append(stats)
+
+
+class Files:
+    """The files of one build, grouped per host: a sitemap lists URLs of its own host only."""
+
+    def __init__(self, site: Site, staging: Staging) -> None:
+        assert site.scope is not None
+        self.site = site
+        self.staging = staging
+        base = origin_of(site.scope.base_url)
+        public = site.output.public_url or site.scope.base_url
+        self.publics = {base: public[: public.rindex("/") + 1]}
+        for origin in site.scope.origins - {base}:
+            self.publics[origin] = f"{origin}/"
+        self.base = str(base)
+        self.several = len(site.scope.origins) > 1
+        self.hosts: dict[str, _HostFiles] = {}
+        self.text = site.output.text
+
+    def _host(self, origin_text: str) -> _HostFiles:
+        files = self.hosts.get(origin_text)
+        if files is None:
+            origin = origin_of(origin_text + "/")
+            folder = host_folder(origin) + "/" if self.several else ""
+            files = self.hosts[origin_text] = _HostFiles(self.site, self.staging, folder, self.publics[origin])
+        return files
+
+    def add(self, record: Rendered) -> None:
+        if not self.several:
+            files = self._host(self.base)
+            (files.news if record.news else files.urlsets).add(record.entries, record.prefixes, record.lastmod)
+            if files.text is not None:
+                files.text.add(record.locs)
+            return
+        for loc, entry in zip(record.locs, record.entries):
+            files = self._host(_origin_text(loc))
+            (files.news if record.news else files.urlsets).add([entry], record.prefixes, record.lastmod)
+            if files.text is not None:
+                files.text.add((loc,))
+
+    def finished(self) -> int:
+        """Files closed so far (for progress)."""
+        return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
+        if self.several or self.text or not chunk.uniform():
+            for record in chunk.records():
+                self.add(record)
+            return
+        series = self._host(self.base).urlsets
+        sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
+        prefixes = chunk.prefixes[0]
+        start = offset = 0
+        while start < len(counts):
+            taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
+            offset += sum(sizes[start:start + taken])
+            start += taken
+            if start < len(counts):  # this page starts a new file (or opens the first)
+                self.add(next(chunk.records(start)))
+                offset += sizes[start]
+                start += 1
+
+    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+        moves: list[tuple[str, str]] = []
+        written: list[WrittenFile] = []
+        for key in sorted(self.hosts):
+            host_moves, host_written = self.hosts[key].finish(collector)
+            moves += host_moves
+            written += host_written
+        # Children first, the index after them, then the rest: a reader never sees an
+        # index naming a file that is not in place yet.
+        order = {"urlset": 0, "text": 0, "index": 1, "robots": 2}
+        kinds = {f.name: f.kind for f in written}
+        moves.sort(key=lambda move: order[kinds[move[1]]])
+        return moves, written
+
+
+def _origin_text(url: str) -> str:
+    """scheme://host[:port] of a URL we normalised (cheaper than urlsplit on a hot path)."""
+    return url[: url.find("/", url.find("//") + 2)]
+
+
