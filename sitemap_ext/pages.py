@@ -61,7 +61,7 @@ class PageNormaliser:
         self._url_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # row shape -> its url:<code> columns
         # Codes already judged bad in source columns: reported once, not per row.
         self._judged: set[str] = set()
-        self.noted: set[str] = set()  # media facts reported once per build
+        self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
 
     # --- single fields -------------------------------------------------------------
 

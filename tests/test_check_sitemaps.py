@@ -293,3 +293,12 @@ def test_truncated_and_corrupt_files(tmp_path: Path) -> None:
 
 def test_missing_input_is_an_io_failure(tmp_path: Path) -> None:
     assert main(["check", "nope.xml", "--quiet"]) == 3
+
+
+def test_misspelt_namespace_declared_on_an_entry(tmp_path: Path) -> None:
+    body = ('<url xmlns:img="http://www.google.com/schemas/sitemap-image/1.1/"><loc>https://e.com/a</loc>'
+            '<img:image><img:loc>https://e.com/a.jpg</img:loc></img:image></url>\n'
+            '<url><loc>https://e.com/b</loc></url>\n')
+    result = check([write(tmp_path, "s.xml", body)])
+    assert [(d.code, d.line, d.suggestion) for d in result.collector.sorted()] == [
+        ("X105", 3, "http://www.google.com/schemas/sitemap-image/1.1")]

@@ -21,6 +21,7 @@ from ..limits import MAX_URLS_PER_FILE
 from ..model import CHANGEFREQS
 from ..urls import is_clean, normalise
 from .clusters import ClusterIndex, HashTable
+from .media import check_media
 
 _SM = f"{{{SITEMAP_NS}}}"
 LOC, LASTMOD, CHANGEFREQ, PRIORITY = (_SM + n for n in ("loc", "lastmod", "changefreq", "priority"))
@@ -56,7 +57,8 @@ class Shared:
     dates: DateCache = field(default_factory=DateCache)
     # URLs of text sitemaps, which repeat the XML ones: duplicates judged apart.
     seen_text: HashTable = field(default_factory=HashTable)
-    noted: set[Any] = field(default_factory=set)  # facts reported once per run
+    noted: set[tuple[str, str]] = field(default_factory=set)  # facts reported once per run: (kind, value)
+    namespaces: dict[str, str] = field(default_factory=lambda: known_namespaces())
     urls: int = 0
 
 
@@ -91,6 +93,17 @@ class FileState:
 
     def report(self, code: str, message: str, line: int | None, **extra: object) -> None:
         self.shared.collector.report(code, message, self.where(line), **extra)  # type: ignore[arg-type]
+
+
+def check_namespace(uri: str, state: FileState, line: int) -> None:
+    """A namespace the schemas do not define: a misspelling of one they do (X105)?"""
+    if uri in state.bad_namespaces:
+        return
+    right = {loose_namespace(known): known for known in state.shared.namespaces}.get(loose_namespace(uri))
+    if right is not None:
+        state.bad_namespaces.add(uri)
+        state.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs must match to the letter, or "
+                     "search engines ignore the elements", line, suggestion=right)
 
 
 def _origin(url: str) -> str:
@@ -233,15 +246,17 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
         else:
             state.previous_links = None  # the cluster index did not see these links
     media: list[etree._Element] = []
+    known = state.shared.namespaces
     for child in others:
         if child.tag.startswith(_SM):
             state.report("X112", f"<{etree.QName(child).localname}> is not a sitemap element; search engines ignore "
                          "it", child.sourceline or line, url=loc)
-        else:
-            media.append(child)
+            continue
+        namespace = child.tag[1:child.tag.find("}")] if child.tag[0] == "{" else ""
+        if namespace not in known:
+            check_namespace(namespace, state, child.sourceline or line)
+        media.append(child)
     if loc is not None and media:
-        from .media import check_media
-
         check_media(media, state, loc)
 
 

@@ -3,7 +3,7 @@ fed with each extension element turned into the same mapping shape."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -11,7 +11,9 @@ from ..ext import image, news, video
 from ..ext.media import Field, MediaContext, element_fields
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
 from ..urls import is_clean, normalise
-from .entries import FileState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .entries import FileState
 
 _IMAGE, _IMAGE_LOC = f"{{{image.URI}}}image", f"{{{image.URI}}}loc"
 

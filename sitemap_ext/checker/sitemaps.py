@@ -23,8 +23,8 @@ from ..limits import MAX_SITEMAPS_PER_INDEX
 from ..site import display_name
 from .clusters import ClusterIndex
 from .entries import (
-    LASTMOD, LOC, SITEMAP, URL, FileState, Shared, loose_namespace, check_lastmod, check_loc, check_url, finish_file,
-    known_namespaces,
+    LASTMOD, LOC, SITEMAP, URL, FileState, Shared, check_lastmod, check_loc, check_namespace, check_url, finish_file,
+    loose_namespace,
 )
 from .reader import Entry, Root, Status, read_text, read_xml
 
@@ -135,13 +135,11 @@ class SitemapChecker:
     def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
         kind: str | None = None
         children: list[tuple[str, int]] = []
-        root_nsmap: dict[str | None, str] = {}
         for event in read_xml(path, state.display, self.collector, status):
             if isinstance(event, Root):
                 kind = self._root(event, state)
                 if kind is None:
                     return None
-                root_nsmap = dict(event.element.nsmap)
                 if kind == "sitemapindex" and parent is not None:
                     self.collector.report(
                         "X110", f"{state.display} is itself a sitemap index; an index may list sitemaps only",
@@ -152,8 +150,6 @@ class SitemapChecker:
                 continue
             assert isinstance(event, Entry)
             element = event.element
-            if element.nsmap != root_nsmap:
-                self._namespaces(element.nsmap, state, event.line)
             if kind == "urlset" and element.tag == URL:
                 check_url(element, event.line, state)
             elif kind == "sitemapindex" and element.tag == SITEMAP:
@@ -177,16 +173,10 @@ class SitemapChecker:
         return None
 
     def _namespaces(self, nsmap: dict[str | None, str], state: FileState, line: int) -> None:
-        known = known_namespaces()
-        loose = {loose_namespace(uri): uri for uri in known}
+        """The root's declarations (a misspelt one is reported even if nothing uses it)."""
         for uri in nsmap.values():
-            if uri in known or uri in state.bad_namespaces:
-                continue
-            right = loose.get(loose_namespace(uri))
-            if right is not None:
-                state.bad_namespaces.add(uri)
-                state.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs must match to the letter, "
-                             "or search engines ignore the elements", line, suggestion=right)
+            if uri not in self.shared.namespaces:
+                check_namespace(uri, state, line)
 
     def _index_entry(self, element: etree._Element, line: int, state: FileState) -> str | None:
         state.entries += 1

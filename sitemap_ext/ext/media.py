@@ -48,7 +48,7 @@ class MediaContext:
     drop_old_news: bool = False  # old articles are left out (N110 says so; no N104)
     writing: bool = True  # building (False: checking an existing sitemap)
     # Facts already reported once per run (an image host, say); shared across pages.
-    noted: set[Any] = dataclasses.field(default_factory=set)
+    noted: set[tuple[str, str]] = dataclasses.field(default_factory=set)
 
     def within(self, *path: Union[str, int]) -> "MediaContext":
         """The same context, its fields reported below ``path`` (an item of a list, say)."""
