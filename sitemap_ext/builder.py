@@ -110,8 +110,8 @@ def build(
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
-    ``jobs`` is the number of processes for large sources (default: 2 where the
-    machine has two cores; the output is the same either way).
+    ``jobs`` is 1 (default) or 2 processes for large sources (the same output either
+    way); ``progress`` is called now and then with a ``Progress``.
     """
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY)
@@ -272,8 +272,7 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
                 urls += len(chunk.hashes)
                 files.add_chunk(chunk)
                 if meter is not None:
-                    meter.read[0] += chunk.blob.nbytes // 4  # rows are about a quarter of their XML
-                    meter.tick(urls)
+                    meter.tick(urls)  # (the workers read the source: no fraction to tell)
             continue
         if isinstance(unit, Page):
             records: Iterable[Rendered | None] = (flow(unit),)
@@ -282,13 +281,13 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
             records = (rows(raw, where) for raw, where in read_rows(
                 unit.path, unit.display, unit.format, collector, source_column,
                 meter.read if meter is not None else None))
-        for record in records:
+        for count, record in enumerate(records, 1):
             if record is not None:
                 urls += len(record.locs)
                 if files is not None:
                     files.add(record)
-                if meter is not None and not urls & 4095:
-                    meter.tick(urls)
+            if meter is not None and not count % 4096:
+                meter.tick(urls)
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls
