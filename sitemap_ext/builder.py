@@ -24,6 +24,7 @@ from .sources import read_rows
 from . import parallel
 from .fastrows import FastRows
 from .files import Files
+from .hashes import UrlSeen
 from .series import WrittenFile
 from .writer import RENDERERS, FastRenderer, Renderer, page_namespaces
 
@@ -179,9 +180,9 @@ class PageFlow:
         self.collector = collector
         self.now = now
         self.renderer = renderer  # None: checking only, nothing to render
-        # A hash per URL keeps memory small on millions of URLs; hash() of a str is
-        # computed once and cached on the string.
-        self.seen: set[int] = set()
+        # hash() of every URL written (computed once and cached on the string), in a
+        # set that moves into compact arrays past half a million URLs.
+        self.seen = UrlSeen()
 
     def __call__(self, page: Page) -> Rendered | None:
         page = self._drop_duplicates(page)
@@ -201,8 +202,7 @@ class PageFlow:
         keys = [hash(version.loc) for version in page.versions]
         # A page's own URLs are distinct (the normaliser makes them so: H107), so
         # one test against every earlier URL decides the common case.
-        if seen.isdisjoint(keys):
-            seen.update(keys)
+        if seen.add_if_new(keys):
             return page
         kept = []
         for version in page.versions:
@@ -219,10 +219,7 @@ class PageFlow:
 
     def claim(self, keys: Iterable[int]) -> bool:
         """Record the hash() of URLs rendered elsewhere (a worker); False if one was seen."""
-        if not self.seen.isdisjoint(keys):
-            return False
-        self.seen.update(keys)
-        return True
+        return self.seen.add_if_new(list(keys))
 
 
 @dataclass(frozen=True)

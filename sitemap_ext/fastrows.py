@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 from .dates import DateCache, Lastmod
 from .ext import image as image_ext
 from .ext import xhtml
+from .hashes import UrlSeen
 from .langtags import X_DEFAULT
 from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
@@ -36,7 +37,7 @@ _LOC_COLUMNS = frozenset({"loc", "lastmod", "changefreq", "priority", IMAGE_COLU
 class FastRows:
     """Renders the rows of one source that need no diagnostic; declines the rest."""
 
-    def __init__(self, site: Site, normaliser: PageNormaliser, defaults: Defaults, seen: set[int],
+    def __init__(self, site: Site, normaliser: PageNormaliser, defaults: Defaults, seen: UrlSeen,
                  now: float | None) -> None:
         scope = site.scope
         assert scope is not None
@@ -132,13 +133,9 @@ class FastRows:
             return None
         rest = path[1:]
         locs = [base + rest for _, base in self.bases]  # type: ignore[union-attr]
-        keys = [hash(loc) for loc in locs]
-        if not self.seen.isdisjoint(keys):
-            return None
         picture = self._image(raw, locs[0])
-        if picture is None:
-            return None
-        self.seen.update(keys)
+        if picture is None or not self.seen.add_if_new([hash(loc) for loc in locs]):
+            return None  # (a declined row leaves no URL behind: the generic way judges it)
         escaped_rest = escape(rest)
         # Every link ends in the same escaped path: one join makes them all.
         close = escaped_rest + '"/>'
@@ -157,16 +154,12 @@ class FastRows:
             return None
         if len(loc) > MAX_URL_CHARS:
             return None
-        key = hash(loc)
-        if key in self.seen:
-            return None
         fields = self._fields(raw)
         if fields is None:
             return None
         picture = self._image(raw, loc)
-        if picture is None:
+        if picture is None or not self.seen.add_if_new([hash(loc)]):
             return None
-        self.seen.add(key)
         shared = tail(core_fields(*fields) + picture)
         return (loc,), entries([escape(loc)], shared), _prefixes(False, bool(picture)), fields[0], False
 

@@ -6,8 +6,8 @@ A million entries must not become a million Python objects. So:
   flat arrays, its URLs as UTF-8 in one buffer. The members of a healthy cluster
   all list the same alternates, so a cluster of six costs one stored list.
 * Entries live in flat arrays (list, own position in it, line, file), found by
-  URL hash through an open-addressing table of two arrays (``HashTable``), which
-  also serves the duplicate check. An entry's URL is the string its list holds.
+  URL hash through ``hashes.HashTable`` (two arrays), which also serves the
+  duplicate check. An entry's URL is the string its list holds.
 * When every file is read, rules run per list: if each member's own list is
   this one, the cluster is reciprocal and consistent by construction (one test
   per member). Only lists that disagree are examined entry by entry.
@@ -22,59 +22,11 @@ from array import array
 from dataclasses import dataclass, field
 
 from .. import langtags
+from ..hashes import HashSet, HashTable
 from ..diagnostics import Collector, Related, Where
 
 X_DEFAULT = langtags.X_DEFAULT
 Alternate = tuple[str, str, int]  # canonical code, href, line
-
-
-class HashTable:
-    """int -> int for non-negative values, in two arrays (open addressing, linear probing)."""
-
-    def __init__(self, bits: int = 16) -> None:
-        self.mask = (1 << bits) - 1
-        self.keys = array("q", bytes(8 << bits))
-        self.values = array("i", bytes(4 << bits))
-        self.size = 0
-
-    def _find(self, key: int) -> int:
-        """The slot holding key, or the empty slot where it would go."""
-        keys, mask = self.keys, self.mask
-        slot = key & mask
-        while True:
-            found = keys[slot]
-            if found == key or found == 0:
-                return slot
-            slot = (slot + 1) & mask
-
-    def get(self, key: int) -> int:
-        key = key or 1  # 0 marks an empty slot
-        slot = self._find(key)
-        return self.values[slot] if self.keys[slot] else -1
-
-    def add(self, key: int, value: int) -> int:
-        """Store key -> value unless key is there already; the value stored before, or -1."""
-        key = key or 1
-        slot = self._find(key)
-        if self.keys[slot]:
-            return self.values[slot]
-        self.keys[slot] = key
-        self.values[slot] = value
-        self.size += 1
-        if self.size * 2 > self.mask:
-            self._grow()
-        return -1
-
-    def _grow(self) -> None:
-        old_keys, old_values = self.keys, self.values
-        bits = (self.mask + 1).bit_length()  # double
-        self.mask = (1 << bits) - 1
-        self.keys = array("q", bytes(8 << bits))
-        self.values = array("i", bytes(4 << bits))
-        self.size = 0
-        for key, value in zip(old_keys, old_values):
-            if key:
-                self.add(key, value)
 
 
 def _named(code: str) -> str:
@@ -116,7 +68,7 @@ class ClusterIndex:
             file_id = self._file_ids[file] = len(self.files)
             self.files.append(file)
         number = len(self.entry_list)
-        if self.table.add(hash(loc), number) >= 0:
+        if self.table.put_new(hash(loc), number) >= 0:
             return True
         self.entry_list.append(-1)
         self.entry_position.append(-1)
@@ -226,7 +178,7 @@ class ClusterIndex:
 
     # --- when every file is read ------------------------------------------------------
 
-    def finish(self, also_checked: HashTable | None = None) -> None:
+    def finish(self, also_checked: HashSet | None = None) -> None:
         """The rules that need every entry; ``also_checked``: URLs of text sitemaps."""
         report = self.collector.report
         x_default = self._code_ids.get(X_DEFAULT, -1)
@@ -243,7 +195,7 @@ class ClusterIndex:
                     continue
                 member = self.table.get(self.item_hash[item])
                 if member < 0:
-                    if also_checked is not None and also_checked.get(self.item_hash[item]) >= 0:
+                    if also_checked is not None and self.item_hash[item] in also_checked:
                         continue  # listed in a text sitemap: known, but without alternates
                     href = self._href(item)
                     report("H111", f"alternate {href} ({self.codes[self.item_code[item]]}) is in none of the "

@@ -20,7 +20,8 @@ from ..ext import xhtml
 from ..limits import MAX_URLS_PER_FILE
 from ..model import CHANGEFREQS
 from ..urls import is_clean, normalise
-from .clusters import ClusterIndex, HashTable
+from ..hashes import HashSet
+from .clusters import ClusterIndex
 from .media import check_media
 
 _SM = f"{{{SITEMAP_NS}}}"
@@ -56,7 +57,7 @@ class Shared:
     clusters: ClusterIndex  # also knows every URL of the XML sitemaps (duplicates)
     dates: DateCache = field(default_factory=DateCache)
     # URLs of text sitemaps, which repeat the XML ones: duplicates judged apart.
-    seen_text: HashTable = field(default_factory=HashTable)
+    seen_text: HashSet = field(default_factory=HashSet)
     noted: set[tuple[str, str]] = field(default_factory=set)  # facts reported once per run: (kind, value)
     namespaces: dict[str, str] = field(default_factory=lambda: known_namespaces())
     urls: int = 0

@@ -128,7 +128,7 @@ class SitemapChecker:
             if state.entries == MAX_SITEMAPS_PER_INDEX + 1:
                 state.report("X108", "more than 50,000 URLs in one text sitemap; split it", line.line)
             loc = check_loc(text, state, line.line, what="line")
-            if loc is not None and self.shared.seen_text.add(hash(loc), 0) >= 0:
+            if loc is not None and not self.shared.seen_text.add(hash(loc)):
                 state.report("U104", f"{loc} is listed more than once", line.line, url=loc)
         return "text"
 

@@ -1,0 +1,176 @@
+"""Sets and maps of 64-bit hashes in flat arrays: bounded memory for millions of URLs.
+
+A Python set of a million ints costs about 64 bytes per entry (int objects and
+the table); these open-addressing tables (linear probing, load at most 1/2) cost
+16 to 32 bytes per key, and 24 to 48 with a value. Probing runs in Python, so
+``UrlSeen`` keeps the fast built-in set for the first ``SPILL`` URLs and moves to
+a table past it: small sites pay nothing, large ones stay near flat in memory.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+
+class HashSet:
+    """A set of non-zero 64-bit ints (0 is stored as 1) in one array."""
+
+    def __init__(self, bits: int = 16) -> None:
+        self.mask = (1 << bits) - 1
+        self.keys = array("q", bytes(8 << bits))
+        self.size = 0
+
+    def _find(self, key: int) -> int:
+        """The slot holding key, or the empty slot where it would go."""
+        keys, mask = self.keys, self.mask
+        slot = key & mask
+        while True:
+            found = keys[slot]
+            if found == key or found == 0:
+                return slot
+            slot = (slot + 1) & mask
+
+    def __contains__(self, key: int) -> bool:
+        key = key or 1
+        return self.keys[self._find(key)] == key
+
+    def add(self, key: int) -> bool:
+        """Add key; False when it was there already."""
+        key = key or 1
+        slot = self._find(key)
+        if self.keys[slot]:
+            return False
+        self._put(slot, key)
+        return True
+
+    def add_if_new(self, keys: list[int]) -> bool:
+        """Add every key when none is here (True); add nothing otherwise (False).
+
+        The keys must be distinct. One probe per key: the slots are found first,
+        then written, unless two keys landed on one empty slot (then: one by one).
+        """
+        table, mask = self.keys, self.mask
+        slots = []
+        for key in keys:
+            key = key or 1
+            slot = key & mask
+            while True:
+                found = table[slot]
+                if found == key:
+                    return False
+                if found == 0:
+                    break
+                slot = (slot + 1) & mask
+            slots.append(slot)
+        if len(set(slots)) != len(slots):
+            for key in keys:
+                self.add(key)
+            return True
+        for slot, key in zip(slots, keys):
+            table[slot] = key or 1
+        self.size += len(slots)
+        if self.size * 2 > self.mask:
+            self._grow()
+        return True
+
+    def _put(self, slot: int, key: int) -> None:
+        self.keys[slot] = key
+        self.size += 1
+        if self.size * 2 > self.mask:
+            self._grow()
+
+    def _grow(self) -> None:
+        old = self.keys
+        bits = (self.mask + 1).bit_length()  # double
+        self.mask = (1 << bits) - 1
+        self.keys = array("q", bytes(8 << bits))
+        self.size = 0
+        for key in old:
+            if key:
+                self._put(self._find(key), key)
+
+
+class HashTable(HashSet):
+    """A map of non-zero 64-bit ints to non-negative ints, in two arrays."""
+
+    def __init__(self, bits: int = 16) -> None:
+        super().__init__(bits)
+        self.values = array("i", bytes(4 << bits))
+
+    def get(self, key: int) -> int:
+        """The value stored for key, or -1."""
+        key = key or 1
+        slot = self._find(key)
+        return self.values[slot] if self.keys[slot] else -1
+
+    def put_new(self, key: int, value: int) -> int:
+        """Store key -> value unless key is there already; the value stored before, or -1."""
+        key = key or 1
+        slot = self._find(key)
+        if self.keys[slot]:
+            return self.values[slot]
+        self.values[slot] = value
+        self._put(slot, key)
+        return -1
+
+    def _grow(self) -> None:
+        old_keys, old_values = self.keys, self.values
+        bits = (self.mask + 1).bit_length()
+        self.mask = (1 << bits) - 1
+        self.keys = array("q", bytes(8 << bits))
+        self.values = array("i", bytes(4 << bits))
+        self.size = 0
+        for key, value in zip(old_keys, old_values):
+            if key:
+                slot = self._find(key)
+                self.values[slot] = value
+                self._put(slot, key)
+
+
+class UrlSeen:
+    """The hash() of every URL seen: a built-in set, then (past SPILL) a HashSet."""
+
+    SPILL = 1 << 19
+
+    def __init__(self) -> None:
+        self._set: set[int] | None = set()
+        self._table: HashSet | None = None
+
+    def __len__(self) -> int:
+        return len(self._set) if self._set is not None else self._table.size  # type: ignore[union-attr]
+
+    def __contains__(self, key: int) -> bool:
+        if self._set is not None:
+            return key in self._set
+        return key in self._table  # type: ignore[operator]
+
+    def add(self, key: int) -> None:
+        if self._set is not None:
+            self._set.add(key)
+            if len(self._set) > self.SPILL:
+                self._spill()
+        else:
+            self._table.add(key)  # type: ignore[union-attr]
+
+    def add_if_new(self, keys: list[int]) -> bool:
+        """Add every key when none was seen (True); add nothing otherwise (False).
+
+        The keys are distinct (a page's own URLs).
+        """
+        if self._set is not None:
+            if not self._set.isdisjoint(keys):
+                return False
+            self._set.update(keys)
+            if len(self._set) > self.SPILL:
+                self._spill()
+            return True
+        assert self._table is not None
+        return self._table.add_if_new(keys)
+
+    def _spill(self) -> None:
+        assert self._set is not None
+        table = HashSet(bits=(2 * len(self._set)).bit_length() + 1)
+        for key in self._set:
+            table.add(key)
+        self._set = None
+        self._table = table
