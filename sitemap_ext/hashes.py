@@ -10,6 +10,7 @@ a table past it: small sites pay nothing, large ones stay near flat in memory.
 from __future__ import annotations
 
 from array import array
+from typing import Iterable
 
 
 class HashSet:
@@ -79,15 +80,31 @@ class HashSet:
         if self.size * 2 > self.mask:
             self._grow()
 
+    def update(self, keys: Iterable[int]) -> None:
+        """Add many keys (the probing loop inlined: this is how a set spills, and grows)."""
+        for key in keys:
+            key = key or 1
+            if (self.size + 1) * 2 > self.mask:
+                self._grow()
+            table, mask = self.keys, self.mask
+            slot = key & mask
+            while True:
+                found = table[slot]
+                if found == key:
+                    break
+                if found == 0:
+                    table[slot] = key
+                    self.size += 1
+                    break
+                slot = (slot + 1) & mask
+
     def _grow(self) -> None:
         old = self.keys
         bits = (self.mask + 1).bit_length()  # double
         self.mask = (1 << bits) - 1
         self.keys = array("q", bytes(8 << bits))
         self.size = 0
-        for key in old:
-            if key:
-                self._put(self._find(key), key)
+        self.update(key for key in old if key)
 
 
 class HashTable(HashSet):
@@ -170,7 +187,6 @@ class UrlSeen:
     def _spill(self) -> None:
         assert self._set is not None
         table = HashSet(bits=(2 * len(self._set)).bit_length() + 1)
-        for key in self._set:
-            table.add(key)
+        table.update(self._set)
         self._set = None
         self._table = table

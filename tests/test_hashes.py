@@ -81,3 +81,13 @@ def test_a_build_that_spills_writes_what_one_that_does_not_writes(
         [("U104", 301), ("U104", 302), ("U104", 302), ("U104", 303), ("U104", 303)]
     for name in ("sitemap.xml",):
         assert (tmp_path / "plain" / name).read_bytes() == (tmp_path / "spilled" / name).read_bytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(KEYS)
+def test_hash_set_update_is_set_update(keys: list[int]) -> None:
+    table = HashSet(bits=1)
+    table.update(keys)
+    reference = {key or 1 for key in keys}
+    assert table.size == len(reference) and all(key in table for key in reference)
+    assert 2 * table.size <= table.mask + 1  # never more than half full
