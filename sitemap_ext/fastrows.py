@@ -138,7 +138,7 @@ class FastRows:
             return None  # (a declined row leaves no URL behind: the generic way judges it)
         escaped_rest = escape(rest)
         # Every link ends in the same escaped path: one join makes them all.
-        close = escaped_rest + '"/>'
+        close = escaped_rest + xhtml.LINK_END
         links = close.join(self.link_prefixes) + close
         shared = escaped_rest.encode() + tail(core_fields(*fields) + links + picture)
         prefixes = _prefixes(True, bool(picture))

@@ -21,6 +21,7 @@ def alternates(page: Page) -> list[tuple[str, str]]:
 
 
 _LINK_STARTS: dict[str, str] = {}
+LINK_END = '"/>'  # after link_start(code) and the escaped href
 
 
 def link_start(code: str) -> str:
@@ -35,9 +36,9 @@ def render_fast(page: Page, escaped: list[str] | None = None) -> str:
     """The links; ``escaped`` holds the versions' locs escaped already (the renderer's)."""
     if escaped is None:
         escaped = [escape(v.loc) for v in page.versions]
-    links = [link_start(v.hreflang) + href + '"/>' for v, href in zip(page.versions, escaped) if v.hreflang]
+    links = [link_start(v.hreflang) + href + LINK_END for v, href in zip(page.versions, escaped) if v.hreflang]
     if page.x_default is not None:
-        links.append(link_start("x-default") + escape(page.x_default) + '"/>')
+        links.append(link_start("x-default") + escape(page.x_default) + LINK_END)
     return "".join(links)
 
 
