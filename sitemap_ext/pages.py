@@ -59,8 +59,6 @@ class PageNormaliser:
         self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
         self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
         self._url_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # row shape -> its url:<code> columns
-        # Codes already judged bad in source columns: reported once, not per row.
-        self._judged: set[str] = set()
         self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
 
     # --- single fields -------------------------------------------------------------
@@ -361,11 +359,9 @@ class PageNormaliser:
     def _code(self, text: str, where: Where, *, once: bool) -> str | None:
         """A hreflang code from a urls key or url:<code> column; reported as needed."""
         verdict = langtags.judge(text)
-        if verdict.problems and not (once and text in self._judged):
-            self._judged.add(text)
-            for problem in verdict.problems:
-                self.collector.report(problem.code, problem.message, where, hreflang=text,
-                                      suggestion=problem.suggestion, once=f"column url:{text}" if once else None)
+        for problem in verdict.problems:  # a source column's problems once per run, each of them
+            self.collector.report(problem.code, problem.message, where, hreflang=text, suggestion=problem.suggestion,
+                                  once=f"column url:{text} {problem.code}" if once else None)
         if verdict.canonical == langtags.X_DEFAULT:
             self.collector.report("C103", "x-default is set with x_default:, not as a urls entry", where)
             return None

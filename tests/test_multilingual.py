@@ -179,3 +179,9 @@ def test_every_host_gets_its_own_files() -> None:
         for loc in clusters(folder / "out"):
             assert loc.startswith("https://e.fr/") == (loc in clusters(folder / "out" / "e.fr"))
     assert dict(by_host) == {"e.com": 4, "e.fr": 2}
+
+
+def test_every_problem_of_a_bad_column_tag_is_reported_once(make_site: Callable[..., Path]) -> None:
+    site = make_site("site:\n  base_url: https://e.com/\nsources:\n  - p.csv\n",
+                     **{"p.csv": "url:FIL,url:en\n/a,/b\n/c,/d\n"})
+    assert found(build(str(site), dry_run=True)) == [("L108", "p.csv", 2, None), ("L109", "p.csv", 2, None)]
