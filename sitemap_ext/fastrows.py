@@ -25,7 +25,7 @@ from .langtags import X_DEFAULT
 from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
 from .pages import IMAGE_COLUMN, PageNormaliser, format_priority
-from .urls import is_clean, is_clean_path
+from .urls import is_clean, is_clean_path, origin_text
 from .writer import core_fields, entries, entry_start, page_namespaces, tail
 from .xmlesc import escape
 
@@ -117,7 +117,7 @@ class FastRows:
             return ""
         if not is_clean(value):
             return None
-        host = value[: value.find("/", 8)]
+        host = origin_text(value)
         if not page_loc.startswith(host + "/") and ("image-host", host) not in self.noted:
             return None  # its host is reported once, by the generic way
         return image_ext.render_loc(escape(value))

@@ -16,7 +16,7 @@ from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from .model import Site
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names
-from .urls import Origin, origin_of
+from .urls import Origin, origin_of, origin_text
 from .writer import write_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -134,7 +134,7 @@ class Files:
                 files.text.add(record.locs)
             return
         for loc, entry in zip(record.locs, record.entries):
-            files = self._host(_origin_text(loc))
+            files = self._host(origin_text(loc))
             (files.news if record.news else files.urlsets).add([entry], record.prefixes, record.lastmod)
             if files.text is not None:
                 files.text.add((loc,))
@@ -175,10 +175,3 @@ class Files:
         kinds = {f.name: f.kind for f in written}
         moves.sort(key=lambda move: order[kinds[move[1]]])
         return moves, written
-
-
-def _origin_text(url: str) -> str:
-    """scheme://host[:port] of a URL we normalised (cheaper than urlsplit on a hot path)."""
-    return url[: url.find("/", url.find("//") + 2)]
-
-

@@ -21,7 +21,7 @@ from .ext import news as news_ext
 from .ext import video as video_ext
 from .ext.media import Field, MediaContext
 from .limits import MAX_URL_CHARS
-from .urls import is_clean, is_clean_path, normalise, origin_of
+from .urls import is_clean, is_clean_path, normalise, origin_of, origin_text
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -235,7 +235,7 @@ class PageNormaliser:
 
     def _column_image(self, value: Any, where_of: WhereOf, page_loc: str) -> image_ext.Image | None:
         if type(value) is str and is_clean(value):
-            host = value[: value.find("/", 8)]
+            host = origin_text(value)
             if page_loc.startswith(host + "/") or ("image-host", host) in self.noted:
                 return image_ext.Image(value)  # nothing (more) to report about it
         return image_ext.parse_one(value, self._media_context(IMAGE_COLUMN, where_of, page_loc))

@@ -51,6 +51,12 @@ class Origin:
         return f"{self.scheme}://{self.netloc}"
 
 
+def origin_text(url: str) -> str:
+    """scheme://host[:port] of an absolute URL, as written (cheap: no parsing)."""
+    end = url.find("/", url.find("//") + 2)
+    return url if end < 0 else url[:end]
+
+
 def origin_of(url: str) -> Origin:
     parts = urlsplit(url)
     return Origin(parts.scheme, parts.netloc)

@@ -101,3 +101,14 @@ def test_any_text_as_url_never_crashes(text: str) -> None:
         assert url.startswith(("http://", "https://")) and url.isascii()
         assert not any(c.isspace() for c in url)
         assert normalise(url)[0] == url  # normalising is idempotent
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=60), st.sampled_from(["", ":8080"]), st.sampled_from(["http", "https"]))
+def test_origin_text_agrees_with_parsing(text: str, port: str, scheme: str) -> None:
+    from sitemap_ext.urls import normalise, origin_of, origin_text
+
+    url, _ = normalise(text, f"{scheme}://e.com{port}/")
+    if url is not None:
+        assert origin_text(url) == str(origin_of(url))
+    assert origin_text(f"{scheme}://e.com{port}") == f"{scheme}://e.com{port}"  # no path at all

@@ -19,7 +19,7 @@ from ..ext import SITEMAP_NS
 from ..ext import xhtml
 from ..limits import MAX_URLS_PER_FILE
 from ..model import CHANGEFREQS
-from ..urls import is_clean, normalise
+from ..urls import is_clean, normalise, origin_text
 from ..hashes import HashSet
 from .clusters import ClusterIndex
 from .media import check_media
@@ -85,7 +85,7 @@ class FileState:
 
     def __post_init__(self) -> None:
         if self.url is not None:
-            self.origin = _origin(self.url)
+            self.origin = origin_text(self.url).lower()
             if not self.submitted:
                 self.folder = self.url[: self.url.rindex("/") + 1]
 
@@ -105,11 +105,6 @@ def check_namespace(uri: str, state: FileState, line: int) -> None:
         state.bad_namespaces.add(uri)
         state.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs must match to the letter, or "
                      "search engines ignore the elements", line, suggestion=right)
-
-
-def _origin(url: str) -> str:
-    end = url.find("/", url.find("//") + 2)
-    return (url if end < 0 else url[:end]).lower()
 
 
 # --- one URL -------------------------------------------------------------------------
@@ -140,7 +135,7 @@ def check_loc(text: str | None, state: FileState, line: int, what: str = "loc") 
     if fixed != url and fixed != url + "/" and not any(p.code in ("U105", "U106") for p in problems):
         state.report("U111", f"{what} is not written as an escaped URI (RFC 3986); write {fixed}", line,
                      url=url, suggestion=fixed)
-    origin = _origin(url)
+    origin = origin_text(url).lower()  # foreign input: compare hosts without case
     if state.origin is None:
         state.origin = origin
     elif origin != state.origin:

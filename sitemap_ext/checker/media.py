@@ -10,7 +10,7 @@ from lxml import etree
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext, element_fields
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
-from ..urls import is_clean, normalise
+from ..urls import is_clean, normalise, origin_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .entries import FileState
@@ -54,7 +54,7 @@ def check_media(children: list[etree._Element], state: FileState, loc: str) -> N
             # image.parse_one would find nothing to say.
             text = element[0].text
             if text and is_clean(text):
-                host = text[: text.find("/", 8)]
+                host = origin_text(text)
                 if loc.startswith(host + "/") or ("image-host", host) in noted:
                     continue
         image.parse_one(element_fields(element)[0], _context(state, loc, element))

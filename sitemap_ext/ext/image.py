@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
+from ..urls import origin_text
 from ..xmlesc import escape
 from . import XmlSink
 from .media import MediaContext, text, unknown_keys
@@ -31,11 +32,6 @@ class Image:
     license: str | None = None
 
 
-def _origin(url: str) -> str:
-    """scheme://host[:port] of a normalised URL (its host is lower case already)."""
-    return url[: url.find("/", url.find("//") + 2)]
-
-
 def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     if isinstance(raw, str):
         raw = {"loc": raw}
@@ -49,8 +45,8 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     loc = ctx.resolve(raw["loc"], "loc")
     if loc is None:
         return None
-    host = _origin(loc)
-    if host != _origin(ctx.page_loc) and ("image-host", host) not in ctx.noted:
+    host = origin_text(loc)
+    if host != origin_text(ctx.page_loc) and ("image-host", host) not in ctx.noted:
         ctx.noted.add(("image-host", host))
         ctx.report("I104", f"images on {host}, another host than their pages (a CDN?): allowed, and that host must "
                    "let search engines crawl them (reported once per host)", "loc", once=f"image-host {host}")
