@@ -24,7 +24,7 @@ from .sources import read_rows
 from . import parallel
 from .fastrows import FastRows
 from .files import Files
-from .hashes import UrlSeen
+from .hashes import SeenUrls
 from .series import WrittenFile
 from .writer import RENDERERS, FastRenderer, Renderer, page_namespaces
 
@@ -58,6 +58,7 @@ class Rendered:
     prefixes: frozenset[str]
     lastmod: Lastmod | None
     news: bool
+    key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
 
 
 class SourceRows:
@@ -111,8 +112,8 @@ def build(
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
-    ``jobs`` is 1 (default) or 2 processes for large sources (the same output either
-    way); ``progress`` is called now and then with a ``Progress``.
+    ``jobs`` is how many processes share a large source (default: 2 where there are
+    two cores; the same output either way); ``progress`` is called now and then with a ``Progress``.
     """
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY)
@@ -176,13 +177,13 @@ class PageFlow:
     """What happens to each page, in description order: duplicates are dropped, dates
     judged, entries rendered. The result is a ``Rendered`` record for the files."""
 
-    def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None) -> None:
+    def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None,
+                 bases: Iterable[str] = ()) -> None:
         self.collector = collector
         self.now = now
         self.renderer = renderer  # None: checking only, nothing to render
-        # hash() of every URL written (computed once and cached on the string), in a
-        # set that moves into compact arrays past half a million URLs.
-        self.seen = UrlSeen()
+        # The URLs written, as hashes (``bases``: the locales' bases, see SeenUrls).
+        self.seen = SeenUrls(bases)
 
     def __call__(self, page: Page) -> Rendered | None:
         page = self._drop_duplicates(page)
@@ -199,27 +200,21 @@ class PageFlow:
 
     def _drop_duplicates(self, page: Page) -> Page | None:
         seen = self.seen
-        keys = [hash(version.loc) for version in page.versions]
         # A page's own URLs are distinct (the normaliser makes them so: H107), so
         # one test against every earlier URL decides the common case.
-        if seen.add_if_new(keys):
+        if seen.add_if_new([version.loc for version in page.versions]):
             return page
         kept = []
         for version in page.versions:
-            key = hash(version.loc)
-            if key in seen:
+            if version.loc in seen:
                 self.collector.report("U104", f"{version.loc} is listed more than once; it is written once",
                                       page.where, url=version.loc)
                 continue
-            seen.add(key)
+            seen.add(version.loc)
             kept.append(version)
         if len(kept) == len(page.versions):
             return page
         return dataclasses.replace(page, versions=tuple(kept)) if kept else None
-
-    def claim(self, keys: Iterable[int]) -> bool:
-        """Record the hash() of URLs rendered elsewhere (a worker); False if one was seen."""
-        return self.seen.add_if_new(list(keys))
 
 
 @dataclass(frozen=True)
@@ -245,13 +240,27 @@ class _Meter:
         sizes = [os.path.getsize(u.path) for u in site.units if isinstance(u, Source) and os.path.isfile(u.path)]
         plain = all(not u.path.lower().endswith(".gz") for u in site.units if isinstance(u, Source))
         self.total = sum(sizes) if sizes and plain else 0
+        self.scaled: tuple[int, float] | None = None  # (bytes read before, factor) while a source is split
+
+    def scale(self, share: float | None) -> None:
+        """While a source is split, its first part's bytes count for the whole (the
+        part is ``share`` of it); None when that is over."""
+        if share is None:
+            if self.scaled is not None:
+                self.read[0] = self.scaled[0] + round((self.read[0] - self.scaled[0]) * self.scaled[1])
+            self.scaled = None
+        else:
+            self.scaled = (self.read[0], 1 / share if share > 0 else 1.0)
 
     def tick(self, urls: int) -> None:
         now = time.monotonic()
         if now - self.last >= self.INTERVAL:
             self.last = now
             done = self.files.finished() if self.files is not None else 0
-            fraction = min(self.read[0] / self.total, 1.0) if self.total else None
+            read = self.read[0]
+            if self.scaled is not None:
+                read = self.scaled[0] + (read - self.scaled[0]) * self.scaled[1]
+            fraction = min(read / self.total, 1.0) if self.total else None
             self.callback(Progress(urls, done, now - self.started, fraction))
 
 
@@ -260,33 +269,58 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
     """Check every page and hand it to the writer; the count of URLs written."""
     assert site.scope is not None
     meter = _Meter(site, files, progress) if progress is not None else None
-    flow = PageFlow(collector, site.now, RENDERERS[engine]() if files is not None else None)
+    flow = PageFlow(collector, site.now, RENDERERS[engine]() if files is not None else None,
+                    [locale.base for locale in site.scope.locales])
     normaliser = PageNormaliser(site.scope, collector)
     urls = 0
     for unit in site.units:
-        if isinstance(unit, Source) and files is not None and jobs > 1 and parallel.worth_it(unit):
-            for chunk in parallel.source_chunks(unit, site, flow, collector, jobs):
-                urls += len(chunk.hashes)
-                files.add_chunk(chunk)
-                if meter is not None:
-                    meter.tick(urls)  # (the workers read the source: no fraction to tell)
-            continue
         if isinstance(unit, Page):
-            records: Iterable[Rendered | None] = (flow(unit),)
-        else:
-            rows = SourceRows(site, unit, normaliser, flow)
-            records = (rows(raw, where) for raw, where in read_rows(
-                unit.path, unit.display, unit.format, collector, source_column,
-                meter.read if meter is not None else None))
-        for count, record in enumerate(records, 1):
+            record = flow(unit)
             if record is not None:
                 urls += len(record.locs)
                 if files is not None:
                     files.add(record)
-            if meter is not None and not count % 4096:
-                meter.tick(urls)
+            continue
+        parts = parallel.split(unit, jobs) if files is not None else None
+        if parts is None:
+            urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls)
+            continue
+        assert files is not None
+        files.quiesce()  # no writer thread across the fork
+        workers = parallel.Workers(unit, site, flow, parts, files.staging.folder)
+        try:
+            if meter is not None:  # the parts are about equal: the first one's progress stands for all
+                meter.scale(parts[0].stop / os.path.getsize(unit.path))
+            urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls, parts[0])
+            if meter is not None:
+                meter.scale(None)
+            for chunk in workers.chunks(collector):
+                urls += chunk.urls
+                files.add_chunk(chunk)
+                if meter is not None:
+                    meter.tick(urls)
+        finally:
+            workers.close()
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
+    return urls
+
+
+def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
+          files: Files | None, meter: _Meter | None, before: int, part: parallel.Part | None = None) -> int:
+    """One source's rows (or one part's) through the flow and into the files."""
+    rows = SourceRows(site, source, normaliser, flow)
+    urls = 0
+    records = (rows(raw, where) for raw, where in read_rows(
+        source.path, source.display, source.format, collector, source_column,
+        meter.read if meter is not None else None, part))
+    for count, record in enumerate(records, 1):
+        if record is not None:
+            urls += len(record.locs)
+            if files is not None:
+                files.add(record)
+        if meter is not None and not count % 4096:
+            meter.tick(before + urls)
     return urls
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 from .dates import DateCache, Lastmod
 from .ext import image as image_ext
 from .ext import xhtml
-from .hashes import UrlSeen
+from .hashes import SeenUrls
 from .langtags import X_DEFAULT
 from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
@@ -37,7 +37,7 @@ _LOC_COLUMNS = frozenset({"loc", "lastmod", "changefreq", "priority", IMAGE_COLU
 class FastRows:
     """Renders the rows of one source that need no diagnostic; declines the rest."""
 
-    def __init__(self, site: Site, normaliser: PageNormaliser, defaults: Defaults, seen: UrlSeen,
+    def __init__(self, site: Site, normaliser: PageNormaliser, defaults: Defaults, seen: SeenUrls,
                  now: float | None) -> None:
         scope = site.scope
         assert scope is not None
@@ -71,6 +71,9 @@ class FastRows:
         if self.x_default_index is not None:
             self.link_prefixes.append(self.x_start + self.escaped_bases[self.x_default_index])
         self.entry_starts = [entry_start(base) for base in self.escaped_bases]
+        # A page's URLs are kept as one key when they are every locale's base + one rest.
+        self.clusters = self.bases is not None and seen.clusters and \
+            sorted(base for _, base in self.bases) == list(seen.bases)
         self.noted = normaliser.noted
 
     def shape(self, columns: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], Any] | None:
@@ -134,15 +137,24 @@ class FastRows:
         rest = path[1:]
         locs = [base + rest for _, base in self.bases]  # type: ignore[union-attr]
         picture = self._image(raw, locs[0])
-        if picture is None or not self.seen.add_if_new([hash(loc) for loc in locs]):
-            return None  # (a declined row leaves no URL behind: the generic way judges it)
+        if picture is None:
+            return None
+        # (a declined row leaves no URL behind: the generic way judges it)
+        if self.clusters:
+            key = self.seen.add_cluster_if_new(rest)
+            if key is None:
+                return None
+        elif self.seen.add_if_new(locs):
+            key = None
+        else:
+            return None
         escaped_rest = escape(rest)
         # Every link ends in the same escaped path: one join makes them all.
         close = escaped_rest + xhtml.LINK_END
         links = close.join(self.link_prefixes) + close
         shared = escaped_rest.encode() + tail(core_fields(*fields) + links + picture)
         prefixes = _prefixes(True, bool(picture))
-        return tuple(locs), [start + shared for start in self.entry_starts], prefixes, fields[0], False
+        return tuple(locs), [start + shared for start in self.entry_starts], prefixes, fields[0], False, key
 
     def loc_row(self, raw: Mapping[str, Any]) -> Any:
         loc = raw.get("loc")
@@ -158,7 +170,7 @@ class FastRows:
         if fields is None:
             return None
         picture = self._image(raw, loc)
-        if picture is None or not self.seen.add_if_new([hash(loc)]):
+        if picture is None or not self.seen.add_if_new((loc,)):
             return None
         shared = tail(core_fields(*fields) + picture)
         return (loc,), entries([escape(loc)], shared), _prefixes(False, bool(picture)), fields[0], False

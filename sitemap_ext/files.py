@@ -139,6 +139,13 @@ class Files:
             if files.text is not None:
                 files.text.add((loc,))
 
+    def quiesce(self) -> None:
+        """Let every writer thread finish and end (it starts again on the next write):
+        before a fork, so that no thread is mid-write in the child's copy."""
+        for host in self.hosts.values():
+            host.urlsets.quiesce()
+            host.news.quiesce()
+
     def finished(self) -> int:
         """Files closed so far (for progress)."""
         return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())

@@ -10,7 +10,7 @@ a table past it: small sites pay nothing, large ones stay near flat in memory.
 from __future__ import annotations
 
 from array import array
-from typing import Iterable
+from typing import Iterable, Sequence
 
 
 class HashSet:
@@ -169,6 +169,21 @@ class UrlSeen:
         else:
             self._table.add(key)  # type: ignore[union-attr]
 
+    def isdisjoint(self, keys: Iterable[int]) -> bool:
+        if self._set is not None:
+            return self._set.isdisjoint(keys)
+        table = self._table
+        assert table is not None
+        return not any(key in table for key in keys)
+
+    def update(self, keys: Iterable[int]) -> None:
+        if self._set is not None:
+            self._set.update(keys)
+            if len(self._set) > self.SPILL:
+                self._spill()
+        else:
+            self._table.update(keys)  # type: ignore[union-attr]
+
     def add_if_new(self, keys: list[int]) -> bool:
         """Add every key when none was seen (True); add nothing otherwise (False).
 
@@ -190,3 +205,78 @@ class UrlSeen:
         table.update(self._set)
         self._set = None
         self._table = table
+
+
+class SeenUrls:
+    """Every URL written so far, by hash().
+
+    A page of the row fast path has one URL per locale, each locale's base followed
+    by one and the same rest (``/products/x``): it is kept as the hash of that rest,
+    once for all its URLs (``rests``), which makes the common case five times cheaper
+    in time and memory. Other pages' URLs are kept one by one (``urls``), and those
+    that start with a base also by their rest (``blocked``), so that a fast-path page
+    is judged by one key in two sets. This is sound when no base is a prefix of
+    another (a URL then starts with at most one base); otherwise there are no rests
+    and every URL is kept one by one (``clusters`` is False).
+    """
+
+    def __init__(self, bases: Iterable[str]) -> None:
+        found = sorted(set(bases))
+        prefix_free = all(not b.startswith(a) for a, b in zip(found, found[1:]))
+        self.bases = tuple(found) if found and prefix_free else ()
+        self.clusters = bool(self.bases)
+        self.urls = UrlSeen()
+        self.rests = UrlSeen()
+        self.blocked = UrlSeen()
+
+    def _rest(self, loc: str) -> int | None:
+        """hash() of what follows the base a URL starts with, if any."""
+        for base in self.bases:
+            if loc.startswith(base):
+                return hash(loc[len(base):])
+        return None
+
+    def __contains__(self, loc: str) -> bool:
+        if hash(loc) in self.urls:
+            return True
+        if len(self.rests):
+            rest = self._rest(loc)
+            return rest is not None and rest in self.rests
+        return False
+
+    def add(self, loc: str) -> None:
+        self.urls.add(hash(loc))
+        rest = self._rest(loc)
+        if rest is not None:
+            self.blocked.add(rest)
+
+    def add_if_new(self, locs: Sequence[str]) -> bool:
+        """Add a page's URLs (distinct) when none was seen (True); else nothing (False)."""
+        rests = [rest for rest in map(self._rest, locs) if rest is not None] if self.bases else []
+        if rests and not self.rests.isdisjoint(rests):
+            return False
+        if not self.urls.add_if_new([hash(loc) for loc in locs]):
+            return False
+        self.blocked.update(rests)
+        return True
+
+    def add_cluster_if_new(self, rest: str) -> int | None:
+        """A fast-path page, whose URLs are every base + ``rest`` (needs ``clusters``):
+        the key it is kept as, or None when one of its URLs was seen (nothing added)."""
+        key = hash(rest)
+        if key in self.rests or (len(self.blocked) and key in self.blocked):
+            return None
+        self.rests.add(key)
+        return key
+
+    def claim(self, rests: Sequence[int], others: Sequence[str]) -> bool:
+        """Add the pages of another process: the keys of its fast-path pages and the
+        URLs of its other pages. False (nothing added) when one was seen here."""
+        if not self.rests.isdisjoint(rests) or not self.blocked.isdisjoint(rests):
+            return False
+        if any(loc in self for loc in others):
+            return False
+        for loc in others:
+            self.add(loc)
+        self.rests.update(rests)
+        return True

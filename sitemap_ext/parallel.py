@@ -1,44 +1,49 @@
-"""A large source on several cores: forked workers take alternate chunks of rows.
+"""A large source on several cores: its bytes split into parts, one process a part.
 
-Each worker reads the whole source (reading is cheap; normalising and rendering
-are not) and normalises and renders every ``jobs``-th chunk of rows. The main
-process consumes the chunks in order, so everything order-dependent stays where a
-sequential build has it:
+``split`` cuts a source into ``jobs`` parts of about equal size at line ends. The
+main process reads and renders the first part as a sequential build would, while
+forked workers each render a later part into a spool file (in the staging folder).
+The main process then adds the spooled parts in order, so everything that depends
+on order stays where a sequential build has it:
 
-* Files, splits and the index are written by the main process alone.
+* Files, splits and the index are written by the main process alone; a spooled
+  part arrives as runs of rendered entries (one blob per chunk of rows), written
+  as slices of it without a per-entry step.
 * Duplicates are judged in order against every URL before them. A worker knows
-  only its own chunks, so when one of its pages repeats a URL seen earlier
-  (rare), ``Sequential`` is raised and the build starts again in one process:
-  the output is always what a sequential build writes.
-* Each worker reports the problems of its own chunks (parse problems included);
-  the main process merges them chunk by chunk, and facts reported once per run
-  (an image host, a bad column) keep their first report.
+  only its own part, so when one of its URLs repeats an earlier one (rare),
+  ``Sequential`` is raised and the build starts again in one process: the output
+  is always what a sequential build writes.
+* Each worker reports the problems of its own part; the main process merges them
+  after its own, and facts reported once per run (an image host, a bad column)
+  keep their first report.
 
-A chunk crosses the pipe as one blob of rendered entries plus flat arrays, so the
-main process does no per-entry unpickling; entries are written as slices of it.
+Only sources whose line ends are row ends can be cut: plain (not gzipped) JSON
+Lines, and CSV without a quote character anywhere (a quoted field may hold a line
+end). Others are read by one process.
 """
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 import os
 import pickle
 from array import array
-from itertools import islice
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from .codes import REGISTRY
 from .dates import Lastmod
 from .diagnostics import Collector
+from .hashes import SeenUrls
 from .model import Site, Source
 from .pages import PageNormaliser
-from .sources import Row, read_rows
+from .sources import Part, read_rows
 from .writer import RENDERERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import PageFlow, Rendered
 
-CHUNK_ROWS = 2048
+CHUNK_ROWS = 2048  # rows per spooled chunk
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
 
 
@@ -47,99 +52,124 @@ class Sequential(Exception):
 
 
 def default_jobs() -> int:
-    """One: measured on two cores, the row fast path in one process beats two workers
-    (W(200,000): 3.5 s against 5.2 s), whose reading and packing cost more than they
-    save. --jobs 2 stays for sources the fast path does not cover."""
-    return 1
+    """Two where there are two cores: measured on two cores, W(200,000) builds in
+    about 60% of the one-process time (benchmarks/run.py)."""
+    return 2 if (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods() else 1
 
 
-def worth_it(source: Source) -> bool:
+def split(source: Source, jobs: int) -> list[Part] | None:
+    """The source cut into ``jobs`` parts at line ends, or None when it is not worth
+    it or cannot be done (gzipped, a quote in a CSV, no fork on this platform)."""
+    if jobs < 2 or source.format not in ("csv", "jsonl") or source.path.lower().endswith(".gz") \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return None
     try:
-        return os.path.getsize(source.path) >= MIN_BYTES
-    except OSError:
-        return False
+        with open(source.path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size < MIN_BYTES:
+                return None
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+                return _cut(view, size, jobs, source.format == "csv")
+    except (OSError, ValueError):
+        return None  # the sequential reader reports what is wrong with the file
 
 
-class _Gate(Collector):
-    """Passes parse problems on only while the rows read belong to this worker."""
-
-    def __init__(self, target: Collector) -> None:
-        super().__init__(REGISTRY)
-        self.target = target
-        self.open = True
-
-    def report(self, code: str, message: str, *args: Any, **kwargs: Any) -> Any:
-        return self.target.report(code, message, *args, **kwargs) if self.open else None
-
-
-def _pack(records: list[Rendered]) -> tuple[Any, ...]:
-    """A chunk's pages as one blob and flat per-page and per-entry arrays."""
-    lengths, counts, sizes, hashes = array("I"), array("H"), array("I"), array("q")
-    prefixes: list[frozenset[str]] = []
-    meta = []
-    blobs: list[bytes] = []
-    locs: list[str] = []
-    for record in records:
-        counts.append(len(record.locs))
-        entry_sizes = [len(entry) for entry in record.entries]
-        lengths.extend(entry_sizes)
-        sizes.append(sum(entry_sizes))
-        hashes.extend([hash(loc) for loc in record.locs])
-        blobs.extend(record.entries)  # type: ignore[arg-type]
-        locs.extend(record.locs)
-        if record.prefixes not in prefixes:
-            prefixes.append(record.prefixes)
-        lastmod = record.lastmod
-        meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
-                     lastmod.instant if lastmod else 0.0, record.news))
-    return b"".join(blobs), lengths, counts, sizes, hashes, "\n".join(locs), prefixes, meta
+def _cut(view: mmap.mmap, size: int, jobs: int, csv: bool) -> list[Part] | None:
+    if csv and view.find(b'"') >= 0:
+        return None
+    first = view.find(b"\n") + 1 if csv else 0  # a CSV's rows start after its header
+    if csv and first == 0:
+        return None
+    starts = [0]
+    for k in range(1, jobs):
+        end = view.find(b"\n", max(first, size * k // jobs))
+        if end < 0 or end + 1 >= size:
+            break
+        if end + 1 > starts[-1] and end + 1 > first:
+            starts.append(end + 1)
+    if len(starts) < 2:
+        return None
+    parts, line, previous = [], 1, 0
+    for start, stop in zip(starts, starts[1:] + [size]):
+        line += view[previous:start].count(b"\n")
+        parts.append(Part(start, stop, line))
+        previous = start
+    return parts
 
 
-def _worker(source: Source, site: Site, engine: str, slot: int, jobs: int, connection: Any) -> None:
-    from .builder import PageFlow, SourceRows, source_column
+class Spool:
+    """A worker's rendered pages in a file: chunks of one blob of entries plus flat arrays."""
 
-    assert site.scope is not None
-    findings = Collector(REGISTRY, limit=None)
-    gate = _Gate(findings)
-    gate.open = slot == 0  # the header's problems belong to the first chunk's worker
-    normaliser = PageNormaliser(site.scope, findings)
-    flow = PageFlow(findings, site.now, RENDERERS[engine]())
-    row_records = SourceRows(site, source, normaliser, flow)
-    rows = read_rows(source.path, source.display, source.format, gate, source_column)
-    index = 0
-    try:
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle = handle
+
+    def write(self, records: list[Rendered]) -> None:
+        """One chunk: its arrays (pickled) then its blob."""
+        lengths, counts, sizes = array("I"), array("H"), array("I")
+        prefixes: list[frozenset[str]] = []
+        meta = []
+        blobs: list[bytes | memoryview] = []
+        locs: list[str] = []
+        for record in records:
+            counts.append(len(record.locs))
+            entry_sizes = [len(entry) for entry in record.entries]
+            lengths.extend(entry_sizes)
+            sizes.append(sum(entry_sizes))
+            blobs.extend(record.entries)
+            locs.extend(record.locs)
+            if record.prefixes not in prefixes:
+                prefixes.append(record.prefixes)
+            lastmod = record.lastmod
+            meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
+                         lastmod.instant if lastmod else 0.0, record.news, record.key))
+        blob = b"".join(blobs)
+        pickle.dump((len(blob), lengths, counts, sizes, "\n".join(locs), prefixes, meta), self.handle,
+                    pickle.HIGHEST_PROTOCOL)
+        self.handle.write(blob)
+
+    def chunks(self) -> Iterator[Chunk]:
         while True:
-            gate.open = index % jobs == slot
-            chunk: list[Row] = list(islice(rows, CHUNK_ROWS))
-            if not chunk:
-                break
-            if gate.open:
-                records = [record for record in (row_records(raw, where) for raw, where in chunk)
-                           if record is not None]
-                connection.send_bytes(pickle.dumps((_pack(records), findings.diagnostics), pickle.HIGHEST_PROTOCOL))
-                findings.diagnostics = []
-            index += 1
-        connection.send_bytes(pickle.dumps(None))
-    finally:
-        connection.close()
+            try:
+                head = pickle.load(self.handle)
+            except EOFError:
+                return
+            blob = self.handle.read(head[0])
+            if len(blob) != head[0]:
+                raise Sequential  # the spool was cut short: let one process do it all
+            yield Chunk(blob, *head[1:])
 
 
 class Chunk:
-    """A worker's rendered chunk, as the main process consumes it."""
+    """Pages of a spooled chunk, as the main process consumes them."""
 
-    def __init__(self, packed: tuple[Any, ...]) -> None:
-        blob, self.lengths, self.counts, self.sizes, self.hashes, joined, self.prefixes, meta = packed
+    def __init__(self, blob: bytes, lengths: array[int], counts: array[int], sizes: array[int],
+                 joined: str, prefixes: list[frozenset[str]], meta: list[Any]) -> None:
         self.blob = memoryview(blob)
+        self.lengths, self.counts, self.sizes = lengths, counts, sizes
         self.joined = joined
+        self.prefixes = prefixes
         self.meta = meta
-        self.lastmods = [Lastmod(text, instant) if text is not None else None for _, text, instant, _ in meta]
+        self.lastmods = [Lastmod(text, instant) if text is not None else None for _, text, instant, _, _ in meta]
+        self.urls = sum(counts)
 
     def locs(self) -> list[str]:
         return self.joined.split("\n") if self.joined else []
 
     def uniform(self) -> bool:
         """One set of namespaces and no news page: pages can go in as runs."""
-        return len(self.prefixes) == 1 and not any(news for *_, news in self.meta)
+        return len(self.prefixes) == 1 and not any(page[3] for page in self.meta)
+
+    def claim(self, seen: SeenUrls) -> bool:
+        """Add this chunk's URLs to ``seen``; False (nothing added) when one was there."""
+        rests = [page[4] for page in self.meta if page[4] is not None]
+        others: list[str] = []
+        if len(rests) < len(self.meta):
+            locs, entry = self.locs(), 0
+            for count, page in zip(self.counts, self.meta):
+                if page[4] is None:
+                    others.extend(locs[entry:entry + count])
+                entry += count
+        return seen.claim(rests, others)
 
     def records(self, start: int = 0) -> Iterator[Rendered]:
         """Pages one by one from page ``start`` (where runs do not apply)."""
@@ -154,47 +184,85 @@ class Chunk:
             for length in self.lengths[entry:entry + count]:
                 entries.append(self.blob[position:position + length])
                 position += length
-            prefix, _, _, news = self.meta[page]
+            prefix, _, _, news, key = self.meta[page]
             yield Rendered(tuple(locs[entry:entry + count]), entries, self.prefixes[prefix], self.lastmods[page],
-                           news)
+                           news, key)
             entry += count
 
 
-def source_chunks(source: Source, site: Site, flow: PageFlow, collector: Collector, jobs: int) -> Iterator[Chunk]:
-    """The source's pages, rendered by ``jobs`` workers, chunk by chunk in order."""
-    context = multiprocessing.get_context("fork")
-    engine = "lxml" if type(flow.renderer).__name__ == "LxmlRenderer" else "fast"
-    receivers, workers = [], []
-    for slot in range(jobs):
-        receiver, sender = context.Pipe(duplex=False)
-        worker = context.Process(target=_worker, args=(source, site, engine, slot, jobs, sender), daemon=True)
-        worker.start()
-        sender.close()
-        receivers.append(receiver)
-        workers.append(worker)
+def _worker(source: Source, site: Site, engine: str, part: Part, spool_path: str, connection: Any) -> None:
+    from .builder import PageFlow, SourceRows, source_column
+
+    assert site.scope is not None
+    findings = Collector(REGISTRY, limit=None)
+    normaliser = PageNormaliser(site.scope, findings)
+    flow = PageFlow(findings, site.now, RENDERERS[engine](), [locale.base for locale in site.scope.locales])
+    row_records = SourceRows(site, source, normaliser, flow)
     try:
-        index = 0
-        while True:
-            try:
-                message = pickle.loads(receivers[index % jobs].recv_bytes())
-            except EOFError as exc:  # a worker died: let one process do it all
-                raise Sequential from exc
-            if message is None:
-                return
-            packed, findings = message
-            collector.merge(findings)
-            chunk = Chunk(packed)
-            if not flow.claim(chunk.hashes):
-                raise Sequential  # a URL of an earlier chunk again
-            yield chunk
-            index += 1
+        with open(spool_path, "wb") as handle:
+            spool = Spool(handle)
+            records: list[Rendered] = []
+            for raw, where in read_rows(source.path, source.display, source.format, findings, source_column,
+                                        part=part):
+                record = row_records(raw, where)
+                if record is not None:
+                    records.append(record)
+                    if len(records) >= CHUNK_ROWS:
+                        spool.write(records)
+                        records = []
+            if records:
+                spool.write(records)
+        connection.send_bytes(pickle.dumps(findings.diagnostics, pickle.HIGHEST_PROTOCOL))
     finally:
-        for receiver in receivers:
+        connection.close()
+
+
+class Workers:
+    """The workers rendering a source's later parts, started before the main process
+    reads the first part."""
+
+    def __init__(self, source: Source, site: Site, flow: PageFlow, parts: list[Part], folder: str) -> None:
+        context = multiprocessing.get_context("fork")
+        engine = "lxml" if type(flow.renderer).__name__ == "LxmlRenderer" else "fast"
+        self.flow = flow
+        self.started: list[tuple[Any, Any, str]] = []
+        try:
+            for number, part in enumerate(parts[1:], 1):
+                spool = os.path.join(folder, f".spool-{os.getpid()}-{number}")
+                receiver, sender = context.Pipe(duplex=False)
+                worker = context.Process(target=_worker, args=(source, site, engine, part, spool, sender),
+                                         daemon=True)
+                worker.start()
+                sender.close()
+                self.started.append((worker, receiver, spool))
+        except BaseException:
+            self.close()
+            raise
+
+    def chunks(self, collector: Collector) -> Iterator[Chunk]:
+        """The later parts' pages, part by part, once each worker is done; their
+        findings merged first. Raises ``Sequential`` where one process must redo it."""
+        for _, receiver, spool in self.started:
+            try:
+                findings = pickle.loads(receiver.recv_bytes())
+            except EOFError as exc:  # the worker died: let one process do it all
+                raise Sequential from exc
+            collector.merge(findings)
+            with open(spool, "rb") as handle:
+                for chunk in Spool(handle).chunks():
+                    if not chunk.claim(self.flow.seen):
+                        raise Sequential  # a URL of an earlier part again
+                    yield chunk
+            os.unlink(spool)
+
+    def close(self) -> None:
+        for worker, receiver, spool in self.started:
             receiver.close()
-        for worker in workers:
             if worker.is_alive():
                 worker.terminate()
             worker.join()
+            if os.path.exists(spool):
+                os.unlink(spool)
 
 
-__all__ = ["Chunk", "Sequential", "default_jobs", "source_chunks", "worth_it"]
+__all__ = ["Chunk", "Part", "Sequential", "Workers", "default_jobs", "split"]

@@ -223,6 +223,11 @@ class UrlsetSeries:
                 part.newest = _newer(part.newest, lastmod)
         return taken
 
+    def quiesce(self) -> None:
+        if self._current is not None:
+            self._current.flush()
+        self._background.stop()
+
     def _close(self) -> None:
         part = self._current
         if part is None:

@@ -10,6 +10,7 @@ import csv
 import gzip
 import json
 import zlib
+from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from .diagnostics import Collector, Where
@@ -36,28 +37,75 @@ def _open(path: str) -> IO[bytes]:
     return open(path, "rb")
 
 
-def _decoded(stream: IO[bytes], display: str, collector: Collector, line: list[int],
-             meter: list[int] | None) -> Iterator[str]:
-    """Lines as text, decoded one at a time so a bad byte is reported on its own line."""
-    for number, raw in enumerate(stream, 1):
+@dataclass(frozen=True)
+class Part:
+    """A byte range of a source that starts and ends at line ends (``parallel.split``)."""
+
+    start: int  # offset of its first line
+    stop: int  # offset just past its last line
+    line: int  # the number of its first line
+
+
+def _numbered(stream: IO[bytes], part: Part | None) -> Iterator[tuple[int, bytes]]:
+    """Raw lines with their numbers: the whole file, or line 1 (a CSV header) and one part."""
+    if part is None or part.start == 0:
+        numbered = enumerate(stream, 1)
+        if part is None:
+            yield from numbered
+            return
+        position = 0
+        for number, raw in numbered:
+            yield number, raw
+            position += len(raw)
+            if position >= part.stop:
+                return
+        return
+    header = stream.readline()
+    if header:
+        yield 1, header
+    stream.seek(part.start)
+    position = part.start
+    for number, raw in enumerate(stream, part.line):
+        yield number, raw
+        position += len(raw)
+        if position >= part.stop:
+            return
+
+
+def _decoded(lines: Iterable[tuple[int, bytes]], display: str, collector: Collector, line: list[int],
+             meter: list[int] | None, second: int) -> Iterator[str]:
+    """Lines as text, decoded one at a time so a bad byte is reported on its own line.
+
+    ``line`` is [number of the line last yielded, number of the next one]; ``second``
+    is the number of the line after line 1 (a part's first line, when line 1 is only
+    its CSV header).
+    """
+    for number, raw in lines:
+        line[1] = number
         if meter is not None:
             meter[0] += len(raw)
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         try:
-            yield raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             collector.report(
                 "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as "
                 "UTF-8", Where(display, number),
             )
-            line[0] = number
-            yield "\n" if raw.endswith(b"\n") else ""
+            text = "\n" if raw.endswith(b"\n") else ""
+        line[0] = number
+        line[1] = second if number == 1 else number + 1
+        yield text
 
 
 def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn,
-              meter: list[int] | None = None) -> Iterator[Row]:
-    """Rows with their line; ``meter[0]`` counts the bytes read (for progress)."""
+              meter: list[int] | None = None, part: Part | None = None) -> Iterator[Row]:
+    """Rows with their line; ``meter[0]`` counts the bytes read (for progress).
+
+    With ``part``, only the rows of that byte range (a CSV's header is still read
+    from line 1, and its problems are left to whoever reads the first part).
+    """
     try:
         stream = _open(path)
     except OSError as exc:
@@ -68,10 +116,12 @@ def read_rows(path: str, display: str, fmt: str, collector: Collector, known: Kn
         )
         return
     reader = _read_csv if fmt == "csv" else _read_jsonl
-    line = [0]
+    line = [0, 1]
+    later = part is not None and part.start > 0
+    lines = _decoded(_numbered(stream, part), display, collector, line, meter, part.line if later else 2)
     with stream:
         try:
-            yield from reader(_decoded(stream, display, collector, line, meter), display, collector, known, line)
+            yield from reader(lines, display, collector, known, line, later)
         except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
             collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
 
@@ -79,12 +129,12 @@ def read_rows(path: str, display: str, fmt: str, collector: Collector, known: Kn
 def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Collector, where: Where) -> None:
     for name in columns:
         if not known(name):
-            collector.report(
-                "S104", f"column '{name}' is not a page field; it is ignored", where
-            )
+            collector.report("S104", f"column '{name}' is not a page field; it is ignored", where,
+                             once=f"S104 {display} {name}")
 
 
-def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int],
+              later: bool) -> Iterator[Row]:
     reader = csv.reader(stream, strict=True)
     try:
         header = next(reader)
@@ -94,9 +144,13 @@ def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: 
         collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
         return
     header = [name.strip() for name in header]
-    line[0] = reader.line_num
-    _unknown(header, known, display, collector, Where(display, 1, None))
-    if not any(name in ("loc", "path") or name.startswith("url:") for name in header):
+    has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
+    if later:  # the header's problems are the first part's to report
+        if not has_loc:
+            return
+    else:
+        _unknown(header, known, display, collector, Where(display, 1, None))
+    if not has_loc:
         collector.report(
             "S105",
             f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
@@ -105,16 +159,14 @@ def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: 
         return
     width = len(header)
     while True:
-        start = line[0] + 1
+        start = line[1]
         try:
             row = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
             collector.report("S102", f"CSV row cannot be read: {exc}", Where(display, start))
-            line[0] = reader.line_num
             continue
-        line[0] = reader.line_num
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         if len(row) != width:
@@ -127,10 +179,11 @@ def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: 
         yield dict(zip(header, row)), Where(display, start)
 
 
-def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int]) -> Iterator[Row]:
+def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int],
+               later: bool) -> Iterator[Row]:
     seen_unknown: set[str] = set()
-    for number, text in enumerate(stream, 1):
-        line[0] = number
+    for text in stream:
+        number = line[0]
         if not text.strip():
             continue
         try:

@@ -42,9 +42,9 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
                        help="renderer: fast (default) or lxml (the reference; same XML, slower)")
-    build.add_argument("--jobs", type=int, choices=(1, 2), default=None,
-                       help="processes for a large source (default 1; 2 splits its rows over two workers, "
-                       "which helps only where the row fast path does not apply; same output)")
+    build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
+                       help="processes sharing a large source (default: 2 on two or more cores, else 1); "
+                       "the output is the same")
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
