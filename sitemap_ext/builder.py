@@ -10,23 +10,23 @@ import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codes import REGISTRY
-from .dates import Lastmod, format_instant
+from .dates import format_instant
 from .diagnostics import Collector, Where
 from .ext.news import NAME as NEWS
 from .model import Page, Site, Source
 from .output import OutputError, Staging
-from .pages import IMAGE_COLUMN, PAGE_KEYS, URL_COLUMN, PageNormaliser
+from .pages import PageNormaliser, source_column
 from .site import load_site
-from .sources import read_rows
+from .sources import SourceReader
 from . import parallel
 from .fastrows import FastRows
 from .files import Files
 from .hashes import SeenUrls
 from .series import WrittenFile
-from .writer import RENDERERS, FastRenderer, Renderer, page_namespaces
+from .writer import RENDERERS, FastRenderer, Rendered, Renderer, page_namespaces
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -44,23 +44,6 @@ class BuildResult:
         return self.collector.errors == 0
 
 
-def source_column(name: str) -> bool:
-    """Whether a source column is a page field (url:<code> and image columns included)."""
-    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
-
-
-@dataclass(slots=True)
-class Rendered:
-    """One page as the files need it: its URLs, their entries, and what the file notes."""
-
-    locs: tuple[str, ...]
-    entries: list[bytes | memoryview]  # a worker's entries are slices of its chunk
-    prefixes: frozenset[str]
-    lastmod: Lastmod | None
-    news: bool
-    key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
-
-
 class SourceRows:
     """One source row to its rendered record: the fast path where it applies, else the
     generic way (a Page through the flow)."""
@@ -71,19 +54,27 @@ class SourceRows:
         self.flow = flow
         self.fast = FastRows(site, normaliser, source.defaults, flow.seen, flow.now) \
             if isinstance(flow.renderer, FastRenderer) else None
-        self.row_function: Callable[[Mapping[str, Any]], Any] | None = None
-        self.shaped = False
 
-    def __call__(self, raw: Mapping[str, Any], where: Where) -> Rendered | None:
-        if not self.shaped:
-            self.shaped = True
-            self.row_function = self.fast.shape(raw) if self.fast is not None else None
-        if self.row_function is not None:
-            found = self.row_function(raw)
-            if found is not None:
-                return Rendered(*found)
-        page = self.normaliser.page(raw, lambda _key: where, self.source.defaults, where, row=True)
-        return self.flow(page) if page is not None else None
+    def records(self, reader: SourceReader) -> Iterator[Rendered | None]:
+        """Each row's record (None for a row that gives no page), in order."""
+        display, defaults, page = self.source.display, self.source.defaults, self.normaliser.page
+        fast: Callable[[Any], Rendered | None] | None = None
+        columns: list[str] | None = None
+        first = True
+        for values, line in reader:
+            if first:  # the header has been read
+                first = False
+                columns = reader.columns
+                fast = self.fast.row_function(columns) if self.fast is not None else None
+            if fast is not None:
+                record = fast(values)
+                if record is not None:
+                    yield record
+                    continue
+            raw = dict(zip(columns, values)) if columns is not None else values
+            where = Where(display, line)
+            found = page(raw, lambda _key, where=where: where, defaults, where, row=True)
+            yield self.flow(found) if found is not None else None
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:
@@ -112,8 +103,8 @@ def build(
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
-    ``jobs`` is how many processes share a large source (default: 2 where there are
-    two cores; the same output either way); ``progress`` is called now and then with a ``Progress``.
+    ``jobs`` is how many processes share a large source (default 1; the same output
+    either way); ``progress`` is called now and then with a ``Progress``.
     """
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY)
@@ -195,8 +186,8 @@ class PageFlow:
                 "lastmod is when the page last changed", page.where, url=page.versions[0].loc,
             )
         entries = self.renderer.entries(page) if self.renderer is not None else []
-        return Rendered(tuple(v.loc for v in page.versions), entries, page_namespaces(page), page.lastmod,
-                        any(name == NEWS for name, _ in page.extensions))
+        return Rendered([v.loc for v in page.versions], b"".join(entries), [len(entry) for entry in entries],
+                        page_namespaces(page), page.lastmod, any(name == NEWS for name, _ in page.extensions))
 
     def _drop_duplicates(self, page: Page) -> Page | None:
         seen = self.seen
@@ -236,7 +227,7 @@ class _Meter:
         self.callback = callback
         self.files = files
         self.started = self.last = time.monotonic()
-        self.read = [0]  # bytes of sources read (read_rows adds to it)
+        self.read = [0]  # bytes of sources read (the source readers add to it)
         sizes = [os.path.getsize(u.path) for u in site.units if isinstance(u, Source) and os.path.isfile(u.path)]
         plain = all(not u.path.lower().endswith(".gz") for u in site.units if isinstance(u, Source))
         self.total = sum(sizes) if sizes and plain else 0
@@ -290,7 +281,7 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
         workers = parallel.Workers(unit, site, flow, parts, files.staging.folder)
         try:
             if meter is not None:  # the parts are about equal: the first one's progress stands for all
-                meter.scale(parts[0].stop / os.path.getsize(unit.path))
+                meter.scale(parts[1].start / os.path.getsize(unit.path))
             urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls, parts[0])
             if meter is not None:
                 meter.scale(None)
@@ -311,10 +302,9 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
     """One source's rows (or one part's) through the flow and into the files."""
     rows = SourceRows(site, source, normaliser, flow)
     urls = 0
-    records = (rows(raw, where) for raw, where in read_rows(
-        source.path, source.display, source.format, collector, source_column,
-        meter.read if meter is not None else None, part))
-    for count, record in enumerate(records, 1):
+    reader = SourceReader(source.path, source.display, source.format, collector, source_column,
+                          meter.read if meter is not None else None, part)
+    for count, record in enumerate(rows.records(reader), 1):
         if record is not None:
             urls += len(record.locs)
             if files is not None:

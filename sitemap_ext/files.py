@@ -128,14 +128,18 @@ class Files:
 
     def add(self, record: Rendered) -> None:
         if not self.several:
-            files = self._host(self.base)
-            (files.news if record.news else files.urlsets).add(record.entries, record.prefixes, record.lastmod)
+            files = self.hosts.get(self.base) or self._host(self.base)
+            (files.news if record.news else files.urlsets).add(record.blob, record.sizes, record.prefixes,
+                                                               record.lastmod)
             if files.text is not None:
                 files.text.add(record.locs)
             return
-        for loc, entry in zip(record.locs, record.entries):
+        blob, position = memoryview(record.blob), 0
+        for loc, size in zip(record.locs, record.sizes):
             files = self._host(origin_text(loc))
-            (files.news if record.news else files.urlsets).add([entry], record.prefixes, record.lastmod)
+            (files.news if record.news else files.urlsets).add(blob[position:position + size], (size,),
+                                                               record.prefixes, record.lastmod)
+            position += size
             if files.text is not None:
                 files.text.add((loc,))
 

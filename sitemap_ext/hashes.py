@@ -264,7 +264,15 @@ class SeenUrls:
         """A fast-path page, whose URLs are every base + ``rest`` (needs ``clusters``):
         the key it is kept as, or None when one of its URLs was seen (nothing added)."""
         key = hash(rest)
-        if key in self.rests or (len(self.blocked) and key in self.blocked):
+        rests, blocked = self.rests._set, self.blocked._set
+        if rests is not None and blocked is not None:  # both still sets: no call
+            if key in rests or key in blocked:
+                return None
+            rests.add(key)
+            if len(rests) > UrlSeen.SPILL:
+                self.rests._spill()
+            return key
+        if key in self.rests or key in self.blocked:
             return None
         self.rests.add(key)
         return key

@@ -35,6 +35,12 @@ IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
 
 
+def source_column(name: str) -> bool:
+    """Whether a source column is a page field (url:<code> and image columns included);
+    others are reported once (S104) and ignored."""
+    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
+
+
 def format_priority(value: float) -> str:
     text = f"{value:.3f}".rstrip("0")
     return text + "0" if text.endswith(".") else text

@@ -36,12 +36,12 @@ from .dates import Lastmod
 from .diagnostics import Collector
 from .hashes import SeenUrls
 from .model import Site, Source
-from .pages import PageNormaliser
-from .sources import Part, read_rows
-from .writer import RENDERERS
+from .pages import PageNormaliser, source_column
+from .sources import Part, SourceReader
+from .writer import RENDERERS, Rendered
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .builder import PageFlow, Rendered
+    from .builder import PageFlow
 
 CHUNK_ROWS = 2048  # rows per spooled chunk
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
@@ -52,9 +52,12 @@ class Sequential(Exception):
 
 
 def default_jobs() -> int:
-    """Two where there are two cores: measured on two cores, W(200,000) builds in
-    about 60% of the one-process time (benchmarks/run.py)."""
-    return 2 if (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods() else 1
+    """One. Measured on two cores (benchmarks/run.py): rows on the row fast path
+    cost about 8 µs each, less than a worker's spooling and the main process's
+    merging of them, so W(200,000) takes 1.95 s in one process and 3.2 s with
+    --jobs 2; rows that take the generic way (about 40 µs) gain: 4.2 s -> 3.5 s
+    for 100,000 of them."""
+    return 1
 
 
 def split(source: Source, jobs: int) -> list[Part] | None:
@@ -89,12 +92,11 @@ def _cut(view: mmap.mmap, size: int, jobs: int, csv: bool) -> list[Part] | None:
             starts.append(end + 1)
     if len(starts) < 2:
         return None
-    parts, line, previous = [], 1, 0
-    for start, stop in zip(starts, starts[1:] + [size]):
-        line += view[previous:start].count(b"\n")
-        parts.append(Part(start, stop, line))
-        previous = start
-    return parts
+    lines = [1]  # the number of each part's first line
+    for previous, start in zip(starts, starts[1:]):
+        lines.append(lines[-1] + view[previous:start].count(b"\n"))
+    total = lines[-1] + view[starts[-1]:].count(b"\n") + (0 if view[size - 1:size] == b"\n" else 1)
+    return [Part(start, line, following - line) for start, line, following in zip(starts, lines, lines[1:] + [total])]
 
 
 class Spool:
@@ -111,11 +113,10 @@ class Spool:
         blobs: list[bytes | memoryview] = []
         locs: list[str] = []
         for record in records:
-            counts.append(len(record.locs))
-            entry_sizes = [len(entry) for entry in record.entries]
-            lengths.extend(entry_sizes)
-            sizes.append(sum(entry_sizes))
-            blobs.extend(record.entries)
+            counts.append(len(record.sizes))
+            lengths.extend(record.sizes)
+            sizes.append(len(record.blob))
+            blobs.append(record.blob)
             locs.extend(record.locs)
             if record.prefixes not in prefixes:
                 prefixes.append(record.prefixes)
@@ -173,25 +174,20 @@ class Chunk:
 
     def records(self, start: int = 0) -> Iterator[Rendered]:
         """Pages one by one from page ``start`` (where runs do not apply)."""
-        from .builder import Rendered
-
         locs = self.locs()
         entry = sum(self.counts[:start])
         position = sum(self.sizes[:start])
         for page in range(start, len(self.counts)):
-            count = self.counts[page]
-            entries = []
-            for length in self.lengths[entry:entry + count]:
-                entries.append(self.blob[position:position + length])
-                position += length
+            count, size = self.counts[page], self.sizes[page]
             prefix, _, _, news, key = self.meta[page]
-            yield Rendered(tuple(locs[entry:entry + count]), entries, self.prefixes[prefix], self.lastmods[page],
-                           news, key)
+            yield Rendered(locs[entry:entry + count], self.blob[position:position + size],
+                           self.lengths[entry:entry + count], self.prefixes[prefix], self.lastmods[page], news, key)
             entry += count
+            position += size
 
 
 def _worker(source: Source, site: Site, engine: str, part: Part, spool_path: str, connection: Any) -> None:
-    from .builder import PageFlow, SourceRows, source_column
+    from .builder import PageFlow, SourceRows
 
     assert site.scope is not None
     findings = Collector(REGISTRY, limit=None)
@@ -202,9 +198,8 @@ def _worker(source: Source, site: Site, engine: str, part: Part, spool_path: str
         with open(spool_path, "wb") as handle:
             spool = Spool(handle)
             records: list[Rendered] = []
-            for raw, where in read_rows(source.path, source.display, source.format, findings, source_column,
-                                        part=part):
-                record = row_records(raw, where)
+            reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=part)
+            for record in row_records.records(reader):
                 if record is not None:
                     records.append(record)
                     if len(records) >= CHUNK_ROWS:

@@ -13,7 +13,7 @@ import queue
 import shutil
 import threading
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Iterable
+from typing import Any, BinaryIO, Callable, Iterable, Sequence
 
 from .dates import Lastmod
 from .model import OutputConfig
@@ -25,6 +25,9 @@ from .writer import URLSET_TAIL, urlset_head
 # rendering, so at W(200,000) level 6 adds about 1.7 s to a 3 s build against its
 # own 3.3 s of CPU (benchmarks/run.py --gzip measures it).
 GZIP_LEVEL = 6
+
+_BATCH = 1 << 20  # bytes handed to the writer thread at a time
+_TAIL_BYTES = len(URLSET_TAIL)
 
 @dataclass
 class WrittenFile:
@@ -119,7 +122,7 @@ class _Part:
     def write(self, data: bytes | memoryview) -> None:
         self.pending.append(data)
         self.pending_bytes += len(data)
-        if self.pending_bytes >= 1 << 20:
+        if self.pending_bytes >= _BATCH:
             self.flush()
 
     def flush(self) -> None:
@@ -166,30 +169,37 @@ class UrlsetSeries:
         sink.write(head)
         return _Part(path, raw, sink, head, prefixes=prefixes, head_bytes=len(head), background=self._background)
 
-    def add(self, entries: list[bytes | memoryview], prefixes: frozenset[str], lastmod: Lastmod | None) -> None:
+    def add(self, blob: bytes | memoryview, sizes: Sequence[int], prefixes: frozenset[str],
+            lastmod: Lastmod | None) -> None:
+        """One page's entries, one after another in ``blob`` (``sizes``: each one's)."""
         part = self._current
         if part is None:
             part = self._current = self._open(prefixes)
         if prefixes <= part.prefixes and part.urls:
             # The usual case: no new namespace, so the head's size is known; if the
             # whole page fits, it goes in at once.
-            size = sum(map(len, entries))
-            if part.urls + len(entries) <= self.max_urls and \
-                    part.head_bytes + part.body_bytes + size + len(URLSET_TAIL) <= self.max_bytes:
-                part.write(entries[0] if len(entries) == 1 else b"".join(entries))
-                part.urls += len(entries)
+            size = len(blob)
+            if part.urls + len(sizes) <= self.max_urls and \
+                    part.head_bytes + part.body_bytes + size + _TAIL_BYTES <= self.max_bytes:
+                part.pending.append(blob)  # (part.write() inlined: this runs for every page)
+                part.pending_bytes += size
+                if part.pending_bytes >= _BATCH:
+                    part.flush()
+                part.urls += len(sizes)
                 part.body_bytes += size
-                part.newest = _newer(part.newest, lastmod)
+                if lastmod is not None and (part.newest is None or lastmod.instant > part.newest.instant):
+                    part.newest = lastmod
                 return
-        for entry in entries:
-            size = len(entry)
+        view, position = memoryview(blob), 0
+        for size in sizes:
             merged = part.prefixes | prefixes
             head = len(urlset_head(merged)) if merged != part.prefixes else part.head_bytes
             if part.urls and (part.urls >= self.max_urls or head + part.body_bytes + size + len(URLSET_TAIL) > self.max_bytes):
                 self._close()
                 part = self._current = self._open(prefixes)
                 merged, head = prefixes, part.head_bytes
-            part.write(entry)
+            part.write(view[position:position + size])
+            position += size
             part.urls += 1
             part.body_bytes += size
             part.prefixes = merged

@@ -11,11 +11,11 @@ import gzip
 import json
 import zlib
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from .diagnostics import Collector, Where
 
-Row = tuple[dict[str, Any], Where]
 KnownColumn = Callable[[str], bool]
 
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -42,52 +42,41 @@ class Part:
     """A byte range of a source that starts and ends at line ends (``parallel.split``)."""
 
     start: int  # offset of its first line
-    stop: int  # offset just past its last line
     line: int  # the number of its first line
+    lines: int  # how many lines it holds
 
 
-def _numbered(stream: IO[bytes], part: Part | None) -> Iterator[tuple[int, bytes]]:
-    """Raw lines with their numbers: the whole file, or line 1 (a CSV header) and one part."""
-    if part is None or part.start == 0:
-        numbered = enumerate(stream, 1)
-        if part is None:
-            yield from numbered
-            return
-        position = 0
-        for number, raw in numbered:
-            yield number, raw
-            position += len(raw)
-            if position >= part.stop:
-                return
-        return
-    header = stream.readline()
-    if header:
-        yield 1, header
-    stream.seek(part.start)
-    position = part.start
-    for number, raw in enumerate(stream, part.line):
-        yield number, raw
-        position += len(raw)
-        if position >= part.stop:
-            return
+def _numbered(stream: IO[bytes], part: Part | None, header: bool) -> Iterator[tuple[int, bytes]]:
+    """Raw lines with their numbers: the whole file, or a part of it (a later part
+    after line 1 when that is a ``header`` its rows need). A BOM is dropped."""
+    if part is not None and part.start > 0 and not header:
+        stream.seek(part.start)
+        return islice(enumerate(stream, part.line), part.lines)
+    first = stream.readline()
+    if first.startswith(b"\xef\xbb\xbf"):
+        first = first[3:]
+    lines: Iterator[tuple[int, bytes]]
+    if part is None:
+        lines = enumerate(stream, 2)
+    elif part.start == 0:
+        lines = islice(enumerate(stream, 2), part.lines - 1)
+    else:
+        stream.seek(part.start)
+        lines = islice(enumerate(stream, part.line), part.lines)
+    return chain(((1, first),) if first else (), lines)
 
 
 def _decoded(lines: Iterable[tuple[int, bytes]], display: str, collector: Collector, line: list[int],
-             meter: list[int] | None, second: int) -> Iterator[str]:
+             meter: list[int] | None) -> Iterator[str]:
     """Lines as text, decoded one at a time so a bad byte is reported on its own line.
 
-    ``line`` is [number of the line last yielded, number of the next one]; ``second``
-    is the number of the line after line 1 (a part's first line, when line 1 is only
-    its CSV header).
+    ``line`` is [number of the line last yielded, number of the next one].
     """
     for number, raw in lines:
-        line[1] = number
         if meter is not None:
             meter[0] += len(raw)
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode()
         except UnicodeDecodeError as exc:
             collector.report(
                 "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as "
@@ -95,35 +84,99 @@ def _decoded(lines: Iterable[tuple[int, bytes]], display: str, collector: Collec
             )
             text = "\n" if raw.endswith(b"\n") else ""
         line[0] = number
-        line[1] = second if number == 1 else number + 1
+        line[1] = number + 1
         yield text
 
 
-def read_rows(path: str, display: str, fmt: str, collector: Collector, known: KnownColumn,
-              meter: list[int] | None = None, part: Part | None = None) -> Iterator[Row]:
-    """Rows with their line; ``meter[0]`` counts the bytes read (for progress).
+class SourceReader:
+    """A source's rows, streamed: ``(values, line)`` with a CSV row's list of values
+    (``columns`` holds the header once the first row is out) or a JSON object.
 
-    With ``part``, only the rows of that byte range (a CSV's header is still read
-    from line 1, and its problems are left to whoever reads the first part).
+    ``meter[0]`` counts the bytes read (for progress). With ``part``, only the rows
+    of that byte range (a CSV's header is still read from line 1, and its problems
+    are left to whoever reads the first part).
     """
-    try:
-        stream = _open(path)
-    except OSError as exc:
-        collector.report(
-            "S101",
-            f"source file cannot be read ({exc.strerror or exc}); the path is relative to the YAML file",
-            Where(display),
-        )
-        return
-    reader = _read_csv if fmt == "csv" else _read_jsonl
-    line = [0, 1]
-    later = part is not None and part.start > 0
-    lines = _decoded(_numbered(stream, part), display, collector, line, meter, part.line if later else 2)
-    with stream:
+
+    def __init__(self, path: str, display: str, fmt: str, collector: Collector, known: KnownColumn,
+                 meter: list[int] | None = None, part: Part | None = None) -> None:
+        self.path, self.display, self.fmt = path, display, fmt
+        self.collector, self.known, self.meter, self.part = collector, known, meter, part
+        self.columns: list[str] | None = None
+
+    def __iter__(self) -> Iterator[tuple[Any, int]]:
+        collector, display = self.collector, self.display
         try:
-            yield from reader(lines, display, collector, known, line, later)
-        except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
-            collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
+            stream = _open(self.path)
+        except OSError as exc:
+            collector.report(
+                "S101",
+                f"source file cannot be read ({exc.strerror or exc}); the path is relative to the YAML file",
+                Where(display),
+            )
+            return
+        part = self.part
+        line = [0, 1]
+        later = part is not None and part.start > 0
+        with stream:
+            try:
+                lines = _decoded(_numbered(stream, part, self.fmt == "csv"), display, collector, line, self.meter)
+                if self.fmt == "csv":
+                    yield from self._csv(lines, line, part.line if part is not None and later else None)
+                else:
+                    yield from _read_jsonl(lines, display, collector, self.known, line)
+            except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
+                collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
+
+    def _csv(self, stream: Iterable[str], line: list[int], later: int | None) -> Iterator[tuple[list[str], int]]:
+        """Rows with the number of their first line; ``later``: the number of the first
+        line of a later part, which follows the header read from line 1."""
+        display, collector = self.display, self.collector
+        reader = csv.reader(stream, strict=True)
+        try:
+            header = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
+            return
+        header = [name.strip() for name in header]
+        has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
+        if later is not None:  # the header's problems are the first part's to report
+            if not has_loc:
+                return
+            line[1] = later
+        else:
+            _unknown(header, self.known, display, collector, Where(display, 1, None))
+        if not has_loc:
+            collector.report(
+                "S105",
+                f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
+                Where(display, 1),
+            )
+            return
+        self.columns = header
+        width = len(header)
+        while True:
+            start = line[1]
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                collector.report("S102", f"CSV row cannot be read: {exc}", Where(display, start))
+                continue
+            if len(row) != width:
+                if not row or (len(row) == 1 and not row[0].strip()):
+                    continue
+                collector.report(
+                    "S102",
+                    f"CSV row has {len(row)} fields, the header has {width}; quote fields that contain commas",
+                    Where(display, start),
+                )
+                continue
+            if width == 1 and not row[0].strip():
+                continue
+            yield row, start
 
 
 def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Collector, where: Where) -> None:
@@ -133,54 +186,8 @@ def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Co
                              once=f"S104 {display} {name}")
 
 
-def _read_csv(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int],
-              later: bool) -> Iterator[Row]:
-    reader = csv.reader(stream, strict=True)
-    try:
-        header = next(reader)
-    except StopIteration:
-        return
-    except csv.Error as exc:
-        collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
-        return
-    header = [name.strip() for name in header]
-    has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
-    if later:  # the header's problems are the first part's to report
-        if not has_loc:
-            return
-    else:
-        _unknown(header, known, display, collector, Where(display, 1, None))
-    if not has_loc:
-        collector.report(
-            "S105",
-            f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
-            Where(display, 1),
-        )
-        return
-    width = len(header)
-    while True:
-        start = line[1]
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            collector.report("S102", f"CSV row cannot be read: {exc}", Where(display, start))
-            continue
-        if not row or (len(row) == 1 and not row[0].strip()):
-            continue
-        if len(row) != width:
-            collector.report(
-                "S102",
-                f"CSV row has {len(row)} fields, the header has {width}; quote fields that contain commas",
-                Where(display, start),
-            )
-            continue
-        yield dict(zip(header, row)), Where(display, start)
-
-
-def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn, line: list[int],
-               later: bool) -> Iterator[Row]:
+def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn,
+                line: list[int]) -> Iterator[tuple[dict[str, Any], int]]:
     seen_unknown: set[str] = set()
     for text in stream:
         number = line[0]
@@ -198,4 +205,4 @@ def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known
         if fresh:
             seen_unknown.update(fresh)
             _unknown(fresh, known, display, collector, Where(display, number))
-        yield obj, Where(display, number)
+        yield obj, number

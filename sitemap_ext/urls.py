@@ -23,6 +23,9 @@ _CLEAN = re.compile(
     r"/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*"
 )
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
+# The same without escapes: one character class, which the regex engine runs much faster.
+_PLAIN = re.compile(r"https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")
 # Characters left as they are when escaping: RFC 3986 unreserved and reserved, and '%'.
@@ -64,12 +67,15 @@ def origin_of(url: str) -> Origin:
 
 def is_clean(url: str) -> bool:
     """Already in the one form we write (so normalise() would return it unchanged)."""
-    return _CLEAN.fullmatch(url) is not None and len(url) <= MAX_URL_CHARS and "&amp;" not in url
+    return (_PLAIN.fullmatch(url) is not None or ("%" in url and _CLEAN.fullmatch(url) is not None)) \
+        and len(url) <= MAX_URL_CHARS and "&amp;" not in url
 
 
 def is_clean_path(path: str) -> bool:
     """A root-relative path that needs no escaping: base + path[1:] is then clean too."""
-    return path.startswith("/") and _CLEAN_PATH.fullmatch(path) is not None and "&amp;" not in path
+    return (_PLAIN_PATH.fullmatch(path) is not None
+            or (path.startswith("/") and "%" in path and _CLEAN_PATH.fullmatch(path) is not None)) \
+        and "&amp;" not in path
 
 
 def _escape(part: str) -> str:

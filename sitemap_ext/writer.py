@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 from lxml import etree
 
@@ -66,6 +67,20 @@ def urlset_head(prefixes: frozenset[str]) -> bytes:
             xf.flush()
             head = buffer.getvalue() + b"\n"
     return head
+
+
+@dataclass(slots=True)
+class Rendered:
+    """One page as the files need it: its URLs, their entries one after another in
+    ``blob`` (each entry's size in ``sizes``), and what the files note."""
+
+    locs: Sequence[str]
+    blob: bytes | memoryview  # a spooled page's blob is a slice of its chunk
+    sizes: Sequence[int]
+    prefixes: frozenset[str]
+    lastmod: Lastmod | None
+    news: bool
+    key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
 
 
 class Renderer(Protocol):

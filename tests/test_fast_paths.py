@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import multiprocessing
 import tempfile
 from pathlib import Path
@@ -39,7 +40,7 @@ def diagnostics(result: Any) -> list[tuple[Any, ...]]:
 
 
 class _NoFastRows(builder.FastRows):
-    def shape(self, columns: Any) -> None:
+    def row_function(self, columns: Any) -> None:
         return None
 
 
@@ -63,38 +64,57 @@ PRIORITY = st.sampled_from(["", "0.5", "1", "0.25", "2", "x", "nan"])
 CHANGEFREQ = st.sampled_from(["", "daily", "Weekly", "sometimes"])
 
 
+ROOT_LOCALES = {"en": "/", "de": "/de/"}  # one base is a prefix of another: URLs kept one by one
+JSON_VALUE = st.one_of(st.none(), st.integers(0, 3), st.just(["/x.jpg"]), st.just({"loc": "/x.jpg"}))
+
+
 @st.composite
-def sources(draw: Any) -> tuple[str, str]:
+def sources(draw: Any) -> tuple[str, str, str]:
+    """(site.yaml, source text, source file name): CSV or JSON Lines rows, some awkward."""
     clustered = draw(st.booleans())
     columns = ["path" if clustered else "loc", "lastmod", "image"] + draw(
-        st.sampled_from([[], ["priority"], ["changefreq", "priority"]]))
+        st.sampled_from([[], ["priority"], ["changefreq", "priority"], ["sku"], ["sku", "priority"]]))
     rows = draw(st.lists(st.fixed_dictionaries({
         "path": PATH, "loc": PATH, "lastmod": LASTMOD, "image": IMAGE, "priority": PRIORITY,
-        "changefreq": CHANGEFREQ}), min_size=1, max_size=30))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([row[c] for c in columns])
-    site = {"site": {"base_url": "https://e.com/", "now": "2026-06-01T00:00:00Z"},
-            "sources": [{"file": "rows.csv"}], "output": {"max_urls": draw(st.integers(2, 40))}}
+        "changefreq": CHANGEFREQ, "sku": st.sampled_from(["", "A-1"])}), min_size=1, max_size=30))
+    jsonl = draw(st.booleans())
+    if jsonl:
+        lines = []
+        for row in rows:
+            obj: dict[str, Any] = {c: row[c] for c in columns if row[c] != "" or draw(st.booleans())}
+            if draw(st.integers(0, 5)) == 0:  # a value that is not text, for any field
+                obj[draw(st.sampled_from(columns))] = draw(JSON_VALUE)
+            lines.append(json.dumps(obj) + "\n")
+        text, name = "".join(lines), "rows.jsonl"
+    else:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([row[c] for c in columns])
+        text, name = out.getvalue(), "rows.csv"
+    site: dict[str, Any] = {"site": {"base_url": "https://e.com/", "now": "2026-06-01T00:00:00Z"},
+                            "sources": [{"file": name}], "output": {"max_urls": draw(st.integers(2, 40))}}
     if clustered:
-        site["locales"] = LOCALES
+        site["locales"] = draw(st.sampled_from([LOCALES, ROOT_LOCALES]))
         site["x_default"] = draw(st.sampled_from(["en", "none", "de"]))
+    if draw(st.booleans()):  # pages before the rows: the rows' URLs are judged against them too
+        site["pages"] = [{"path": "/dup"} if clustered else {"loc": "/dup"},
+                         {"loc": "https://e.com/de/dup"}]
     if draw(st.booleans()):
         site["defaults"] = {"changefreq": "weekly", "priority": 0.4, "lastmod": "2026-01-01"}
-    return yaml.safe_dump(site), out.getvalue()
+    return yaml.safe_dump(site), text, name
 
 
 @settings(max_examples=80, deadline=None)
 @given(sources())
-def test_row_fast_path_writes_what_the_plain_path_writes(case: tuple[str, str]) -> None:
-    site, rows = case
+def test_row_fast_path_writes_what_the_plain_path_writes(case: tuple[str, str, str]) -> None:
+    site, rows, name = case
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         folder = Path(tmp)
         monkeypatch.chdir(folder)
         (folder / "site.yaml").write_text(site)
-        (folder / "rows.csv").write_text(rows)
+        (folder / name).write_text(rows)
         fast, plain = _both(folder, monkeypatch)
         assert diagnostics(fast) == diagnostics(plain)
         assert fast.ok == plain.ok
@@ -139,6 +159,83 @@ def test_a_duplicate_across_chunks_falls_back_to_one_process(tmp_path: Path, mon
     assert [d.code for d in two.collector.diagnostics] == ["U104"] * 3
     assert diagnostics(one) == diagnostics(two)
     assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+def test_the_row_fast_path_is_taken_for_the_common_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[int] = []
+    path_row = builder.FastRows.path_row
+
+    def spy(self: Any, *fields: str) -> Any:
+        found = path_row(self, *fields)
+        taken.append(found is not None)
+        return found
+    monkeypatch.setattr(builder.FastRows, "path_row", spy)
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text("path,lastmod,sku\n/a,2026-01-02,A1\n/b,2026-01-02,B2\n/a,,A1\n")
+    assert build(str(tmp_path / "site.yaml"), str(tmp_path / "out")).ok
+    assert taken == [True, True, False]  # the repeated /a goes the generic way, which reports it
+
+
+# --- byte parts ----------------------------------------------------------------------
+
+LINE = st.one_of(
+    st.lists(st.sampled_from(["/p", "/q1", "2026-01-02", "", "x y", "/caf\u00e9"]), min_size=1, max_size=4)
+    .map(lambda fields: ",".join(fields).encode()),
+    st.just(b""), st.just(b"/bad\xff,2026-01-01"), st.just(b'{"loc": "/j"}'), st.just(b"{not json"))
+
+
+@settings(max_examples=120, deadline=None)
+@given(lines=st.lists(LINE, min_size=1, max_size=40), jobs=st.integers(2, 4), bom=st.booleans(),
+       final_newline=st.booleans(), fmt=st.sampled_from(["csv", "jsonl"]))
+def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jobs: int, bom: bool,
+                                                          final_newline: bool, fmt: str) -> None:
+    from sitemap_ext.codes import REGISTRY
+    from sitemap_ext.diagnostics import Collector
+    from sitemap_ext.diagnostics import Where
+    from sitemap_ext.model import Defaults, Source
+    from sitemap_ext.pages import source_column
+    from sitemap_ext.sources import SourceReader
+
+    header = [b"path,lastmod,sku"] if fmt == "csv" else []
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(header + lines) + (b"\n" if final_newline else b"")
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+        path = str(Path(tmp) / f"rows.{fmt}")
+        Path(path).write_bytes(data)
+
+        def read(part: Any) -> tuple[list[Any], list[Any]]:
+            collector = Collector(REGISTRY)
+            rows = list(SourceReader(path, "rows", fmt, collector, source_column, part=part))
+            return rows, [(d.code, d.line, d.message) for d in collector.diagnostics]
+
+        whole_rows, whole_findings = read(None)
+        parts = parallel.split(Source(path, "rows", fmt, Defaults(), Where("site.yaml")), jobs)
+        if parts is None:  # too little to cut
+            return
+        assert parts[0].start == 0 and [p.start for p in parts] == sorted({p.start for p in parts})
+        rows: list[Any] = []
+        findings: list[Any] = []
+        for part in parts:
+            part_rows, part_findings = read(part)
+            rows += part_rows
+            findings += part_findings
+        assert rows == whole_rows
+        assert findings == whole_findings
+
+
+def test_a_csv_with_a_quote_is_not_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sitemap_ext.diagnostics import Where
+    from sitemap_ext.model import Defaults, Source
+
+    def source(name: str) -> Source:
+        return Source(str(tmp_path / name), name, "csv", Defaults(), Where("site.yaml"))
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    (tmp_path / "a.csv").write_text("path,lastmod\n" + "/a,2026-01-01\n" * 50)
+    (tmp_path / "b.csv").write_text("path,lastmod\n" + "/a,2026-01-01\n" * 50 + '"/b\n/c",2026-01-01\n')
+    assert parallel.split(source("a.csv"), 2) is not None
+    assert parallel.split(source("b.csv"), 2) is None  # a quoted field may hold a line end
+    assert parallel.split(source("a.csv"), 1) is None
 
 
 # --- renderers ----------------------------------------------------------------------

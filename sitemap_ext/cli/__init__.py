@@ -43,8 +43,9 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
                        help="renderer: fast (default) or lxml (the reference; same XML, slower)")
     build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
-                       help="processes sharing a large source (default: 2 on two or more cores, else 1); "
-                       "the output is the same")
+                       help="processes sharing a large source (default 1): each renders a part of it; "
+                       "helps where rows take the generic way (url:<code> columns, media objects), "
+                       "not on the row fast path; the output is the same")
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
