@@ -95,8 +95,7 @@ def _cut(view: mmap.mmap, size: int, jobs: int, csv: bool) -> list[Part] | None:
     lines = [1]  # the number of each part's first line
     for previous, start in zip(starts, starts[1:]):
         lines.append(lines[-1] + view[previous:start].count(b"\n"))
-    total = lines[-1] + view[starts[-1]:].count(b"\n") + (0 if view[size - 1:size] == b"\n" else 1)
-    return [Part(start, line, following - line) for start, line, following in zip(starts, lines, lines[1:] + [total])]
+    return [Part(start, stop, line) for start, stop, line in zip(starts, starts[1:] + [size], lines)]
 
 
 class Spool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import re
 import zlib
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from .diagnostics import Collector, Where
@@ -42,50 +43,67 @@ class Part:
     """A byte range of a source that starts and ends at line ends (``parallel.split``)."""
 
     start: int  # offset of its first line
+    stop: int  # offset just past its last line
     line: int  # the number of its first line
-    lines: int  # how many lines it holds
 
 
-def _numbered(stream: IO[bytes], part: Part | None, header: bool) -> Iterator[tuple[int, bytes]]:
-    """Raw lines with their numbers: the whole file, or a part of it (a later part
-    after line 1 when that is a ``header`` its rows need). A BOM is dropped."""
-    if part is not None and part.start > 0 and not header:
+BLOCK = 1 << 20  # bytes decoded at a time
+# Lines as binary iteration gives them: split after "\n" only (not "\r" or U+2028).
+_LINES = re.compile(r"[^\n]*\n|[^\n]+")
+_RAW_LINES = re.compile(rb"[^\n]*\n|[^\n]+")
+
+
+def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, collector: Collector,
+            meter: list[int] | None, line: list[int]) -> Iterator[list[str]]:
+    """The lines of a source (or of a part, after line 1 when that is a ``header`` its
+    rows need) as text, a block at a time: a block is decoded in one call, and only a
+    block with a bad byte line by line, so that the bad line is reported (S106). A
+    BOM is dropped. ``line[0]`` is the number of the last line handed out."""
+    number = 1  # of the next line
+    position, stop = 0, None
+    if part is not None and part.start > 0:
+        if header:  # read for its names only: its problems are the first part's to report
+            yield [_strip_bom(stream.readline()).decode(errors="replace")]
         stream.seek(part.start)
-        return islice(enumerate(stream, part.line), part.lines)
-    first = stream.readline()
-    if first.startswith(b"\xef\xbb\xbf"):
-        first = first[3:]
-    lines: Iterator[tuple[int, bytes]]
-    if part is None:
-        lines = enumerate(stream, 2)
-    elif part.start == 0:
-        lines = islice(enumerate(stream, 2), part.lines - 1)
-    else:
-        stream.seek(part.start)
-        lines = islice(enumerate(stream, part.line), part.lines)
-    return chain(((1, first),) if first else (), lines)
-
-
-def _decoded(lines: Iterable[tuple[int, bytes]], display: str, collector: Collector, line: list[int],
-             meter: list[int] | None) -> Iterator[str]:
-    """Lines as text, decoded one at a time so a bad byte is reported on its own line.
-
-    ``line`` is [number of the line last yielded, number of the next one].
-    """
-    for number, raw in lines:
+        number, position = part.line, part.start
+    if part is not None:
+        stop = part.stop
+    first = position == 0
+    while True:
+        size = BLOCK if stop is None else min(BLOCK, stop - position)
+        block = stream.read(size) if size > 0 else b""
+        if not block:
+            return
+        if block[-1:] != b"\n" and (stop is None or position + len(block) < stop):
+            block += stream.readline()  # the rest of the block's last line
+        position += len(block)
         if meter is not None:
-            meter[0] += len(raw)
+            meter[0] += len(block)
+        if first:
+            block, first = _strip_bom(block), False
         try:
-            text = raw.decode()
-        except UnicodeDecodeError as exc:
-            collector.report(
-                "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as "
-                "UTF-8", Where(display, number),
-            )
-            text = "\n" if raw.endswith(b"\n") else ""
-        line[0] = number
-        line[1] = number + 1
-        yield text
+            lines = _LINES.findall(block.decode())
+        except UnicodeDecodeError:
+            lines = [_decode_line(raw, number + offset, display, collector)
+                     for offset, raw in enumerate(_RAW_LINES.findall(block))]
+        number += len(lines)
+        yield lines
+        line[0] = number - 1
+
+
+def _strip_bom(data: bytes) -> bytes:
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _decode_line(raw: bytes, number: int, display: str, collector: Collector) -> str:
+    try:
+        return raw.decode()
+    except UnicodeDecodeError as exc:
+        collector.report(
+            "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as UTF-8",
+            Where(display, number),
+        )
+        return "\n" if raw.endswith(b"\n") else ""
 
 
 class SourceReader:
@@ -115,19 +133,20 @@ class SourceReader:
             )
             return
         part = self.part
-        line = [0, 1]
+        line = [0]
         later = part is not None and part.start > 0
+        csv_format = self.fmt == "csv"
         with stream:
             try:
-                lines = _decoded(_numbered(stream, part, self.fmt == "csv"), display, collector, line, self.meter)
-                if self.fmt == "csv":
-                    yield from self._csv(lines, line, part.line if part is not None and later else None)
+                lines = chain.from_iterable(_blocks(stream, part, csv_format, display, collector, self.meter, line))
+                if csv_format:
+                    yield from self._csv(lines, part.line if part is not None and later else None)
                 else:
-                    yield from _read_jsonl(lines, display, collector, self.known, line)
+                    yield from _read_jsonl(lines, display, collector, self.known, part.line if later else 1)
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
                 collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
 
-    def _csv(self, stream: Iterable[str], line: list[int], later: int | None) -> Iterator[tuple[list[str], int]]:
+    def _csv(self, stream: Iterable[str], later: int | None) -> Iterator[tuple[list[str], int]]:
         """Rows with the number of their first line; ``later``: the number of the first
         line of a later part, which follows the header read from line 1."""
         display, collector = self.display, self.collector
@@ -141,10 +160,12 @@ class SourceReader:
             return
         header = [name.strip() for name in header]
         has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
+        # A row's line: the reader counts lines it has taken; after a later part's
+        # header (line 1) they are the part's.
+        offset = later - 2 if later is not None else 0
         if later is not None:  # the header's problems are the first part's to report
             if not has_loc:
                 return
-            line[1] = later
         else:
             _unknown(header, self.known, display, collector, Where(display, 1, None))
         if not has_loc:
@@ -157,7 +178,7 @@ class SourceReader:
         self.columns = header
         width = len(header)
         while True:
-            start = line[1]
+            start = reader.line_num + 1 + offset
             try:
                 row = next(reader)
             except StopIteration:
@@ -187,10 +208,9 @@ def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Co
 
 
 def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn,
-                line: list[int]) -> Iterator[tuple[dict[str, Any], int]]:
+                first: int) -> Iterator[tuple[dict[str, Any], int]]:
     seen_unknown: set[str] = set()
-    for text in stream:
-        number = line[0]
+    for number, text in enumerate(stream, first):
         if not text.strip():
             continue
         try:

@@ -223,6 +223,17 @@ def test_jsonl_and_gzipped_csv_sources(make_site: Callable[..., Path], tmp_path:
     assert locs(tmp_path / "out" / "sitemap.xml") == ["https://e.com/j1", "https://e.com/j2", "https://e.com/g1"]
 
 
+def test_jsonl_values_that_are_not_text_are_judged_not_crashed_on(make_site: Callable[..., Path],
+                                                                   tmp_path: Path) -> None:
+    site = make_site(
+        "site:\n  base_url: https://e.com/\nsources:\n  - a.jsonl\n",
+        **{"a.jsonl": '{"loc": "/a"}\n{"loc": "/b", "lastmod": 5}\n{"loc": "/c", "sku": 7, "priority": "0.5"}\n'},
+    )
+    result = build(str(site), str(tmp_path / "out"))
+    assert [(d.code, d.file, d.line) for d in result.collector.sorted()] == [
+        ("D101", "a.jsonl", 2), ("S104", "a.jsonl", 3)]
+
+
 def test_norwegian_key_and_yes_no_values_keep_their_text(make_site: Callable[..., Path]) -> None:
     # YAML 1.1 reads `no` as False; a key must stay the text written.
     from sitemap_ext.codes import REGISTRY
