@@ -19,9 +19,10 @@ from .conftest import XSD, canonical
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 # Path characters, IRIs included; no '%', '?', '#' or whitespace, so that decoding
-# what was written gives back exactly the path that went in.
+# what was written gives back exactly the path that went in; no '$', which starts
+# ${VAR} interpolation and its $${ escape (tested on their own).
 SEGMENT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="%?#\\/\x85"),
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="%?#\\/\x85$"),
     min_size=1, max_size=12,
 ).filter(lambda s: s not in (".", ".."))
 PATHS = st.lists(SEGMENT, min_size=1, max_size=3).map(lambda parts: "/" + "/".join(parts))
