@@ -176,7 +176,6 @@ _KINDS = {LOC: 0, LASTMOD: 1, CHANGEFREQ: 2, PRIORITY: 3, _XHTML_LINK: 4}
 
 def check_url(element: etree._Element, line: int, state: FileState) -> None:
     shared = state.shared
-    collector = shared.collector
     state.entries += 1
     shared.urls += 1
     if state.entries == MAX_URLS_PER_FILE + 1:
@@ -216,31 +215,12 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
         if tag == LASTMOD:
             check_lastmod(child.text, state, child_line, loc)
         elif tag == CHANGEFREQ:
-            value = (child.text or "").strip()
-            if value not in CHANGEFREQS:
-                fix = value.lower() if value.lower() in CHANGEFREQS else None
-                state.report("D104", f"changefreq '{value}' is not one of: {', '.join(CHANGEFREQS)}", child_line,
-                             url=loc, suggestion=fix)
+            check_changefreq(child.text, state, child_line, loc)
         else:
-            _check_priority(child.text, state, child_line, loc)
+            check_priority(child.text, state, child_line, loc)
     if links:
-        raw = tuple([(link.get("rel"), link.get("hreflang"), link.get("href")) for link in links])
-        same = raw == state.previous_links
-        if same:
-            alternates = state.previous_alternates  # judged for the previous member, without a finding
-        else:
-            before = len(collector.diagnostics) + sum(collector.suppressed.values())
-            alternates = []
-            for child in links:
-                alternate = check_link(child, state, child.sourceline or line, loc)
-                if alternate is not None:
-                    alternates.append(alternate)
-            clean = len(collector.diagnostics) + sum(collector.suppressed.values()) == before
-            state.previous_links, state.previous_alternates = (raw, alternates) if clean else (None, [])
-        if loc is not None and alternates:
-            shared.clusters.add(loc, alternates, state.display, line, same=same)
-        else:
-            state.previous_links = None  # the cluster index did not see these links
+        check_links(tuple([(link.get("rel"), link.get("hreflang"), link.get("href")) for link in links]),
+                    [link.sourceline or line for link in links], state, line, loc)
     media: list[etree._Element] = []
     known = state.shared.namespaces
     for child in others:
@@ -256,7 +236,38 @@ def check_url(element: etree._Element, line: int, state: FileState) -> None:
         check_media(media, state, loc)
 
 
-def _check_priority(text: str | None, state: FileState, line: int, url: str | None) -> None:
+def check_links(raw: tuple[tuple[str | None, str | None, str | None], ...], lines: list[int], state: FileState,
+                line: int, loc: str | None) -> None:
+    """The xhtml:links of one <url>, as (rel, hreflang, href) with each one's line."""
+    shared = state.shared
+    collector = shared.collector
+    same = raw == state.previous_links
+    if same:
+        alternates = state.previous_alternates  # judged for the previous member, without a finding
+    else:
+        before = len(collector.diagnostics) + sum(collector.suppressed.values())
+        alternates = []
+        for (rel, code, href), link_line in zip(raw, lines):
+            alternate = check_link(rel, code, href, state, link_line, loc)
+            if alternate is not None:
+                alternates.append(alternate)
+        clean = len(collector.diagnostics) + sum(collector.suppressed.values()) == before
+        state.previous_links, state.previous_alternates = (raw, alternates) if clean else (None, [])
+    if loc is not None and alternates:
+        shared.clusters.add(loc, alternates, state.display, line, same=same)
+    else:
+        state.previous_links = None  # the cluster index did not see these links
+
+
+def check_changefreq(text: str | None, state: FileState, line: int, url: str | None) -> None:
+    value = (text or "").strip()
+    if value not in CHANGEFREQS:
+        fix = value.lower() if value.lower() in CHANGEFREQS else None
+        state.report("D104", f"changefreq '{value}' is not one of: {', '.join(CHANGEFREQS)}", line, url=url,
+                     suggestion=fix)
+
+
+def check_priority(text: str | None, state: FileState, line: int, url: str | None) -> None:
     value = (text or "").strip()
     try:
         number = float(value)
@@ -266,9 +277,9 @@ def _check_priority(text: str | None, state: FileState, line: int, url: str | No
         state.report("D105", f"priority '{value}' must be a number from 0.0 to 1.0", line, url=url)
 
 
-def check_link(element: etree._Element, state: FileState, line: int, loc: str | None) -> tuple[str, str, int] | None:
+def check_link(rel: str | None, code: str | None, href: str | None, state: FileState, line: int,
+               loc: str | None) -> tuple[str, str, int] | None:
     """One xhtml:link: (canonical hreflang, href, line) if usable."""
-    rel, code, href = element.get("rel"), element.get("hreflang"), element.get("href")
     if rel != "alternate" or not code or not href:
         missing = [name for name, value in (("rel=\"alternate\"", rel == "alternate"), ("hreflang", code),
                                             ("href", href)) if not value]

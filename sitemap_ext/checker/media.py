@@ -19,8 +19,10 @@ _IMAGE, _IMAGE_LOC = f"{{{image.URI}}}image", f"{{{image.URI}}}loc"
 
 
 def _context(state: FileState, loc: str, element: etree._Element) -> MediaContext:
-    fields_lines = element_fields(element)[1]
-    base_line = element.sourceline or 0
+    return _context_at(state, loc, element_fields(element)[1], element.sourceline or 0)
+
+
+def _context_at(state: FileState, loc: str, fields_lines: dict[str, int], base_line: int) -> MediaContext:
 
     def line_of(field: Field) -> int:
         key = field[0] if isinstance(field, tuple) and field else field
@@ -39,6 +41,21 @@ def _context(state: FileState, loc: str, element: etree._Element) -> MediaContex
 
     return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=state.shared.dates,
                         now=state.shared.now, writing=False, noted=state.shared.noted)
+
+
+def check_plain_images(texts: list[str], state: FileState, loc: str, line: int) -> None:
+    """Images that each hold one image:loc with this text, all on one line: the
+    rules check_media() runs on such elements."""
+    if len(texts) > MAX_IMAGES_PER_URL:
+        state.report("I102", f"{len(texts):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
+                     line, url=loc)
+    noted = state.shared.noted
+    for text in texts:
+        if text and is_clean(text):
+            host = origin_text(text)
+            if loc.startswith(host + "/") or ("image-host", host) in noted:
+                continue
+        image.parse_one({"loc": text.strip()}, _context_at(state, loc, {"loc": line}, line))
 
 
 def check_media(children: list[etree._Element], state: FileState, loc: str) -> None:

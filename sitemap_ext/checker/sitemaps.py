@@ -21,6 +21,7 @@ from ..diagnostics import Collector, Where
 from ..ext import SITEMAP_NS
 from ..limits import MAX_SITEMAPS_PER_INDEX
 from ..site import display_name
+from . import canonical
 from .clusters import ClusterIndex
 from .entries import (
     LASTMOD, LOC, SITEMAP, URL, FileState, Shared, check_lastmod, check_loc, check_namespace, check_url, finish_file,
@@ -133,6 +134,8 @@ class SitemapChecker:
         return "text"
 
     def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
+        if canonical.check(path, state):  # a urlset in the usual shape: no elements needed
+            return "urlset"
         kind: str | None = None
         children: list[tuple[str, int]] = []
         for event in read_xml(path, state.display, self.collector, status):

@@ -1,0 +1,140 @@
+"""Urlsets written in the canonical shape, checked without building elements.
+
+Most sitemaps a site checks are ones a generator wrote: the XML declaration, a
+``<urlset>`` with its namespaces, then one ``<url>`` per line, children in schema
+order, no comments, no whitespace between elements. For a file in exactly that
+shape (this module's regular expressions, which admit only text without markup
+and the five predefined entities), the file is well-formed by construction, each
+element's line is its entry's line, and every rule can be run on the matched text
+directly: the same functions ``check_url`` runs, fed strings instead of elements.
+
+The whole file is matched before anything is reported; any difference from the
+shape (a comment, a line break inside an entry, a video, another attribute order,
+a character reference, gzip over the size limit) returns False and the file takes
+the general path through libxml2. Tests check both paths report the same.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from ..ext import SITEMAP_NS
+from ..ext import image, xhtml
+from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from .entries import FileState, check_changefreq, check_lastmod, check_links, check_loc, check_priority
+from .media import check_plain_images
+from .reader import _check_encoding
+
+# Characters that need no escaping (and that XML 1.0 allows), runs of them between
+# the five predefined entities; written as a loop unrolled, which the engine runs fast.
+_PLAIN = r"[^<>&\"'\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]*"
+_TEXT = rf"{_PLAIN}(?:&(?:amp|lt|gt|quot|apos);{_PLAIN})*"
+_NAMESPACES = {image.PREFIX: image.URI, xhtml.PREFIX: xhtml.URI}
+_HEAD = re.compile(
+    r"<\?xml version=(['\"])1\.0\1 encoding=(['\"])UTF-8\2\?>\n<urlset xmlns=\"" + re.escape(SITEMAP_NS) + r'"'
+    r'((?: xmlns:[a-z]+="[^"<&]*")*)>\n')
+_DECLARATION = re.compile(r' xmlns:([a-z]+)="([^"<&]*)"')
+_ENTRY = re.compile(
+    rf"<url><loc>({_TEXT})</loc>(?:<lastmod>({_TEXT})</lastmod>)?(?:<changefreq>({_TEXT})</changefreq>)?"
+    rf"(?:<priority>({_TEXT})</priority>)?"
+    rf"((?:<xhtml:link rel=\"{_TEXT}\" hreflang=\"{_TEXT}\" href=\"{_TEXT}\"/>)*)"
+    rf"((?:<image:image><image:loc>{_TEXT}</image:loc></image:image>)*)</url>\n")
+_LINK = re.compile(rf"<xhtml:link rel=\"({_TEXT})\" hreflang=\"({_TEXT})\" href=\"({_TEXT})\"/>")
+_IMAGE_LOC = re.compile(rf"<image:loc>({_TEXT})</image:loc>")
+_TAIL = re.compile(r"</urlset>\n?")
+
+
+def _text(raw: str) -> str:
+    """Element text or attribute value as the XML parser gives it (entities decoded)."""
+    if "&" not in raw:
+        return raw
+    return raw.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'") \
+        .replace("&amp;", "&")
+
+
+def _read(path: str) -> bytes | None:
+    """The file's bytes (inflated), or None when over the size limit or unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES_PER_FILE + 1)
+            if data[:2] == b"\x1f\x8b":
+                inflater = zlib.decompressobj(wbits=31)
+                data = inflater.decompress(data + handle.read(), MAX_BYTES_PER_FILE + 1)
+                if not inflater.eof or inflater.unused_data:
+                    return None  # over the limit, truncated, or more than one member
+    except (OSError, zlib.error):
+        return None
+    return data if len(data) <= MAX_BYTES_PER_FILE else None
+
+
+def check(path: str, state: FileState) -> bool:
+    """Check a urlset in the canonical shape (True); False, with nothing reported,
+    when the file is in any other shape."""
+    data = _read(path)
+    if data is None or not data.startswith(b"<?xml"):
+        return False
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return False
+    head = _HEAD.match(text)
+    if head is None:
+        return False
+    declarations = head.group(3)
+    declared = dict(_DECLARATION.findall(declarations))
+    if len(declared) != declarations.count(" xmlns:") or \
+            any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
+        return False
+    entries = []
+    position, match = head.end(), _ENTRY.match
+    while True:
+        found = match(text, position)
+        if found is None:
+            break
+        entries.append(found)
+        position = found.end()
+    if _TAIL.fullmatch(text, position) is None:
+        return False
+    if "xhtml" not in declared and any(found.group(5) for found in entries):
+        return False
+    if "image" not in declared and any(found.group(6) for found in entries):
+        return False
+    _check_encoding(data[: 1 << 20], state.display, state.shared.collector)
+    _entries(entries, state)
+    return True
+
+
+def _entries(entries: list[re.Match[str]], state: FileState) -> None:
+    shared = state.shared
+    clusters = shared.clusters
+    display = state.display
+    line = 2  # the urlset's line; each entry has a line of its own after it
+    previous_links, previous_raw = "", ()  # a cluster's members follow each other with the same links
+    for found in entries:
+        line += 1
+        state.entries += 1
+        shared.urls += 1
+        if state.entries == MAX_URLS_PER_FILE + 1:
+            state.report("X108", f"more than {MAX_URLS_PER_FILE:,} URLs in one sitemap; split it and list the "
+                         "parts in an index", line)
+        raw_loc, lastmod, changefreq, priority, links, images = found.groups()
+        loc = check_loc(_text(raw_loc) or None, state, line)
+        if loc is not None and clusters.seen(loc, display, line):
+            state.report("U104", f"{loc} is listed more than once", line, url=loc)
+        if lastmod is not None:
+            check_lastmod(_text(lastmod) or None, state, line, loc)
+        if changefreq is not None:
+            check_changefreq(_text(changefreq) or None, state, line, loc)
+        if priority is not None:
+            check_priority(_text(priority) or None, state, line, loc)
+        if links:
+            if links == previous_links:
+                raw = previous_raw
+            else:
+                raw = tuple(_LINK.findall(links)) if "&" not in links else \
+                    tuple([(_text(rel), _text(code), _text(href)) for rel, code, href in _LINK.findall(links)])
+                previous_links, previous_raw = links, raw
+            check_links(raw, [line] * len(raw), state, line, loc)
+        if loc is not None and images:
+            check_plain_images([_text(value) for value in _IMAGE_LOC.findall(images)], state, loc, line)
