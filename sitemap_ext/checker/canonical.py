@@ -78,6 +78,8 @@ def check(path: str, state: FileState) -> bool:
         text = data.decode()
     except UnicodeDecodeError:
         return False
+    prolog = data[: 1 << 20]
+    del data  # the text is all that is needed from here on
     head = _HEAD.match(text)
     if head is None:
         return False
@@ -100,7 +102,7 @@ def check(path: str, state: FileState) -> bool:
         return False
     if "image" not in declared and any(found.group(6) for found in entries):
         return False
-    _check_encoding(data[: 1 << 20], state.display, state.shared.collector)
+    _check_encoding(prolog, state.display, state.shared.collector)
     _entries(entries, state)
     return True
 
