@@ -22,8 +22,8 @@ from .writer import URLSET_TAIL, urlset_head
 # Level 6, deliberately: sitemaps are so repetitive that levels 6 and 9 give the
 # same size (1.7% of the XML) and level 9 costs 40% more CPU; level 3 is 2.5x
 # cheaper but 60% larger (2.7%). Compression runs on the writer thread, beside
-# rendering, so at W(200,000) level 6 adds about 1.7 s to a 3 s build against its
-# own 3.3 s of CPU (benchmarks/run.py --gzip measures it).
+# rendering, so at W(200,000) level 6 adds about 2.9 s to a 1.7 s build against its
+# own 3.7 s of CPU (benchmarks/run.py --gzip measures it).
 GZIP_LEVEL = 6
 
 _BATCH = 1 << 20  # bytes handed to the writer thread at a time
