@@ -54,7 +54,7 @@ _RAW_LINES = re.compile(rb"[^\n]*\n|[^\n]+")
 
 
 def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, collector: Collector,
-            meter: list[int] | None, line: list[int]) -> Iterator[list[str]]:
+            meter: list[int] | None, line: list[int]) -> Iterator[Iterable[str]]:
     """The lines of a source (or of a part, after line 1 when that is a ``header`` its
     rows need) as text, a block at a time: a block is decoded in one call, and only a
     block with a bad byte line by line, so that the bad line is reported (S106). A
@@ -63,7 +63,10 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
     position, stop = 0, None
     if part is not None and part.start > 0:
         if header:  # read for its names only: its problems are the first part's to report
-            yield [_strip_bom(stream.readline()).decode(errors="replace")]
+            try:
+                yield [_strip_bom(stream.readline()).decode()]
+            except UnicodeDecodeError:
+                yield ["\n"]  # as the first part reads it: no columns, so no rows
         stream.seek(part.start)
         number, position = part.line, part.start
     if part is not None:
@@ -84,10 +87,12 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
         try:
             lines = _LINES.findall(block.decode())
         except UnicodeDecodeError:
-            lines = [_decode_line(raw, number + offset, display, collector)
-                     for offset, raw in enumerate(_RAW_LINES.findall(block))]
-        number += len(lines)
-        yield lines
+            raw_lines = _RAW_LINES.findall(block)
+            yield _decode_lines(raw_lines, number, display, collector)
+            number += len(raw_lines)
+        else:
+            yield lines
+            number += len(lines)
         line[0] = number - 1
 
 
@@ -95,15 +100,18 @@ def _strip_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def _decode_line(raw: bytes, number: int, display: str, collector: Collector) -> str:
-    try:
-        return raw.decode()
-    except UnicodeDecodeError as exc:
-        collector.report(
-            "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as UTF-8",
-            Where(display, number),
-        )
-        return "\n" if raw.endswith(b"\n") else ""
+def _decode_lines(raw_lines: list[bytes], first: int, display: str, collector: Collector) -> Iterator[str]:
+    """Lines decoded one by one as they are taken (a line the reader never takes is
+    not reported); ``first`` is the number of the first."""
+    for number, raw in enumerate(raw_lines, first):
+        try:
+            yield raw.decode()
+        except UnicodeDecodeError as exc:
+            collector.report(
+                "S106", f"line is not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); re-save the file as "
+                "UTF-8", Where(display, number),
+            )
+            yield "\n" if raw.endswith(b"\n") else ""
 
 
 class SourceReader:

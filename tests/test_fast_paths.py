@@ -187,9 +187,11 @@ LINE = st.one_of(
 
 @settings(max_examples=120, deadline=None)
 @given(lines=st.lists(LINE, min_size=1, max_size=40), jobs=st.integers(2, 4), bom=st.booleans(),
-       final_newline=st.booleans(), fmt=st.sampled_from(["csv", "jsonl"]), block=st.integers(1, 80))
+       final_newline=st.booleans(), fmt=st.sampled_from(["csv", "jsonl"]), block=st.integers(1, 80),
+       good_header=st.integers(0, 5).map(bool))
 def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jobs: int, bom: bool,
-                                                          final_newline: bool, fmt: str, block: int) -> None:
+                                                          final_newline: bool, fmt: str, block: int,
+                                                          good_header: bool) -> None:
     """Cut anywhere, read in blocks of any size: the same rows, lines and findings."""
     import sitemap_ext.sources as sources
     from sitemap_ext.codes import REGISTRY
@@ -199,7 +201,7 @@ def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jo
     from sitemap_ext.pages import source_column
     from sitemap_ext.sources import SourceReader
 
-    header = [b"path,lastmod,sku"] if fmt == "csv" else []
+    header = [b"path,lastmod,sku" if good_header else b"path\xff,lastmod"] if fmt == "csv" else []
     data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(header + lines) + (b"\n" if final_newline else b"")
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(parallel, "MIN_BYTES", 0)
