@@ -43,6 +43,7 @@ _ENTRY = re.compile(
 _LINK = re.compile(rf"<xhtml:link rel=\"({_TEXT})\" hreflang=\"({_TEXT})\" href=\"({_TEXT})\"/>")
 _IMAGE_LOC = re.compile(rf"<image:loc>({_TEXT})</image:loc>")
 _TAIL = re.compile(r"</urlset>\n?")
+_SLACK = 1 << 20
 
 
 def _text(raw: str) -> str:
@@ -57,10 +58,14 @@ def _read(path: str) -> bytes | None:
     """The file's bytes (inflated), or None when over the size limit or unreadable."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES_PER_FILE + 1)
+            # Compressed data a little larger than its limit is still possible (stored
+            # blocks); anything larger is left to the element path, which reports it.
+            data = handle.read(MAX_BYTES_PER_FILE + _SLACK + 1)
+            if len(data) > MAX_BYTES_PER_FILE + _SLACK:
+                return None
             if data[:2] == b"\x1f\x8b":
                 inflater = zlib.decompressobj(wbits=31)
-                data = inflater.decompress(data + handle.read(), MAX_BYTES_PER_FILE + 1)
+                data = inflater.decompress(data, MAX_BYTES_PER_FILE + 1)
                 if not inflater.eof or inflater.unused_data:
                     return None  # over the limit, truncated, or more than one member
     except (OSError, zlib.error):
