@@ -248,7 +248,7 @@ class _Meter:
         if now - self.last >= self.INTERVAL:
             self.last = now
             done = self.files.finished() if self.files is not None else 0
-            read = self.read[0]
+            read: float = self.read[0]
             if self.scaled is not None:
                 read = self.scaled[0] + (read - self.scaled[0]) * self.scaled[1]
             fraction = min(read / self.total, 1.0) if self.total else None

@@ -17,10 +17,9 @@ from .model import Site
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names
 from .urls import Origin, origin_of, origin_text
-from .writer import write_index
+from .writer import Rendered, write_index
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .builder import Rendered
     from .parallel import Chunk
 
 

@@ -142,15 +142,15 @@ class SourceReader:
             return
         part = self.part
         line = [0]
-        later = part is not None and part.start > 0
+        later = part.line if part is not None and part.start > 0 else None  # a later part's first line
         csv_format = self.fmt == "csv"
         with stream:
             try:
                 lines = chain.from_iterable(_blocks(stream, part, csv_format, display, collector, self.meter, line))
                 if csv_format:
-                    yield from self._csv(lines, part.line if part is not None and later else None)
+                    yield from self._csv(lines, later)
                 else:
-                    yield from _read_jsonl(lines, display, collector, self.known, part.line if later else 1)
+                    yield from _read_jsonl(lines, display, collector, self.known, later or 1)
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
                 collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
 

@@ -117,7 +117,9 @@ def _entries(entries: list[re.Match[str]], state: FileState) -> None:
     clusters = shared.clusters
     display = state.display
     line = 2  # the urlset's line; each entry has a line of its own after it
-    previous_links, previous_raw = "", ()  # a cluster's members follow each other with the same links
+    # A cluster's members follow each other with the same links: read them once.
+    previous_links: str = ""
+    previous_raw: tuple[tuple[str, str, str], ...] = ()
     for found in entries:
         line += 1
         state.entries += 1
