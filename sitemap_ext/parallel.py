@@ -207,6 +207,8 @@ def _worker(source: Source, site: Site, engine: str, part: Part, spool_path: str
             if records:
                 spool.write(records)
         connection.send_bytes(pickle.dumps(findings.diagnostics, pickle.HIGHEST_PROTOCOL))
+    except Exception:  # noqa: BLE001 (a full disk, say): the main process, finding no
+        pass  # findings, runs the source in one process and reports what goes wrong there
     finally:
         connection.close()
 

@@ -177,6 +177,36 @@ def test_the_row_fast_path_is_taken_for_the_common_case(tmp_path: Path, monkeypa
     assert taken == [True, True, False]  # the repeated /a goes the generic way, which reports it
 
 
+def test_a_failing_worker_ends_quietly_and_the_build_runs_in_one_process(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform: builds run in one process")
+    from sitemap_ext.codes import REGISTRY
+    from sitemap_ext.diagnostics import Collector
+    from sitemap_ext.site import load_site
+
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+
+    def full_disk(self: Any, records: Any) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(parallel.Spool, "write", full_disk)  # (only workers write spools)
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p{i}\n" for i in range(60)))
+    site = load_site(str(tmp_path / "site.yaml"), Collector(REGISTRY))
+    assert site is not None
+    source = site.units[0]
+    parts = parallel.split(source, 2)
+    assert parts is not None
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    parallel._worker(source, site, "fast", parts[1], str(tmp_path / "spool"), sender)  # returns, no raise
+    with pytest.raises(EOFError):
+        receiver.recv_bytes()  # no findings: the main process takes it as "run in one process"
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert one.ok and two.ok and files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
 # --- byte parts ----------------------------------------------------------------------
 
 LINE = st.one_of(
