@@ -27,7 +27,7 @@ from .limits import MAX_URL_CHARS
 from .model import CHANGEFREQS, Defaults, Site, XDefaultCode
 from .pages import IMAGE_COLUMN, PageNormaliser, format_priority, source_column
 from .urls import is_clean, is_clean_path, origin_text
-from .writer import Rendered, core_fields, entry_start, page_namespaces
+from .writer import Rendered, core_fields, entries, entry_rest, entry_start, page_namespaces, tail
 from .xmlesc import escape
 
 # The fields this path understands, in the order its row functions take them; a
@@ -85,8 +85,8 @@ class FastRows:
         # A page's URLs are kept as one key when they are every locale's base + one rest.
         self.clusters = bool(bases) and seen.clusters and sorted(bases) == list(seen.bases)
         # An image on the pages' own host needs no note; other hosts once noted don't either.
-        self.image_hosts: tuple[str, ...] = (origin_text(bases[0]) + "/",) if bases else \
-            ((self.origin,) if self.origin else ())
+        self.page_origin = origin_text(bases[0]) + "/" if bases else (self.origin or "")
+        self.image_hosts: tuple[str, ...] = (self.page_origin,) if self.page_origin else ()
         self.noted = normaliser.noted
 
     def row_function(self, columns: list[str] | None) -> RowFunction | None:
@@ -173,13 +173,13 @@ class FastRows:
         """The rendered image, '' for none, None to decline."""
         if not value:
             return ""
-        if not is_clean(value):
-            return None
-        if not value.startswith(self.image_hosts):
-            host = origin_text(value)
-            if ("image-host", host) not in self.noted:
-                return None  # its host is reported once, by the generic way
-            self.image_hosts += (host + "/",)
+        if value.startswith(self.image_hosts):  # a host judged before: cleanness is all to see
+            if not is_clean(value):
+                return None
+        elif image_ext.says_nothing(value, self.page_origin, self.noted):
+            self.image_hosts += (origin_text(value) + "/",)
+        else:
+            return None  # the generic way reports (an image host once)
         return image_ext.render_loc(escape(value))
 
     # --- rows ------------------------------------------------------------------------
@@ -206,7 +206,7 @@ class FastRows:
         escaped = escape(rest)
         # Every link ends in the same escaped path: one join makes them all.
         close = escaped + xhtml.LINK_END
-        shared = f"{escaped}</loc>{core}{close.join(self.link_prefixes)}{close}{picture}</url>\n".encode()
+        shared = entry_rest(escaped, f"{core}{close.join(self.link_prefixes)}{close}{picture}")
         size = len(shared)
         return Rendered(locs, shared.join(self.starts), [start + size for start in self.start_sizes],
                         _prefixes(True, bool(picture)), stamp, False, key)
@@ -224,7 +224,7 @@ class FastRows:
         picture = self._image(image) if core is not None else None
         if picture is None or not self.seen.add_if_new((loc,)):
             return None
-        entry = f"<url><loc>{escape(loc)}</loc>{core}{picture}</url>\n".encode()
+        entry = entries([escape(loc)], tail(core + picture))[0]
         return Rendered([loc], entry, [len(entry)], _prefixes(False, bool(picture)), stamp, False, None)
 
 

@@ -150,36 +150,36 @@ class UrlSeen:
     SPILL = 1 << 19
 
     def __init__(self) -> None:
-        self._set: set[int] | None = set()
+        self.plain: set[int] | None = set()  # the built-in set, until it spills (then None)
         self._table: HashSet | None = None
 
     def __len__(self) -> int:
-        return len(self._set) if self._set is not None else self._table.size  # type: ignore[union-attr]
+        return len(self.plain) if self.plain is not None else self._table.size  # type: ignore[union-attr]
 
     def __contains__(self, key: int) -> bool:
-        if self._set is not None:
-            return key in self._set
+        if self.plain is not None:
+            return key in self.plain
         return key in self._table  # type: ignore[operator]
 
     def add(self, key: int) -> None:
-        if self._set is not None:
-            self._set.add(key)
-            if len(self._set) > self.SPILL:
+        if self.plain is not None:
+            self.plain.add(key)
+            if len(self.plain) > self.SPILL:
                 self._spill()
         else:
             self._table.add(key)  # type: ignore[union-attr]
 
     def isdisjoint(self, keys: Iterable[int]) -> bool:
-        if self._set is not None:
-            return self._set.isdisjoint(keys)
+        if self.plain is not None:
+            return self.plain.isdisjoint(keys)
         table = self._table
         assert table is not None
         return not any(key in table for key in keys)
 
     def update(self, keys: Iterable[int]) -> None:
-        if self._set is not None:
-            self._set.update(keys)
-            if len(self._set) > self.SPILL:
+        if self.plain is not None:
+            self.plain.update(keys)
+            if len(self.plain) > self.SPILL:
                 self._spill()
         else:
             self._table.update(keys)  # type: ignore[union-attr]
@@ -189,21 +189,21 @@ class UrlSeen:
 
         The keys are distinct (a page's own URLs).
         """
-        if self._set is not None:
-            if not self._set.isdisjoint(keys):
+        if self.plain is not None:
+            if not self.plain.isdisjoint(keys):
                 return False
-            self._set.update(keys)
-            if len(self._set) > self.SPILL:
+            self.plain.update(keys)
+            if len(self.plain) > self.SPILL:
                 self._spill()
             return True
         assert self._table is not None
         return self._table.add_if_new(keys)
 
     def _spill(self) -> None:
-        assert self._set is not None
-        table = HashSet(bits=(2 * len(self._set)).bit_length() + 1)
-        table.update(self._set)
-        self._set = None
+        assert self.plain is not None
+        table = HashSet(bits=(2 * len(self.plain)).bit_length() + 1)
+        table.update(self.plain)
+        self.plain = None
         self._table = table
 
 
@@ -264,7 +264,7 @@ class SeenUrls:
         """A fast-path page, whose URLs are every base + ``rest`` (needs ``clusters``):
         the key it is kept as, or None when one of its URLs was seen (nothing added)."""
         key = hash(rest)
-        rests, blocked = self.rests._set, self.blocked._set
+        rests, blocked = self.rests.plain, self.blocked.plain
         if rests is not None and blocked is not None:  # both still sets: no call
             if key in rests or key in blocked:
                 return None

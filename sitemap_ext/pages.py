@@ -21,7 +21,7 @@ from .ext import news as news_ext
 from .ext import video as video_ext
 from .ext.media import Field, MediaContext
 from .limits import MAX_URL_CHARS
-from .urls import is_clean, is_clean_path, normalise, origin_of, origin_text
+from .urls import is_clean, is_clean_path, normalise, origin_of
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -240,10 +240,8 @@ class PageNormaliser:
         return tuple(out)
 
     def _column_image(self, value: Any, where_of: WhereOf, page_loc: str) -> image_ext.Image | None:
-        if type(value) is str and is_clean(value):
-            host = origin_text(value)
-            if page_loc.startswith(host + "/") or ("image-host", host) in self.noted:
-                return image_ext.Image(value)  # nothing (more) to report about it
+        if type(value) is str and image_ext.says_nothing(value, page_loc, self.noted):
+            return image_ext.Image(value)
         return image_ext.parse_one(value, self._media_context(IMAGE_COLUMN, where_of, page_loc))
 
     def _media_context(self, key: str, where_of: WhereOf, page_loc: str) -> MediaContext:

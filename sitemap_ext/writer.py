@@ -110,8 +110,14 @@ def entry_start(escaped_base: str) -> bytes:
     return b"<url><loc>" + escaped_base.encode()
 
 
+def entry_rest(escaped_rest: str, shared: str) -> bytes:
+    """The end of an entry begun by entry_start(): the rest of its loc, then the part
+    the page's entries share."""
+    return f"{escaped_rest}</loc>{shared}</url>\n".encode()
+
+
 def tail(shared: str) -> bytes:
-    return ("</loc>" + shared + "</url>\n").encode()
+    return entry_rest("", shared)
 
 
 class FastRenderer:

@@ -10,7 +10,7 @@ from lxml import etree
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext, element_fields
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
-from ..urls import is_clean, normalise, origin_text
+from ..urls import normalise
 
 if TYPE_CHECKING:  # pragma: no cover
     from .entries import FileState
@@ -43,37 +43,35 @@ def _context_at(state: FileState, loc: str, fields_lines: dict[str, int], base_l
                         now=state.shared.now, writing=False, noted=state.shared.noted)
 
 
+def _too_many_images(count: int, state: FileState, line: int | None, loc: str) -> None:
+    if count > MAX_IMAGES_PER_URL:
+        state.report("I102", f"{count:,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
+                     line, url=loc)
+
+
 def check_plain_images(texts: list[str], state: FileState, loc: str, line: int) -> None:
     """Images that each hold one image:loc with this text, all on one line: the
     rules check_media() runs on such elements."""
-    if len(texts) > MAX_IMAGES_PER_URL:
-        state.report("I102", f"{len(texts):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
-                     line, url=loc)
+    _too_many_images(len(texts), state, line, loc)
     noted = state.shared.noted
     for text in texts:
-        if text and is_clean(text):
-            host = origin_text(text)
-            if loc.startswith(host + "/") or ("image-host", host) in noted:
-                continue
-        image.parse_one({"loc": text.strip()}, _context_at(state, loc, {"loc": line}, line))
+        if not (text and image.says_nothing(text, loc, noted)):
+            image.parse_one({"loc": text.strip()}, _context_at(state, loc, {"loc": line}, line))
 
 
 def check_media(children: list[etree._Element], state: FileState, loc: str) -> None:
     """The extension elements of one <url>."""
     images = [c for c in children if c.tag == _IMAGE]
     if len(images) > MAX_IMAGES_PER_URL:
-        state.report("I102", f"{len(images):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
-                     images[MAX_IMAGES_PER_URL].sourceline, url=loc)
+        _too_many_images(len(images), state, images[MAX_IMAGES_PER_URL].sourceline, loc)
     noted = state.shared.noted
     for element in images:
         if len(element) == 1 and element[0].tag == _IMAGE_LOC:
             # The common case, an image with a clean loc on a host already judged:
             # image.parse_one would find nothing to say.
             text = element[0].text
-            if text and is_clean(text):
-                host = origin_text(text)
-                if loc.startswith(host + "/") or ("image-host", host) in noted:
-                    continue
+            if text and image.says_nothing(text, loc, noted):
+                continue
         image.parse_one(element_fields(element)[0], _context(state, loc, element))
     for element in (c for c in children if c.tag == f"{{{video.URI}}}video"):
         names = [etree.QName(c).localname for c in element if isinstance(c.tag, str)]

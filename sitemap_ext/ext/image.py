@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
-from ..urls import origin_text
+from ..urls import is_clean, origin_text
 from ..xmlesc import escape
 from . import XmlSink
 from .media import MediaContext, text, unknown_keys
@@ -60,6 +60,15 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
                 value = ctx.resolve(value, field)
             extra[field] = None if ctx.drop_deprecated else value
     return Image(loc, **extra)
+
+
+def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:
+    """A bare image URL parse_one() takes without a word: clean, and on its page's host
+    or on one already noted (I104 is reported once per host)."""
+    if not is_clean(url):
+        return False
+    host = origin_text(url)
+    return page_loc.startswith(host + "/") or ("image-host", host) in noted
 
 
 def parse(raw: Any, ctx: MediaContext) -> tuple[Image, ...]:
