@@ -96,3 +96,12 @@ def test_a_gzipped_canonical_file_and_one_over_the_limit(tmp_path: Path, monkeyp
     assert canonical._read(str(tmp_path / "a.xml.gz")) == (HEAD + body + "</urlset>\n").encode()
     monkeypatch.setattr(canonical, "MAX_BYTES_PER_FILE", 100)
     assert canonical._read(str(tmp_path / "a.xml.gz")) is None  # the element path reports X109
+
+
+def test_a_file_in_another_shape_is_not_read_whole_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def whole(path: str) -> bytes:
+        raise AssertionError(f"{path} read whole by the canonical path")
+    monkeypatch.setattr(canonical, "_read", whole)
+    pretty = HEAD + "<url>\n  <loc>https://e.com/a</loc>\n</url>\n</urlset>\n"
+    (tmp_path / "s.xml").write_text(pretty, encoding="utf-8")
+    assert findings([str(tmp_path / "s.xml")]) == []

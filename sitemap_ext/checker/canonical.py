@@ -44,6 +44,7 @@ _LINK = re.compile(rf"<xhtml:link rel=\"({_TEXT})\" hreflang=\"({_TEXT})\" href=
 _IMAGE_LOC = re.compile(rf"<image:loc>({_TEXT})</image:loc>")
 _TAIL = re.compile(r"</urlset>\n?")
 _SLACK = 1 << 20
+_PEEK = 1 << 16
 
 
 def _text(raw: str) -> str:
@@ -73,9 +74,26 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_BYTES_PER_FILE else None
 
 
+def _starts_canonical(path: str) -> bool:
+    """Whether the file begins in the shape (its head and first entry): a look at its
+    first bytes, so that files in other shapes are not read whole twice."""
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(_PEEK)
+        if start[:2] == b"\x1f\x8b":
+            start = zlib.decompressobj(wbits=31).decompress(start, _PEEK)
+    except (OSError, zlib.error):
+        return False
+    text = start.decode(errors="replace")
+    head = _HEAD.match(text)
+    return head is not None and text.startswith(("<url><loc>", "</urlset>"), head.end())
+
+
 def check(path: str, state: FileState) -> bool:
     """Check a urlset in the canonical shape (True); False, with nothing reported,
     when the file is in any other shape."""
+    if not _starts_canonical(path):
+        return False
     data = _read(path)
     if data is None or not data.startswith(b"<?xml"):
         return False
