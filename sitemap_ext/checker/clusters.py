@@ -5,12 +5,14 @@ A million entries must not become a million Python objects. So:
 * Each distinct list of alternates is stored once: its codes and URL hashes in
   flat arrays, its URLs as UTF-8 in one buffer. The members of a healthy cluster
   all list the same alternates, so a cluster of six costs one stored list.
-* Entries live in flat arrays (list, own position in it, line, file), found by
-  URL hash through ``hashes.HashTable`` (two arrays), which also serves the
-  duplicate check. An entry's URL is the string its list holds.
-* When every file is read, rules run per list: if each member's own list is
-  this one, the cluster is reciprocal and consistent by construction (one test
-  per member). Only lists that disagree are examined entry by entry.
+* Entries live in flat arrays (URL hash, list, own position in it, line, file);
+  duplicates are found with ``hashes.UrlSeen`` (a set, then a compact table).
+  An entry's URL is the string its list holds.
+* When every file is read, rules run per list: a list held by as many entries
+  as it names URLs (each standing in it) is a whole cluster, reciprocal and
+  consistent by construction, and needs nothing more. Only the others are
+  looked at item by item, through a map from URL hash to entry made then (a
+  dict, or past ``DICT_ENTRIES`` the compact ``hashes.HashTable``).
 
 URLs are identified by hash(): two different URLs with equal 64-bit hashes
 would be taken for one (about one chance in 10^7 at a million URLs).
@@ -20,9 +22,10 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .. import langtags
-from ..hashes import HashSet, HashTable
+from ..hashes import HashSet, HashTable, UrlSeen
 from ..diagnostics import Collector, Related, Where
 
 X_DEFAULT = langtags.X_DEFAULT
@@ -37,18 +40,23 @@ def _named(code: str) -> str:
 @dataclass
 class ClusterIndex:
     collector: Collector
-    # Every URL checked (entries with and without alternates): hash -> entry number.
-    table: HashTable = field(default_factory=HashTable)
-    # Per entry.
+    # Every URL checked (entries with and without alternates), by hash: duplicates.
+    urls: UrlSeen = field(default_factory=UrlSeen)
+    # Per entry, in the order read.
+    entry_hash: array = field(default_factory=lambda: array("q"))
     entry_list: array = field(default_factory=lambda: array("i"))  # -1: no alternates
     entry_position: array = field(default_factory=lambda: array("i"))  # own place in its list; -1: none
     entry_line: array = field(default_factory=lambda: array("I"))
     entry_file: array = field(default_factory=lambda: array("H"))
     files: list[str] = field(default_factory=list)
     _file_ids: dict[str, int] = field(default_factory=dict)
-    # Per distinct list: [start, end) into the flat arrays below; its first entry.
+    # Per distinct list: [start, end) into the flat arrays below; its first entry; how
+    # many entries hold it and stand in it (members); how many URLs it names (not as
+    # x-default only). A list with as many members as URLs is a whole cluster.
     list_start: array = field(default_factory=lambda: array("I", [0]))
     list_first: array = field(default_factory=lambda: array("i"))
+    list_members: array = field(default_factory=lambda: array("I"))
+    list_size: array = field(default_factory=lambda: array("I"))
     list_ids: dict[int, list[int]] = field(default_factory=dict)  # hash of the list -> candidates
     item_code: array = field(default_factory=lambda: array("H"))
     item_hash: array = field(default_factory=lambda: array("q"))
@@ -57,45 +65,71 @@ class ClusterIndex:
     codes: list[str] = field(default_factory=list)
     _code_ids: dict[str, int] = field(default_factory=dict)
     own_locs: dict[int, str] = field(default_factory=dict)  # entries that do not list themselves
-    _previous: tuple[tuple[tuple[str, str], ...], int] | None = None
+    # The list last stored or found, with its URLs' positions: the next entry usually holds it too.
+    _previous: tuple[tuple[tuple[str, str], ...], int, dict[str, int]] | None = None
+    _last_recorded: bool = False  # whether seen() recorded the URL it was last given
+    _table: HashTable | dict[int, int] | None = None  # hash -> entry, made when finish() needs it
+    # Lists first met on a URL listed twice (not an entry of its own): where that was.
+    _first_elsewhere: dict[int, tuple[str, Where]] = field(default_factory=dict)
+
+    DICT_ENTRIES: ClassVar[int] = 1 << 21  # up to here, that map is a dict (~100 bytes per entry)
 
     # --- reading --------------------------------------------------------------------
 
-    def seen(self, loc: str, file: str, line: int) -> bool:
-        """Record a URL (every one checked); True when it was recorded before."""
+    def _file_id(self, file: str) -> int:
         file_id = self._file_ids.get(file)
         if file_id is None:
             file_id = self._file_ids[file] = len(self.files)
             self.files.append(file)
-        number = len(self.entry_list)
-        if self.table.put_new(hash(loc), number) >= 0:
+        return file_id
+
+    def seen(self, loc: str, file: str, line: int) -> bool:
+        """Record a URL (every one checked); True when it was recorded before (then
+        the first stands, and add() ignores this one's alternates)."""
+        key = hash(loc)
+        urls = self.urls
+        if key in urls:
+            self._last_recorded = False
             return True
+        urls.add(key)
+        self._last_recorded = True
+        self.entry_hash.append(key)
         self.entry_list.append(-1)
         self.entry_position.append(-1)
         self.entry_line.append(line)
-        self.entry_file.append(file_id)
+        self.entry_file.append(self._file_id(file))
         return False
 
     def add(self, loc: str, alternates: list[Alternate], file: str, line: int, *, same: bool = False) -> None:
         """The alternates of the URL just recorded with seen(); ``same``: the very links
         the previous URL had (the next member of its cluster), already judged clean."""
-        entry = len(self.entry_list) - 1
         previous = self._previous
         pairs = previous[0] if same and previous is not None else \
             tuple(sorted({(code, href) for code, href, _ in alternates}))
         if previous is not None and previous[0] == pairs:
-            list_id = previous[1]  # the next member of the same cluster, the usual case
+            list_id, positions = previous[1], previous[2]  # the next member of the same cluster, the usual case
         else:
             self._local_rules(loc, alternates, Where(file, line))
-            list_id = self._store(pairs, entry)
-            self._previous = (pairs, list_id)
+            list_id = self._store(pairs, len(self.entry_list) - 1 if self._last_recorded else -1)
+            if not self._last_recorded:
+                self._first_elsewhere[list_id] = (loc, Where(file, line))
+            positions = {}
+            for place, (code, href) in enumerate(pairs):
+                if code != X_DEFAULT:
+                    positions.setdefault(href, place)
+            self._previous = (pairs, list_id, positions)
+        position = positions.get(loc, -1)
+        if position < 0 and previous is not None and previous[0] == pairs:
+            self._local_rules(loc, alternates, Where(file, line))
+        if not self._last_recorded:
+            return  # a duplicate: its first listing is the one the cluster rules use
+        entry = len(self.entry_list) - 1
         self.entry_list[entry] = list_id
-        position = self._position(list_id, loc)
         self.entry_position[entry] = position
         if position < 0:
-            if previous is not None and previous[0] == pairs:
-                self._local_rules(loc, alternates, Where(file, line))
             self.own_locs[entry] = loc
+        else:
+            self.list_members[list_id] += 1
 
     def _store(self, pairs: tuple[tuple[str, str], ...], entry: int) -> int:
         key = hash(pairs)
@@ -115,6 +149,8 @@ class ClusterIndex:
             self.item_text.append(len(self.text))
         self.list_start.append(len(self.item_code))
         self.list_first.append(entry)
+        self.list_members.append(0)
+        self.list_size.append(len({href for code, href in pairs if code != X_DEFAULT}))
         return list_id
 
     def _local_rules(self, loc: str, alternates: list[Alternate], where: Where) -> None:
@@ -150,15 +186,6 @@ class ClusterIndex:
         return tuple((self.codes[self.item_code[i]], self._href(i))
                      for i in range(self.list_start[list_id], self.list_start[list_id + 1]))
 
-    def _position(self, list_id: int, loc: str) -> int:
-        """The place of loc among its list's items (not as x-default); -1 if absent."""
-        key = hash(loc)
-        x_default = self._code_ids.get(X_DEFAULT)
-        for item in range(self.list_start[list_id], self.list_start[list_id + 1]):
-            if self.item_hash[item] == key and self.item_code[item] != x_default:
-                return item - self.list_start[list_id]
-        return -1
-
     def _loc(self, entry: int) -> str:
         position = self.entry_position[entry]
         if position < 0:
@@ -185,26 +212,55 @@ class ClusterIndex:
         disagreeing = set()
         for list_id in range(len(self.list_first)):
             start, end = self.list_start[list_id], self.list_start[list_id + 1]
-            first = self.list_first[list_id]
             codes = set(self.item_code[start:end])
             if x_default not in codes and len(codes) > 1:
+                first = self._first(list_id)
                 report("H112", "this cluster has no x-default, the version for users whose language matches "
-                       "none (a language selector, or the main version)", self._where(first), url=self._loc(first))
+                       "none (a language selector, or the main version)", first[0], url=first[1])
+            if self.list_members[list_id] == self.list_size[list_id]:
+                continue  # each URL it names holds it: nothing missing, nobody disagrees
             for item in range(start, end):
                 if self.item_code[item] == x_default:
                     continue
-                member = self.table.get(self.item_hash[item])
+                member = self._entry_of(self.item_hash[item])
                 if member < 0:
                     if also_checked is not None and self.item_hash[item] in also_checked:
                         continue  # listed in a text sitemap: known, but without alternates
                     href = self._href(item)
+                    first = self._first(list_id)
                     report("H111", f"alternate {href} ({self.codes[self.item_code[item]]}) is in none of the "
                            "sitemaps checked, so its return link cannot be verified; check its host's sitemap too",
-                           self._where(first), url=self._loc(first), hreflang=self.codes[self.item_code[item]])
+                           first[0], url=first[1], hreflang=self.codes[self.item_code[item]])
                 elif self.entry_list[member] != list_id:
                     disagreeing.add(list_id)
         if disagreeing:
             self._examine(disagreeing)
+
+    def _first(self, list_id: int) -> tuple[Where, str]:
+        """Where a list was first met, and on which URL: what its findings name."""
+        first = self.list_first[list_id]
+        if first < 0:
+            loc, where = self._first_elsewhere[list_id]
+            return where, loc
+        return self._where(first), self._loc(first)
+
+    def _entry_of(self, key: int) -> int:
+        """The entry of the URL with this hash, or -1. The map is made on first use,
+        which only a cluster that is not whole needs: a dict while that is cheap,
+        else the compact table."""
+        table = self._table
+        if table is None:
+            count = len(self.entry_hash)
+            if count <= self.DICT_ENTRIES:
+                table = dict(zip(self.entry_hash, range(count)))
+            else:
+                table = HashTable(bits=(2 * count).bit_length() + 1)
+                for entry, key_at in enumerate(self.entry_hash):
+                    table.put_new(key_at, entry)
+            self._table = table
+        if isinstance(table, dict):
+            return table.get(key, -1)
+        return table.get(key)
 
     def _examine(self, lists: set[int]) -> None:
         """Entry by entry, for the clusters whose members list different things."""
@@ -220,7 +276,7 @@ class ClusterIndex:
             for href, code in mine.items():
                 if href == loc or code == X_DEFAULT:
                     continue  # x-default targets (a language selector) need not link back
-                other = self.table.get(hash(href))
+                other = self._entry_of(hash(href))
                 if other < 0:
                     continue
                 other_list = self.entry_list[other]
