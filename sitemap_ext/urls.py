@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import Sequence, Union
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 from .limits import MAX_URL_CHARS
@@ -25,6 +25,8 @@ _CLEAN = re.compile(
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 # The same without escapes: one character class, which the regex engine runs much faster.
 _PLAIN = re.compile(r"https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
+# Many such URLs, one per line (a whole file's locs judged in one call).
+_PLAIN_LINES = re.compile(rf"(?:{_PLAIN.pattern}\n)*{_PLAIN.pattern}")
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")
@@ -69,6 +71,16 @@ def is_clean(url: str) -> bool:
     """Already in the one form we write (so normalise() would return it unchanged)."""
     return (_PLAIN.fullmatch(url) is not None or ("%" in url and _CLEAN.fullmatch(url) is not None)) \
         and len(url) <= MAX_URL_CHARS and "&amp;" not in url
+
+
+def all_clean(urls: Sequence[str]) -> bool:
+    """Whether every URL is clean without a single escape (so is_clean() of each is
+    True), judged in a few calls for all of them: a whole file's locs. None may hold
+    a line break."""
+    if not urls or max(map(len, urls)) > MAX_URL_CHARS:
+        return False
+    joined = "\n".join(urls)
+    return "&amp;" not in joined and _PLAIN_LINES.fullmatch(joined) is not None
 
 
 def is_clean_path(path: str) -> bool:

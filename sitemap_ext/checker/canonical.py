@@ -22,6 +22,7 @@ import zlib
 from ..ext import SITEMAP_NS
 from ..ext import image, xhtml
 from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from . import bulk
 from .entries import FileState, check_changefreq, check_lastmod, check_links, check_loc, check_priority
 from .media import check_plain_images
 from .reader import _check_encoding
@@ -35,11 +36,13 @@ _HEAD = re.compile(
     r"<\?xml version=(['\"])1\.0\1 encoding=(['\"])UTF-8\2\?>\n<urlset xmlns=\"" + re.escape(SITEMAP_NS) + r'"'
     r'((?: xmlns:[a-z]+="[^"<&]*")*)>\n')
 _DECLARATION = re.compile(r' xmlns:([a-z]+)="([^"<&]*)"')
-_ENTRY = re.compile(
-    rf"<url><loc>({_TEXT})</loc>(?:<lastmod>({_TEXT})</lastmod>)?(?:<changefreq>({_TEXT})</changefreq>)?"
-    rf"(?:<priority>({_TEXT})</priority>)?"
+# What follows an entry's loc: lastmod, changefreq, priority, links, images.
+_AFTER_LOC = (
+    rf"(?:<lastmod>({_TEXT})</lastmod>)?(?:<changefreq>({_TEXT})</changefreq>)?(?:<priority>({_TEXT})</priority>)?"
     rf"((?:<xhtml:link rel=\"{_TEXT}\" hreflang=\"{_TEXT}\" href=\"{_TEXT}\"/>)*)"
-    rf"((?:<image:image><image:loc>{_TEXT}</image:loc></image:image>)*)</url>\n")
+    rf"((?:<image:image><image:loc>{_TEXT}</image:loc></image:image>)*)</url>")
+_ENTRY = re.compile(rf"<url><loc>({_TEXT})</loc>{_AFTER_LOC}\n")
+_RESTS = re.compile(rf"(?:{_AFTER_LOC}\n)*")  # what follows the loc, for rows joined by line breaks
 _LINK = re.compile(rf"<xhtml:link rel=\"({_TEXT})\" hreflang=\"({_TEXT})\" href=\"({_TEXT})\"/>")
 _IMAGE_LOC = re.compile(rf"<image:loc>({_TEXT})</image:loc>")
 _TAIL = re.compile(r"</urlset>\n?")
@@ -111,6 +114,12 @@ def check(path: str, state: FileState) -> bool:
     if len(declared) != declarations.count(" xmlns:") or \
             any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
         return False
+    end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
+    hosts = bulk.check(text, head.end(), end, state, declared, _RESTS)
+    if hosts is not None:  # clean: judged a run at a time
+        _check_encoding(prolog, state.display, state.shared.collector)
+        bulk.report_hosts(hosts, state)
+        return True
     entries = []
     position, match = head.end(), _ENTRY.match
     while True:

@@ -21,8 +21,9 @@ would be taken for one (about one chance in 10^7 at a million URLs).
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate, chain, islice, repeat
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Iterable, NamedTuple, Sequence
 
 from .. import langtags
 from ..hashes import HashSet, HashTable, UrlSeen
@@ -35,6 +36,31 @@ Alternate = tuple[str, str, int]  # canonical code, href, line
 def _named(code: str) -> str:
     name = langtags.display_name(code)
     return f"{code} ({name})" if name else code
+
+
+Pairs = tuple[tuple[str, str], ...]  # (canonical code, href), sorted, each once
+
+
+class CleanRuns(NamedTuple):
+    """A file's entries with alternates in runs (one cluster's members each), all judged
+    clean: what the cluster index keeps of them."""
+
+    lengths: list[int]  # entries per run
+    counts: list[int]  # links per run
+    codes: list[str]  # every link's canonical code, run after run
+    hrefs: list[str]  # every link's URL, the same way
+    pairs: list[Pairs]  # per run: its (code, href) in written order, which is sorted
+    named: list[int]  # per run: how many URLs its pairs name (not as x-default only)
+    positions: list[int]  # per entry: a place of its URL among its run's pairs (not x-default only)
+
+
+def positions_of(pairs: Pairs) -> dict[str, int]:
+    """The place of each URL among a list's pairs (its first, not as x-default)."""
+    positions: dict[str, int] = {}
+    for place, (code, href) in enumerate(pairs):
+        if code != X_DEFAULT:
+            positions.setdefault(href, place)
+    return positions
 
 
 @dataclass
@@ -57,7 +83,7 @@ class ClusterIndex:
     list_first: array = field(default_factory=lambda: array("i"))
     list_members: array = field(default_factory=lambda: array("I"))
     list_size: array = field(default_factory=lambda: array("I"))
-    list_ids: dict[int, list[int]] = field(default_factory=dict)  # hash of the list -> candidates
+    list_ids: dict[int, int | list[int]] = field(default_factory=dict)  # hash of the list -> candidates
     item_code: array = field(default_factory=lambda: array("H"))
     item_hash: array = field(default_factory=lambda: array("q"))
     item_text: array = field(default_factory=lambda: array("Q", [0]))  # offsets into text
@@ -66,7 +92,7 @@ class ClusterIndex:
     _code_ids: dict[str, int] = field(default_factory=dict)
     own_locs: dict[int, str] = field(default_factory=dict)  # entries that do not list themselves
     # The list last stored or found, with its URLs' positions: the next entry usually holds it too.
-    _previous: tuple[tuple[tuple[str, str], ...], int, dict[str, int]] | None = None
+    _previous: tuple[Pairs, int, dict[str, int]] | None = None
     _last_recorded: bool = False  # whether seen() recorded the URL it was last given
     _table: HashTable | dict[int, int] | None = None  # hash -> entry, made when finish() needs it
     # Lists first met on a URL listed twice (not an entry of its own): where that was.
@@ -104,7 +130,7 @@ class ClusterIndex:
         """The alternates of the URL just recorded with seen(); ``same``: the very links
         the previous URL had (the next member of its cluster), already judged clean."""
         previous = self._previous
-        pairs = previous[0] if same and previous is not None else \
+        pairs: Pairs = previous[0] if same and previous is not None else \
             tuple(sorted({(code, href) for code, href, _ in alternates}))
         if previous is not None and previous[0] == pairs:
             list_id, positions = previous[1], previous[2]  # the next member of the same cluster, the usual case
@@ -113,10 +139,7 @@ class ClusterIndex:
             list_id = self._store(pairs, len(self.entry_list) - 1 if self._last_recorded else -1)
             if not self._last_recorded:
                 self._first_elsewhere[list_id] = (loc, Where(file, line))
-            positions = {}
-            for place, (code, href) in enumerate(pairs):
-                if code != X_DEFAULT:
-                    positions.setdefault(href, place)
+            positions = positions_of(pairs)
             self._previous = (pairs, list_id, positions)
         position = positions.get(loc, -1)
         if position < 0 and previous is not None and previous[0] == pairs:
@@ -131,22 +154,78 @@ class ClusterIndex:
         else:
             self.list_members[list_id] += 1
 
-    def _store(self, pairs: tuple[tuple[str, str], ...], entry: int) -> int:
+    def add_clean(self, hashes: list[int], file: str, first_line: int, starts: list[int],
+                  runs: CleanRuns | None) -> None:
+        """The entries of a file read whole, lines consecutive from first_line: URLs
+        judged clean and new, with their hashes; ``runs`` (starting at ``starts``)
+        hold their alternates, judged clean, each entry standing in its run's list;
+        None when no entry has alternates. What seen() and add() would record one
+        entry at a time, finding nothing to report."""
+        count = len(hashes)
+        self.urls.update(hashes)
+        self._last_recorded, self._previous = True, None
+        base = len(self.entry_hash)
+        self.entry_hash.extend(hashes)
+        self.entry_line.extend(range(first_line, first_line + count))
+        self.entry_file.extend(repeat(self._file_id(file), count))
+        if runs is None:
+            self.entry_list.extend(repeat(-1, count))
+            self.entry_position.extend(repeat(-1, count))
+            return
+        keys = list(map(hash, runs.pairs))
+        if len(set(keys)) == len(keys) and not any(map(self.list_ids.__contains__, keys)):
+            ids: Sequence[int] = range(len(self.list_first), len(self.list_first) + len(keys))
+            self.list_ids.update(zip(keys, ids))  # every list new: stored in a few calls
+            self._store_all(runs, [base + start for start in starts])
+        else:
+            ids = [self._store(pairs, base + start) for pairs, start in zip(runs.pairs, starts)]
+            for list_id, length in zip(ids, runs.lengths):
+                self.list_members[list_id] += length
+        self.entry_list.extend(chain.from_iterable(map(repeat, ids, runs.lengths)))
+        self.entry_position.extend(runs.positions)
+
+    def _store_all(self, runs: CleanRuns, firsts: list[int]) -> None:
+        """Lists known to be new, each held by all of its run."""
+        for code in set(runs.codes).difference(self._code_ids):
+            self._code_ids[code] = len(self.codes)
+            self.codes.append(code)
+        self.item_code.extend(map(self._code_ids.__getitem__, runs.codes))
+        self.item_hash.extend(map(hash, runs.hrefs))
+        blob = "".join(runs.hrefs).encode()
+        sizes: Iterable[int] = map(len, runs.hrefs)
+        if len(blob) != sum(map(len, runs.hrefs)):
+            sizes = [len(href.encode()) for href in runs.hrefs]  # not all ASCII
+        self.item_text.extend(islice(accumulate(sizes, initial=len(self.text)), 1, None))
+        self.text += blob
+        self.list_start.extend(islice(accumulate(runs.counts, initial=self.list_start[-1]), 1, None))
+        self.list_first.extend(firsts)
+        self.list_members.extend(runs.lengths)
+        self.list_size.extend(runs.named)
+
+    def _store(self, pairs: Pairs, entry: int) -> int:
         key = hash(pairs)
-        for candidate in self.list_ids.get(key, ()):
+        found = self.list_ids.get(key)
+        for candidate in (() if found is None else (found,) if isinstance(found, int) else found):
             if self._pairs(candidate) == pairs:
                 return candidate
         list_id = len(self.list_first)
-        self.list_ids.setdefault(key, []).append(list_id)
-        for code, href in pairs:
-            code_id = self._code_ids.get(code)
-            if code_id is None:
-                code_id = self._code_ids[code] = len(self.codes)
-                self.codes.append(code)
-            self.item_code.append(code_id)
-            self.item_hash.append(hash(href))
-            self.text += href.encode()
-            self.item_text.append(len(self.text))
+        # One int per list, a list only where two lists' hashes meet.
+        self.list_ids[key] = list_id if found is None else [found, list_id] if isinstance(found, int) \
+            else [*found, list_id]
+        codes = [self._code_ids.get(code) for code, _ in pairs]
+        if None in codes:
+            for place, (code, _) in enumerate(pairs):
+                if codes[place] is None:
+                    codes[place] = self._code_ids.setdefault(code, len(self.codes))
+                    if codes[place] == len(self.codes):
+                        self.codes.append(code)
+        self.item_code.extend(codes)  # type: ignore[arg-type]
+        hrefs = [href for _, href in pairs]
+        self.item_hash.extend(map(hash, hrefs))
+        encoded = [href.encode() for href in hrefs]
+        # item_text ends with the text's length; each href adds where it ends.
+        self.item_text.extend(islice(accumulate(map(len, encoded), initial=len(self.text)), 1, None))
+        self.text += b"".join(encoded)
         self.list_start.append(len(self.item_code))
         self.list_first.append(entry)
         self.list_members.append(0)

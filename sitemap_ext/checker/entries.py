@@ -259,22 +259,32 @@ def check_links(raw: tuple[tuple[str | None, str | None, str | None], ...], line
         state.previous_links = None  # the cluster index did not see these links
 
 
-def check_changefreq(text: str | None, state: FileState, line: int, url: str | None) -> None:
+def is_changefreq(text: str | None) -> bool:
+    """Whether check_changefreq() finds nothing to say."""
+    return (text or "").strip() in CHANGEFREQS
+
+
+def is_priority(text: str | None) -> bool:
+    """Whether check_priority() finds nothing to say."""
     value = (text or "").strip()
-    if value not in CHANGEFREQS:
+    try:
+        number = float(value)
+    except ValueError:
+        return False
+    return 0.0 <= number <= 1.0 and value.lower() not in ("nan", "inf")
+
+
+def check_changefreq(text: str | None, state: FileState, line: int, url: str | None) -> None:
+    if not is_changefreq(text):
+        value = (text or "").strip()
         fix = value.lower() if value.lower() in CHANGEFREQS else None
         state.report("D104", f"changefreq '{value}' is not one of: {', '.join(CHANGEFREQS)}", line, url=url,
                      suggestion=fix)
 
 
 def check_priority(text: str | None, state: FileState, line: int, url: str | None) -> None:
-    value = (text or "").strip()
-    try:
-        number = float(value)
-    except ValueError:
-        number = -1.0
-    if not 0.0 <= number <= 1.0 or value.lower() in ("nan", "inf"):
-        state.report("D105", f"priority '{value}' must be a number from 0.0 to 1.0", line, url=url)
+    if not is_priority(text):
+        state.report("D105", f"priority '{(text or '').strip()}' must be a number from 0.0 to 1.0", line, url=url)
 
 
 def check_link(rel: str | None, code: str | None, href: str | None, state: FileState, line: int,

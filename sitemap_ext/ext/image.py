@@ -48,8 +48,7 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     host = origin_text(loc)
     if host != origin_text(ctx.page_loc) and ("image-host", host) not in ctx.noted:
         ctx.noted.add(("image-host", host))
-        ctx.report("I104", f"images on {host}, another host than their pages (a CDN?): allowed, and that host must "
-                   "let search engines crawl them (reported once per host)", "loc", once=f"image-host {host}")
+        ctx.report("I104", other_host(host), "loc", once=f"image-host {host}")
     extra: dict[str, str | None] = {}
     for field in DEPRECATED:
         value = text(raw, field, ctx, code="C103", what=f"image {field}")
@@ -60,6 +59,12 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
                 value = ctx.resolve(value, field)
             extra[field] = None if ctx.drop_deprecated else value
     return Image(loc, **extra)
+
+
+def other_host(host: str) -> str:
+    """I104's message: images on another host than their pages (once per host)."""
+    return f"images on {host}, another host than their pages (a CDN?): allowed, and that host must let search " \
+        "engines crawl them (reported once per host)"
 
 
 def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:

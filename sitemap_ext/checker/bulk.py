@@ -1,0 +1,224 @@
+"""A urlset in the canonical shape with nothing to report, judged in a few calls.
+
+Generated sitemaps are mostly clean, and their entries come in runs: the members
+of a cluster follow each other, and differ only in their loc (lastmod, links and
+images are the same text). So a file is taken apart with calls that each handle
+all its entries (one regular expression finds every row; the locs are judged
+joined by newlines), and what follows the loc is judged once per run, the runs
+of the file together (joined, and split into fields with str.split and slices).
+No Python code runs per entry or per run: only C loops (map, zip, accumulate).
+
+This path only says yes or no. It mutates nothing until the whole file is known
+to give no finding of its own (every loc clean, on the file's host and in its
+folder, new; every lastmod, changefreq, priority, link and image one the rules
+take without a word) but I104, a note once per image host; then it records the
+entries as the entry-by-entry path would have, and I104 is reported as there.
+Any doubt returns None, and canonical.py checks the file entry by entry, which
+reports what there is to report. Tests check both give the same.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, ge, getitem, methodcaller, ne, sub
+from typing import Literal
+
+from .. import langtags
+from ..ext import image
+from ..limits import MAX_IMAGES_PER_URL, MAX_URLS_PER_FILE
+from ..urls import all_clean, is_clean, origin_text
+from .clusters import X_DEFAULT, CleanRuns
+from .entries import FileState, is_changefreq, is_priority
+
+# A row: the loc (no markup, no reference, no line break), then the rest of the line.
+_ROW = re.compile(r"<url><loc>([^\n<>&\"']*)</loc>([^\n]*)\n")
+_ROW_FIXED = len("<url><loc></loc>\n")
+_FIRST_LINE = 3  # the declaration, the urlset, then one entry per line
+
+
+def check(text: str, start: int, end: int, state: FileState, declared: dict[str, str],
+          rests_pattern: re.Pattern[str]) -> list[tuple[str, int, str]] | None:
+    """Check text[start:end], the rows of a canonical urlset, if none gives a finding
+    (recorded; what is left is the list of image hosts to note with report_hosts():
+    host, line, page); None, with nothing recorded, otherwise.
+
+    ``rests_pattern`` matches what follows the loc in any number of rows, each
+    ended by a line break (canonical.py's shape)."""
+    rows = _ROW.findall(text, start, end)
+    count = len(rows)
+    if not count or state.entries + count > MAX_URLS_PER_FILE:
+        return None
+    locs, rests = (list(column) for column in zip(*rows))
+    if sum(map(len, locs)) + sum(map(len, rests)) + _ROW_FIXED * count != end - start:
+        return None  # something between the rows
+    shared = state.shared
+    clusters = shared.clusters
+    if not _locs_pass(locs, state):
+        return None
+    hashes = list(map(hash, locs))
+    if len(set(hashes)) != count or not clusters.urls.isdisjoint(hashes):
+        return None  # a URL listed twice: U104, reported entry by entry
+    origin = state.origin or origin_text(locs[0])
+    # Runs: where the text after the loc changes. One text per run, all judged at once.
+    starts = [0, *compress(range(1, count), map(ne, rests, islice(rests, 1, None)))]
+    lengths = list(map(sub, [*islice(starts, 1, None), count], starts))
+    distinct = list(map(rests.__getitem__, starts))
+    joined = "\n".join(distinct) + "\n"
+    if "&" in joined or rests_pattern.fullmatch(joined) is None:
+        return None  # references are decoded and judged entry by entry
+    lastmod = _lastmods(joined, len(distinct), state)
+    if lastmod is False:
+        return None
+    if not all(map(is_changefreq, _CHANGEFREQ.findall(joined))) or \
+            not all(map(is_priority, _PRIORITY.findall(joined))):
+        return None
+    runs = _runs(joined, distinct, lengths, locs, declared)
+    if runs is False:
+        return None  # a link with something to report
+    hosts = _image_hosts(joined, distinct, starts, origin, declared, shared.noted)
+    if hosts is None:
+        return None
+    # Nothing to report: record it all, as check_url() would have.
+    state.origin = origin
+    state.entries += count
+    shared.urls += count
+    if lastmod is not None:
+        first, differ = lastmod
+        if state.lastmod_first is None:
+            state.lastmod_first = first
+        state.lastmods_differ = state.lastmods_differ or differ or first != state.lastmod_first
+        state.lastmod_count += count
+    state.previous_links = None  # the entry-by-entry path's memo of the last links
+    clusters.add_clean(hashes, state.display, _FIRST_LINE, starts, runs)
+    for host, _ in hosts:
+        shared.noted.add(("image-host", host))
+    return [(host, _FIRST_LINE + entry, locs[entry]) for host, entry in hosts]
+
+
+def report_hosts(hosts: list[tuple[str, int, str]], state: FileState) -> None:
+    """Report what check() found to note (after the file's own head findings), as
+    check_plain_images() does at the first image on each such host."""
+    for host, line, loc in hosts:
+        state.report("I104", image.other_host(host), line, url=loc, once=f"image-host {host}")
+
+
+def _locs_pass(locs: list[str], state: FileState) -> bool:
+    """Whether check_loc() would take every loc without a word (and U107, U108)."""
+    if not all_clean(locs):
+        return False
+    origin = state.origin or origin_text(locs[0])
+    if origin != origin.lower():
+        return False
+    wrapped = "\n" + "\n".join(locs)
+    if wrapped.count("\n" + origin + "/") != len(locs):
+        return False  # a loc on another host (U107)
+    return state.folder is None or wrapped.count("\n" + state.folder) == len(locs)  # U108
+
+
+def _lastmods(joined: str, runs: int, state: FileState) -> tuple[str, bool] | None | Literal[False]:
+    """The first lastmod (as parsed) and whether they differ; None when no entry has
+    one; False when one has something to report, or only some entries have one."""
+    written = _LASTMOD.findall(joined)
+    if not written:
+        return None
+    if len(written) != runs:
+        return False
+    parsed = []
+    now = state.shared.now
+    for text in dict.fromkeys(written):
+        lastmod, problems = state.shared.dates.parse(text)
+        if lastmod is None or problems or (now is not None and lastmod.instant > now):
+            return False
+        parsed.append(lastmod.text)
+    return parsed[0], len(set(parsed)) > 1
+
+
+def _runs(joined: str, distinct: list[str], lengths: list[int], locs: list[str],
+          declared: dict[str, str]) -> CleanRuns | None | Literal[False]:
+    """The clusters, when every link is one the rules take without a word and each
+    entry names itself; None when no entry has links; False otherwise."""
+    counts = list(map(methodcaller("count", "<xhtml:link "), distinct))
+    total = sum(counts)
+    if not total:
+        return None
+    if "xhtml" not in declared or counts.count(0):
+        return False  # entries with and without links: entry by entry
+    fields = joined.split('"')  # each link's rel, hreflang and href at 1, 3, 5 of every 6
+    rels, written, hrefs = fields[1::6], fields[3::6], fields[5::6]
+    if len(rels) != total or rels.count("alternate") != total:
+        return False
+    codes = list(map(_CODES.get, written))
+    if None in codes:
+        codes = list(map(_clean_code, written))
+    if "" in codes or _HREFS.fullmatch(" ".join(hrefs)) is None:
+        return False
+    # Within each run, codes strictly ascending: the pairs are sorted, and no code is
+    # there twice (H106, H108). Where they do not ascend, a new run must start.
+    bounds = set(accumulate(counts))
+    if not bounds.issuperset(compress(range(1, total), map(ge, codes, islice(codes, 1, None)))):
+        return False
+    cuts = list(map(slice, accumulate(counts, initial=0), accumulate(counts)))
+    run_codes = list(map(codes.__getitem__, cuts))
+    run_hrefs = list(map(hrefs.__getitem__, cuts))
+    # A URL's place (the x-default's URL is another code's too, else: entry by entry).
+    places = list(map(dict, map(zip, map(reversed, run_hrefs), map(range, map(sub, counts, repeat(1)),
+                                                                   repeat(-1), repeat(-1)))))
+    named = list(map(len, places))
+    defaults = list(map(methodcaller("count", X_DEFAULT), run_codes))
+    if list(map(add, named, defaults)) != counts:
+        return False  # one URL under two codes (H107), or an x-default URL named by no code
+    if any(defaults):
+        if not all(defaults):
+            return False  # clusters with and without x-default: entry by entry
+        # Each x-default URL is named by exactly one code too (so none is named twice).
+        chosen = map(getitem, run_hrefs, map(methodcaller("index", X_DEFAULT), run_codes))
+        if not all(map((2).__eq__, map(list.count, run_hrefs, chosen))):
+            return False
+    try:
+        positions = list(map(dict.__getitem__, chain.from_iterable(map(repeat, places, lengths)), locs))
+    except KeyError:
+        return False  # an entry that does not list itself (H103)
+    return CleanRuns(lengths, counts, codes, hrefs, list(map(tuple, map(zip, run_codes, run_hrefs))), named,
+                     positions)
+
+
+def _image_hosts(joined: str, distinct: list[str], starts: list[int], origin: str, declared: dict[str, str],
+                 noted: set[tuple[str, str]]) -> list[tuple[str, int]] | None:
+    """Hosts of images other than the pages' and not yet noted, with the first entry
+    showing one (I104); None when an image has something else to report."""
+    urls = _IMAGE_LOC.findall(joined)
+    if not urls:
+        return []
+    if "image" not in declared or max(map(methodcaller("count", "<image:loc>"), distinct)) > MAX_IMAGES_PER_URL:
+        return None
+    if not all_clean(urls) and not all(url and is_clean(url) for url in urls):
+        return None
+    found: dict[str, int] = {}
+    for place, host in enumerate(map(origin_text, urls)):
+        if host != origin and host not in found and ("image-host", host) not in noted:
+            found[host] = place
+    if not found:
+        return []
+    # The run of each such image: runs hold images in order.
+    ends = list(accumulate(map(methodcaller("count", "<image:loc>"), distinct)))
+    return [(host, starts[bisect_right(ends, place)]) for host, place in found.items()]
+
+
+_LASTMOD = re.compile(r"<lastmod>([^<]*)</lastmod>")
+_CHANGEFREQ = re.compile(r"<changefreq>([^<]*)</changefreq>")
+_PRIORITY = re.compile(r"<priority>([^<]*)</priority>")
+_IMAGE_LOC = re.compile(r"<image:loc>([^<]*)</image:loc>")
+_CODES: dict[str, str] = {}  # hreflang as written -> canonical; "" when a rule has something to say
+_HREFS = re.compile(r"https?://\S+(?: https?://\S+)*")  # absolute, without whitespace to strip
+
+
+def _clean_code(code: str) -> str:
+    """The canonical hreflang of a code judged without a problem; "" otherwise."""
+    if code not in _CODES:
+        if len(_CODES) > 4096:
+            _CODES.clear()  # foreign files may hold any number of distinct codes
+        verdict = langtags.judge(code)
+        _CODES[code] = verdict.canonical or "" if not verdict.problems else ""
+    return _CODES[code]
