@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sitemap_ext.checker.bulk as bulk
 import sitemap_ext.checker.canonical as canonical
 from sitemap_ext import check
 from sitemap_ext.xmlesc import escape
@@ -53,8 +54,10 @@ HEAD = ("<?xml version='1.0' encoding='UTF-8'?>\n<urlset xmlns=\"http://www.site
         "xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n")
 
 
-def findings(paths: list[str]) -> list[tuple[Any, ...]]:
-    result = check(paths, now="2026-06-01T00:00:00Z", base_urls=["https://e.com/=" + str(Path(paths[0]).parent)])
+def findings(paths: list[str], served: bool = True) -> list[tuple[Any, ...]]:
+    """What check() reports; ``served``: the files' URL is known (host and folder rules)."""
+    base_urls = ["https://e.com/=" + str(Path(paths[0]).parent)] if served else []
+    result = check(paths, now="2026-06-01T00:00:00Z", base_urls=base_urls)
     return [(d.code, Path(d.file or "").name, d.line, d.column, d.url, d.hreflang, d.message, d.suggestion)
             for d in result.collector.sorted()]
 
@@ -105,3 +108,120 @@ def test_a_file_in_another_shape_is_not_read_whole_first(tmp_path: Path, monkeyp
     pretty = HEAD + "<url>\n  <loc>https://e.com/a</loc>\n</url>\n</urlset>\n"
     (tmp_path / "s.xml").write_text(pretty, encoding="utf-8")
     assert findings([str(tmp_path / "s.xml")]) == []
+
+
+# --- clean files in runs: the bulk path ------------------------------------------------
+
+LOCALES = ["en", "de", "fr", "ja", "pt-BR"]
+DEFECTS = [None, "unsorted", "not-self", "two-codes", "selector", "two-codes-selector", "listed-twice", "future",
+           "bad-code", "some-lastmods", "query", "priority", "changefreq", "other-host", "wrong-list", "no-return",
+           "empty-lastmod"]
+
+
+def _link(code: str, href: str) -> str:
+    return f'<xhtml:link rel="alternate" hreflang="{code}" href="{escape(href)}"/>'
+
+
+@st.composite
+def clean_site(draw: Any) -> tuple[list[str], str | None]:
+    """Entries a generator would write (clusters in runs, sorted links), and perhaps
+    one defect, anywhere: the bulk path must refuse the file or agree on what it says."""
+    defect = draw(st.sampled_from(DEFECTS))
+    # What each defect needs to be there at all (links, an x-default, a lastmod...).
+    needs_links = defect in ("unsorted", "not-self", "two-codes", "selector", "two-codes-selector", "bad-code",
+                             "wrong-list", "no-return")
+    locales = draw(st.lists(st.sampled_from(LOCALES), min_size=2 if needs_links else 0, max_size=4, unique=True))
+    x_default = draw(st.booleans()) or "selector" in (defect or "")
+    lastmod = None if defect == "some-lastmods" else draw(st.sampled_from(
+        ["2026-01-02", "per-page"] if defect in ("future", "empty-lastmod") else [None, "2026-01-02", "per-page"]))
+    image_host = draw(st.sampled_from([None, "https://e.com", "https://cdn.example.com"]))
+    extras = {"priority": "<priority>0.5</priority>", "changefreq": "<changefreq>daily</changefreq>"}.get(
+        defect or "", draw(st.sampled_from(["", "<changefreq>daily</changefreq>", "<priority>0.5</priority>"])))
+    lines = []
+    for page in range(draw(st.integers(1, 6))):
+        urls = {code: f"https://e.com/{code.lower()}/p{page}" for code in locales} or {"": f"https://e.com/p{page}"}
+        links = [(code, url) for code, url in urls.items() if code]
+        if x_default and locales:
+            links.append(("x-default", urls[locales[0]]))
+        links.sort()
+        date = f"2026-01-{1 + page % 28:02d}" if lastmod == "per-page" else lastmod
+        for url in urls.values():
+            line = f"<url><loc>{escape(url)}</loc>" + (f"<lastmod>{date}</lastmod>" if date else "") + extras
+            line += "".join(_link(code, href) for code, href in links)
+            if image_host:
+                line += f"<image:image><image:loc>{image_host}/img/{page}.jpg</image:loc></image:image>"
+            lines.append(line + "</url>\n")
+    at = draw(st.integers(0, len(lines) - 1))
+    line = lines[at]
+    loc = line[len("<url><loc>"):line.index("</loc>")]
+    if defect == "unsorted" and line.count("<xhtml:link") > 1:  # fine, but not in order
+        first = line.index("<xhtml:link")
+        second = line.index("<xhtml:link", first + 1)
+        third = line.index("/>", second) + 2
+        line = line[:first] + line[second:third] + line[first:second] + line[third:]
+    elif defect == "not-self" and "<xhtml:link" in line:
+        line = line.replace(f'href="{loc}"/>', 'href="https://e.com/elsewhere"/>')
+    elif defect in ("two-codes", "selector", "two-codes-selector"):
+        if defect != "selector":  # one URL under two codes
+            line = line.replace("</url>", _link("zh", loc) + "</url>")
+        if defect != "two-codes":  # x-default: a URL no code names
+            start = line.index('hreflang="x-default" href="') + len('hreflang="x-default" href="')
+            line = line[:start] + "https://e.com/choose" + line[line.index('"', start):]
+    elif defect == "listed-twice":
+        lines.append(line)
+    elif defect == "future" and "<lastmod>" in line:
+        line = line.replace("<lastmod>2026", "<lastmod>2031")
+    elif defect == "bad-code" and "<xhtml:link" in line:
+        line = line.replace('hreflang="', 'hreflang="EN-', 1)
+    elif defect == "some-lastmods" and "<lastmod>" not in line:
+        line = line.replace("</loc>", "</loc><lastmod>2026-01-05</lastmod>", 1)
+    elif defect == "empty-lastmod" and "<lastmod>" in line:
+        line = line[:line.index("<lastmod>") + 9] + line[line.index("</lastmod>"):]
+    elif defect == "query":
+        line = line.replace(f"<loc>{loc}</loc>", f"<loc>{loc}?a=1&amp;b=2</loc>")
+    elif defect == "priority":
+        line = line.replace("<priority>0.5</priority>", "<priority>1.5</priority>")
+    elif defect == "changefreq":
+        line = line.replace("<changefreq>daily</changefreq>", "<changefreq>Daily</changefreq>")
+    elif defect == "other-host":  # the entry and its links
+        line = line.replace("https://e.com/", "https://other.org/")
+    elif defect == "wrong-list" and "<xhtml:link" in line:  # a member listing one version fewer
+        first = line.index("<xhtml:link")
+        end = line.index("/>", first) + 2
+        if f'href="{loc}"' not in line[first:end]:
+            line = line[:first] + line[end:]
+    elif defect == "no-return" and "<xhtml:link" in line:
+        first = line.index("<xhtml:link")  # Afrikaans sorts first: still in order
+        line = line[:first] + _link("af", "https://e.com/af/lost?a=1&b=2") + line[first:]
+    lines[at] = line
+    return lines, defect
+
+
+@settings(max_examples=300, deadline=None)
+@given(site=clean_site(), cut=st.floats(0, 1), served=st.booleans())
+def test_the_bulk_path_reports_what_the_entry_by_entry_path_reports(site: tuple[list[str], str | None],
+                                                                    cut: float, served: bool) -> None:
+    lines, defect = site
+    split = int(len(lines) * cut)
+    parts = [part for part in (lines[:split], lines[split:]) if part]
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
+        paths = []
+        for number, part in enumerate(parts):
+            path = Path(tmp) / f"s{number}.xml"
+            path.write_text(HEAD + "".join(part) + "</urlset>\n", encoding="utf-8")
+            paths.append(str(path))
+        taken: list[bool] = []
+        original = bulk.check
+
+        def spy(*args: Any) -> Any:
+            result = original(*args)
+            taken.append(result is not None)
+            return result
+        monkeypatch.setattr(bulk, "check", spy)
+        fast = findings(paths, served)
+        if defect is None:
+            assert taken == [True] * len(parts)  # clean files take the bulk path
+        monkeypatch.setattr(bulk, "check", lambda *args: None)
+        assert fast == findings(paths, served)  # entry by entry
+        monkeypatch.setattr(canonical, "check", lambda path, state: False)
+        assert fast == findings(paths, served)  # through libxml2

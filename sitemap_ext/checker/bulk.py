@@ -143,8 +143,8 @@ def _runs(joined: str, distinct: list[str], lengths: list[int], locs: list[str],
     total = sum(counts)
     if not total:
         return None
-    if "xhtml" not in declared or counts.count(0):
-        return False  # entries with and without links: entry by entry
+    if "xhtml" not in declared:
+        return False
     fields = joined.split('"')  # each link's rel, hreflang and href at 1, 3, 5 of every 6
     rels, written, hrefs = fields[1::6], fields[3::6], fields[5::6]
     if len(rels) != total or rels.count("alternate") != total:
@@ -179,7 +179,7 @@ def _runs(joined: str, distinct: list[str], lengths: list[int], locs: list[str],
     try:
         positions = list(map(dict.__getitem__, chain.from_iterable(map(repeat, places, lengths)), locs))
     except KeyError:
-        return False  # an entry that does not list itself (H103)
+        return False  # an entry that does not list itself (H103), or has no links where others do
     return CleanRuns(lengths, counts, codes, hrefs, list(map(tuple, map(zip, run_codes, run_hrefs))), named,
                      positions)
 
