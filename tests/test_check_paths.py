@@ -225,3 +225,18 @@ def test_the_bulk_path_reports_what_the_entry_by_entry_path_reports(site: tuple[
         assert fast == findings(paths, served)  # entry by entry
         monkeypatch.setattr(canonical, "check", lambda path, state: False)
         assert fast == findings(paths, served)  # through libxml2
+
+
+def test_the_cluster_map_past_its_dict_size_finds_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sitemap_ext.checker.clusters import ClusterIndex
+
+    lines = [f"<url><loc>https://e.com/{code}/p</loc>" + _link("de", "https://e.com/de/p")
+             + _link("en", "https://e.com/en/p") + "</url>\n" for code in ("de", "en")]
+    lines.append("<url><loc>https://e.com/fr/p</loc>" + _link("de", "https://e.com/de/p")
+                 + _link("en", "https://e.com/en/p") + _link("fr", "https://e.com/fr/p")
+                 + "</url>\n")  # lists de and en, which do not list it back
+    (tmp_path / "s.xml").write_text(HEAD + "".join(lines) + "</urlset>\n", encoding="utf-8")
+    small = findings([str(tmp_path / "s.xml")])
+    assert [(code, line) for code, _, line, *_ in small if code == "H104"] == [("H104", 5), ("H104", 5)]
+    monkeypatch.setattr(ClusterIndex, "DICT_ENTRIES", 0)  # the compact table instead of a dict
+    assert findings([str(tmp_path / "s.xml")]) == small
