@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, ge, getitem, methodcaller, ne, sub
+from operator import add, ge, getitem, methodcaller, sub
 from typing import Literal
 
 from .. import langtags
@@ -32,9 +32,10 @@ from ..urls import all_clean, is_clean, origin_text
 from .clusters import X_DEFAULT, CleanRuns
 from .entries import FileState, is_changefreq, is_priority
 
-# A row: the loc (no markup, no reference, no line break), then the rest of the line.
-_ROW = re.compile(r"<url><loc>([^\n<>&\"']*)</loc>([^\n]*)\n")
-_ROW_FIXED = len("<url><loc></loc>\n")
+# A row: the loc (no markup, no reference, no line break), then the rest of its line;
+# a run: rows whose rests are the same.
+_LOC = re.compile(r"<url><loc>([^\n<>&\"']*)</loc>")
+_RUN = re.compile(r"<url><loc>[^\n<>&\"']*</loc>([^\n]*)\n(?:<url><loc>[^\n<>&\"']*</loc>\1\n)*")
 _FIRST_LINE = 3  # the declaration, the urlset, then one entry per line
 
 
@@ -46,13 +47,24 @@ def check(text: str, start: int, end: int, state: FileState, declared: dict[str,
 
     ``rests_pattern`` matches what follows the loc in any number of rows, each
     ended by a line break (canonical.py's shape)."""
-    rows = _ROW.findall(text, start, end)
-    count = len(rows)
+    # Runs: rows that differ only in their loc. One text per run (what follows the loc),
+    # compared by the regular expression itself (a back-reference), and judged at once.
+    distinct: list[str] = []
+    lengths: list[int] = []
+    position, match, lines = start, _RUN.match, text.count
+    while position < end:
+        found = match(text, position, end)
+        if found is None:
+            return None  # another shape: a reference in a loc, say
+        distinct.append(found.group(1))
+        lengths.append(lines("\n", position, found.end()))
+        position = found.end()
+    count = sum(lengths)
     if not count or state.entries + count > MAX_URLS_PER_FILE:
         return None
-    locs, rests = (list(column) for column in zip(*rows))
-    if sum(map(len, locs)) + sum(map(len, rests)) + _ROW_FIXED * count != end - start:
-        return None  # something between the rows
+    locs = _LOC.findall(text, start, end)
+    if len(locs) != count:
+        return None
     shared = state.shared
     clusters = shared.clusters
     if not _locs_pass(locs, state):
@@ -61,10 +73,7 @@ def check(text: str, start: int, end: int, state: FileState, declared: dict[str,
     if len(set(hashes)) != count or not clusters.urls.isdisjoint(hashes):
         return None  # a URL listed twice: U104, reported entry by entry
     origin = state.origin or origin_text(locs[0])
-    # Runs: where the text after the loc changes. One text per run, all judged at once.
-    starts = [0, *compress(range(1, count), map(ne, rests, islice(rests, 1, None)))]
-    lengths = list(map(sub, [*islice(starts, 1, None), count], starts))
-    distinct = list(map(rests.__getitem__, starts))
+    starts = list(accumulate(lengths, initial=0))[:-1]
     joined = "\n".join(distinct) + "\n"
     if "&" in joined or rests_pattern.fullmatch(joined) is None:
         return None  # references are decoded and judged entry by entry
