@@ -23,7 +23,7 @@ import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, ge, getitem, methodcaller, sub
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .. import langtags
 from ..ext import image
@@ -39,16 +39,19 @@ _RUN = re.compile(r"<url><loc>[^\n<>&\"']*</loc>([^\n]*)\n(?:<url><loc>[^\n<>&\"
 _FIRST_LINE = 3  # the declaration, the urlset, then one entry per line
 
 
-def check(text: str, start: int, end: int, state: FileState, declared: dict[str, str],
-          rests_pattern: re.Pattern[str]) -> list[tuple[str, int, str]] | None:
-    """Check text[start:end], the rows of a canonical urlset, if none gives a finding
-    (recorded; what is left is the list of image hosts to note with report_hosts():
-    host, line, page); None, with nothing recorded, otherwise.
+class Rows(NamedTuple):
+    """A file's rows, by run."""
 
-    ``rests_pattern`` matches what follows the loc in any number of rows, each
-    ended by a line break (canonical.py's shape)."""
-    # Runs: rows that differ only in their loc. One text per run (what follows the loc),
-    # compared by the regular expression itself (a back-reference), and judged at once.
+    locs: list[str]  # every row's
+    distinct: list[str]  # each run's text after the loc (up to the line break)
+    lengths: list[int]  # rows per run
+
+
+def rows(text: str, start: int, end: int) -> Rows | None:
+    """The rows of text[start:end], when they all have a plain loc (no reference, no
+    markup): runs of rows that differ only in their loc, found by one regular
+    expression with a back-reference (no copy of every row's rest), and the locs by
+    another. None when anything else is there."""
     distinct: list[str] = []
     lengths: list[int] = []
     position, match, lines = start, _RUN.match, text.count
@@ -59,12 +62,24 @@ def check(text: str, start: int, end: int, state: FileState, declared: dict[str,
         distinct.append(found.group(1))
         lengths.append(lines("\n", position, found.end()))
         position = found.end()
-    count = sum(lengths)
-    if not count or state.entries + count > MAX_URLS_PER_FILE:
-        return None
     locs = _LOC.findall(text, start, end)
-    if len(locs) != count:
+    if not locs or len(locs) != sum(lengths):
         return None
+    return Rows(locs, distinct, lengths)
+
+
+def check(found: Rows, state: FileState, declared: dict[str, str],
+          rests_pattern: re.Pattern[str]) -> list[tuple[str, int, str]] | None:
+    """Check a canonical urlset's rows, if none gives a finding (recorded; what is
+    left is the list of image hosts to note with report_hosts(): host, line, page);
+    None, with nothing recorded, otherwise.
+
+    ``rests_pattern`` matches what follows the loc in any number of rows, each
+    ended by a line break (canonical.py's shape)."""
+    locs, distinct, lengths = found
+    count = len(locs)
+    if state.entries + count > MAX_URLS_PER_FILE:
+        return None  # X108, at its entry
     shared = state.shared
     clusters = shared.clusters
     if not _locs_pass(locs, state):

@@ -92,34 +92,51 @@ def _starts_canonical(path: str) -> bool:
     return head is not None and text.startswith(("<url><loc>", "</urlset>"), head.end())
 
 
+def _load(path: str) -> tuple[str, bytes, re.Match[str], dict[str, str]] | None:
+    """The file's text, its first MiB as bytes, its head and the prefixes it declares,
+    when it begins in the shape; None otherwise."""
+    data = _read(path)
+    if data is None or not data.startswith(b"<?xml"):
+        return None
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return None
+    prolog = data[: 1 << 20]
+    del data  # the text is all that is needed from here on
+    head = _HEAD.match(text)
+    if head is None:
+        return None
+    declarations = head.group(3)
+    declared = dict(_DECLARATION.findall(declarations))
+    if len(declared) != declarations.count(" xmlns:") or \
+            any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
+        return None
+    return text, prolog, head, declared
+
+
 def check(path: str, state: FileState) -> bool:
     """Check a urlset in the canonical shape (True); False, with nothing reported,
     when the file is in any other shape."""
     if not _starts_canonical(path):
         return False
-    data = _read(path)
-    if data is None or not data.startswith(b"<?xml"):
+    loaded = _load(path)
+    if loaded is None:
         return False
-    try:
-        text = data.decode()
-    except UnicodeDecodeError:
-        return False
-    prolog = data[: 1 << 20]
-    del data  # the text is all that is needed from here on
-    head = _HEAD.match(text)
-    if head is None:
-        return False
-    declarations = head.group(3)
-    declared = dict(_DECLARATION.findall(declarations))
-    if len(declared) != declarations.count(" xmlns:") or \
-            any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
-        return False
+    text, prolog, head, declared = loaded
     end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
-    hosts = bulk.check(text, head.end(), end, state, declared, _RESTS)
-    if hosts is not None:  # clean: judged a run at a time
-        _check_encoding(prolog, state.display, state.shared.collector)
-        bulk.report_hosts(hosts, state)
-        return True
+    rows = bulk.rows(text, head.end(), end)
+    if rows is not None:
+        del text, loaded  # what is left of the rows is all the bulk path needs
+        hosts = bulk.check(rows, state, declared, _RESTS)
+        if hosts is not None:  # clean: judged a run at a time
+            _check_encoding(prolog, state.display, state.shared.collector)
+            bulk.report_hosts(hosts, state)
+            return True
+        loaded = _load(path)  # something to report: entry by entry, from the text again
+        if loaded is None:
+            return False
+        text, prolog, head, declared = loaded
     entries = []
     position, match = head.end(), _ENTRY.match
     while True:

@@ -20,7 +20,9 @@ would be taken for one (about one chance in 10^7 at a million URLs).
 
 from __future__ import annotations
 
+import zlib
 from array import array
+from bisect import bisect_right
 from itertools import accumulate, chain, islice, repeat
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, NamedTuple, Sequence
@@ -63,6 +65,43 @@ def positions_of(pairs: Pairs) -> dict[str, int]:
     return positions
 
 
+class PackedText:
+    """Bytes appended piece by piece, kept zlib-compressed a block at a time and read
+    back by offsets: the URLs of every stored list, a tenth of their size (they share
+    hosts and paths). Reading is rare (findings), so the last block read is kept
+    inflated and nothing more."""
+
+    BLOCK: ClassVar[int] = 1 << 20
+
+    def __init__(self) -> None:
+        self.blocks: list[bytes] = []
+        self.starts = array("Q")  # offset of each block's first byte
+        self.tail = bytearray()  # not compressed yet
+        self.tail_start = 0
+        self._inflated: tuple[int, bytes] = (-1, b"")
+
+    def __len__(self) -> int:
+        return self.tail_start + len(self.tail)
+
+    def append(self, piece: bytes) -> None:
+        """Add bytes; a piece is never split across blocks."""
+        self.tail += piece
+        if len(self.tail) >= self.BLOCK:
+            self.blocks.append(zlib.compress(self.tail, 1))  # level 1: the speed is what counts here
+            self.starts.append(self.tail_start)
+            self.tail_start += len(self.tail)
+            self.tail = bytearray()
+
+    def read(self, start: int, stop: int) -> bytes:
+        if start >= self.tail_start:
+            return bytes(self.tail[start - self.tail_start:stop - self.tail_start])
+        block = bisect_right(self.starts, start) - 1
+        if self._inflated[0] != block:
+            self._inflated = (block, zlib.decompress(self.blocks[block]))
+        offset = self.starts[block]
+        return self._inflated[1][start - offset:stop - offset]
+
+
 @dataclass
 class ClusterIndex:
     collector: Collector
@@ -87,7 +126,7 @@ class ClusterIndex:
     item_code: array = field(default_factory=lambda: array("H"))
     item_hash: array = field(default_factory=lambda: array("q"))
     item_text: array = field(default_factory=lambda: array("Q", [0]))  # offsets into text
-    text: bytearray = field(default_factory=bytearray)
+    text: PackedText = field(default_factory=lambda: PackedText())
     codes: list[str] = field(default_factory=list)
     _code_ids: dict[str, int] = field(default_factory=dict)
     own_locs: dict[int, str] = field(default_factory=dict)  # entries that do not list themselves
@@ -196,7 +235,7 @@ class ClusterIndex:
         if len(blob) != sum(map(len, runs.hrefs)):
             sizes = [len(href.encode()) for href in runs.hrefs]  # not all ASCII
         self.item_text.extend(islice(accumulate(sizes, initial=len(self.text)), 1, None))
-        self.text += blob
+        self.text.append(blob)
         self.list_start.extend(islice(accumulate(runs.counts, initial=self.list_start[-1]), 1, None))
         self.list_first.extend(firsts)
         self.list_members.extend(runs.lengths)
@@ -225,7 +264,7 @@ class ClusterIndex:
         encoded = [href.encode() for href in hrefs]
         # item_text ends with the text's length; each href adds where it ends.
         self.item_text.extend(islice(accumulate(map(len, encoded), initial=len(self.text)), 1, None))
-        self.text += b"".join(encoded)
+        self.text.append(b"".join(encoded))
         self.list_start.append(len(self.item_code))
         self.list_first.append(entry)
         self.list_members.append(0)
@@ -259,7 +298,7 @@ class ClusterIndex:
     # --- stored lists ----------------------------------------------------------------
 
     def _href(self, item: int) -> str:
-        return self.text[self.item_text[item]:self.item_text[item + 1]].decode()
+        return self.text.read(self.item_text[item], self.item_text[item + 1]).decode()
 
     def _pairs(self, list_id: int) -> tuple[tuple[str, str], ...]:
         return tuple((self.codes[self.item_code[i]], self._href(i))
