@@ -105,6 +105,7 @@ def test_a_file_in_another_shape_is_not_read_whole_first(tmp_path: Path, monkeyp
     def whole(path: str) -> bytes:
         raise AssertionError(f"{path} read whole by the canonical path")
     monkeypatch.setattr(canonical, "_read", whole)
+    monkeypatch.setattr(canonical, "_decoded", whole)
     pretty = HEAD + "<url>\n  <loc>https://e.com/a</loc>\n</url>\n</urlset>\n"
     (tmp_path / "s.xml").write_text(pretty, encoding="utf-8")
     assert findings([str(tmp_path / "s.xml")]) == []
@@ -115,7 +116,10 @@ def test_a_file_in_another_shape_is_not_read_whole_first(tmp_path: Path, monkeyp
 LOCALES = ["en", "de", "fr", "ja", "pt-BR"]
 DEFECTS = [None, "unsorted", "not-self", "two-codes", "selector", "two-codes-selector", "listed-twice", "future",
            "bad-code", "some-lastmods", "query", "priority", "changefreq", "other-host", "wrong-list", "no-return",
-           "empty-lastmod"]
+           "empty-lastmod",
+           # the shape itself (rows still one per line): the bulk path must see these too
+           "lastmod-after-links", "extra-attribute", "attributes-swapped", "href-space", "between-links",
+           "nul", "tab-in-code", "misspelled-href"]
 
 
 def _link(code: str, href: str) -> str:
@@ -129,11 +133,14 @@ def clean_site(draw: Any) -> tuple[list[str], str | None]:
     defect = draw(st.sampled_from(DEFECTS))
     # What each defect needs to be there at all (links, an x-default, a lastmod...).
     needs_links = defect in ("unsorted", "not-self", "two-codes", "selector", "two-codes-selector", "bad-code",
-                             "wrong-list", "no-return")
+                             "wrong-list", "no-return", "lastmod-after-links", "extra-attribute", "attributes-swapped",
+                             "href-space", "between-links", "nul", "tab-in-code",
+                             "misspelled-href")
     locales = draw(st.lists(st.sampled_from(LOCALES), min_size=2 if needs_links else 0, max_size=4, unique=True))
     x_default = draw(st.booleans()) or "selector" in (defect or "")
     lastmod = None if defect == "some-lastmods" else draw(st.sampled_from(
-        ["2026-01-02", "per-page"] if defect in ("future", "empty-lastmod") else [None, "2026-01-02", "per-page"]))
+        ["2026-01-02", "per-page"] if defect in ("future", "empty-lastmod", "lastmod-after-links")
+        else [None, "2026-01-02", "per-page"]))
     image_host = draw(st.sampled_from([None, "https://e.com", "https://cdn.example.com"]))
     extras = {"priority": "<priority>0.5</priority>", "changefreq": "<changefreq>daily</changefreq>"}.get(
         defect or "", draw(st.sampled_from(["", "<changefreq>daily</changefreq>", "<priority>0.5</priority>"])))
@@ -193,6 +200,26 @@ def clean_site(draw: Any) -> tuple[list[str], str | None]:
     elif defect == "no-return" and "<xhtml:link" in line:
         first = line.index("<xhtml:link")  # Afrikaans sorts first: still in order
         line = line[:first] + _link("af", "https://e.com/af/lost?a=1&b=2") + line[first:]
+    elif defect == "lastmod-after-links":  # out of schema order
+        lastmod_element = line[line.index("<lastmod>"):line.index("</lastmod>") + len("</lastmod>")]
+        line = line.replace(lastmod_element, "").replace("</url>", lastmod_element + "</url>")
+    elif defect == "extra-attribute":
+        line = line.replace('"/>', '" title="x"/>', 1)
+    elif defect == "attributes-swapped":
+        first = line.index("<xhtml:link")
+        end = line.index("/>", first) + 2
+        rel, code, href = line[first:end].split('"')[1:6:2]
+        line = line[:first] + f'<xhtml:link rel="{rel}" href="{href}" hreflang="{code}"/>' + line[end:]
+    elif defect == "href-space":
+        line = line.replace('"/>', ' "/>', 1)
+    elif defect == "between-links" and line.count("<xhtml:link") > 1:  # out of schema order
+        line = line.replace("/><xhtml:link", "/><priority>0.5</priority><xhtml:link", 1)
+    elif defect == "misspelled-href":
+        line = line.replace(' href="', ' hre="', 1)
+    elif defect == "nul":
+        line = line.replace('"/>', '\x00"/>', 1)
+    elif defect == "tab-in-code":
+        line = line.replace('hreflang="', 'hreflang="\t', 1)
     lines[at] = line
     return lines, defect
 

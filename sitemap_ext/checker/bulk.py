@@ -19,11 +19,13 @@ reports what there is to report. Tests check both give the same.
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, ge, getitem, methodcaller, sub
-from typing import Literal, NamedTuple
+from operator import add, ge, getitem, methodcaller, ne, sub
+from contextlib import contextmanager
+from typing import Iterator, Literal, NamedTuple
 
 from .. import langtags
 from ..ext import image
@@ -37,6 +39,28 @@ from .entries import FileState, is_changefreq, is_priority
 _LOC = re.compile(r"<url><loc>([^\n<>&\"']*)</loc>")
 _RUN = re.compile(r"<url><loc>[^\n<>&\"']*</loc>([^\n]*)\n(?:<url><loc>[^\n<>&\"']*</loc>\1\n)*")
 _FIRST_LINE = 3  # the declaration, the urlset, then one entry per line
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """This path makes a great many small objects and no reference cycles: passes of
+    the cyclic garbage collector over them are pure cost, so they wait meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class Shape(NamedTuple):
+    """canonical.py's shape, as this path needs it."""
+
+    rests: re.Pattern[str]  # what follows the loc, in rows joined by line breaks (ended by one)
+    around_links: re.Pattern[str]  # the text around a file's links, pieces joined by NUL
+    next_link: str  # what lies between two links of one entry
+    hrefs: re.Pattern[str]  # the links' URLs joined by spaces, when each is one the rules take
 
 
 class Rows(NamedTuple):
@@ -68,14 +92,10 @@ def rows(text: str, start: int, end: int) -> Rows | None:
     return Rows(locs, distinct, lengths)
 
 
-def check(found: Rows, state: FileState, declared: dict[str, str],
-          rests_pattern: re.Pattern[str]) -> list[tuple[str, int, str]] | None:
+def check(found: Rows, state: FileState, declared: dict[str, str], shape: Shape) -> list[tuple[str, int, str]] | None:
     """Check a canonical urlset's rows, if none gives a finding (recorded; what is
     left is the list of image hosts to note with report_hosts(): host, line, page);
-    None, with nothing recorded, otherwise.
-
-    ``rests_pattern`` matches what follows the loc in any number of rows, each
-    ended by a line break (canonical.py's shape)."""
+    None, with nothing recorded, otherwise."""
     locs, distinct, lengths = found
     count = len(locs)
     if state.entries + count > MAX_URLS_PER_FILE:
@@ -90,15 +110,26 @@ def check(found: Rows, state: FileState, declared: dict[str, str],
     origin = state.origin or origin_text(locs[0])
     starts = list(accumulate(lengths, initial=0))[:-1]
     joined = "\n".join(distinct) + "\n"
-    if "&" in joined or rests_pattern.fullmatch(joined) is None:
+    if "&" in joined or "\x00" in joined:
         return None  # references are decoded and judged entry by entry
+    counts = list(map(methodcaller("count", "<xhtml:link "), distinct))
+    total = sum(counts)
+    fields: list[str] = []
+    if total:
+        if "xhtml" not in declared:
+            return None
+        fields = joined.split('"')  # each link's rel, hreflang and href at 1, 3, 5 of every 6
+        if not _around_links(fields, counts, total, shape):
+            return None
+    elif shape.rests.fullmatch(joined) is None:
+        return None
     lastmod = _lastmods(joined, len(distinct), state)
     if lastmod is False:
         return None
     if not all(map(is_changefreq, _CHANGEFREQ.findall(joined))) or \
             not all(map(is_priority, _PRIORITY.findall(joined))):
         return None
-    runs = _runs(joined, distinct, lengths, locs, declared)
+    runs = _runs(fields, counts, total, lengths, locs, shape) if total else None
     if runs is False:
         return None  # a link with something to report
     hosts = _image_hosts(joined, distinct, starts, origin, declared, shared.noted)
@@ -159,24 +190,32 @@ def _lastmods(joined: str, runs: int, state: FileState) -> tuple[str, bool] | No
     return parsed[0], len(set(parsed)) > 1
 
 
-def _runs(joined: str, distinct: list[str], lengths: list[int], locs: list[str],
-          declared: dict[str, str]) -> CleanRuns | None | Literal[False]:
-    """The clusters, when every link is one the rules take without a word and each
-    entry names itself; None when no entry has links; False otherwise."""
-    counts = list(map(methodcaller("count", "<xhtml:link "), distinct))
-    total = sum(counts)
-    if not total:
-        return None
-    if "xhtml" not in declared:
+def _around_links(fields: list[str], counts: list[int], total: int, shape: Shape) -> bool:
+    """Whether the rows, split at the quotes of their links, are in the shape: the
+    attribute names in place, each run's links one after another, and what lies
+    before and after a run's links (one regular expression for them all)."""
+    if len(fields) != 6 * total + 1 or fields[2::6].count(" hreflang=") != total or \
+            fields[4::6].count(" href=") != total:
         return False
-    fields = joined.split('"')  # each link's rel, hreflang and href at 1, 3, 5 of every 6
+    around = fields[0::6]  # before the first link, between links, after the last
+    bounds = list(accumulate(counts))  # where each run's links end
+    if list(compress(range(1, total), map(ne, islice(around, 1, total), repeat(shape.next_link)))) != bounds[:-1]:
+        return False  # runs without links, or links apart within a row
+    pieces = [around[0], *map(around.__getitem__, bounds[:-1]), around[total]]
+    return shape.around_links.fullmatch("\x00".join(pieces)) is not None
+
+
+def _runs(fields: list[str], counts: list[int], total: int, lengths: list[int], locs: list[str],
+          shape: Shape) -> CleanRuns | Literal[False]:
+    """The clusters, when every link is one the rules take without a word and each
+    entry names itself; False otherwise."""
     rels, written, hrefs = fields[1::6], fields[3::6], fields[5::6]
-    if len(rels) != total or rels.count("alternate") != total:
+    if rels.count("alternate") != total:
         return False
     codes = list(map(_CODES.get, written))
     if None in codes:
         codes = list(map(_clean_code, written))
-    if "" in codes or _HREFS.fullmatch(" ".join(hrefs)) is None:
+    if "" in codes or shape.hrefs.fullmatch(" ".join(hrefs)) is None:
         return False
     # Within each run, codes strictly ascending: the pairs are sorted, and no code is
     # there twice (H106, H108). Where they do not ascend, a new run must start.
@@ -203,7 +242,7 @@ def _runs(joined: str, distinct: list[str], lengths: list[int], locs: list[str],
     try:
         positions = list(map(dict.__getitem__, chain.from_iterable(map(repeat, places, lengths)), locs))
     except KeyError:
-        return False  # an entry that does not list itself (H103), or has no links where others do
+        return False  # an entry that does not list itself (H103)
     return CleanRuns(lengths, counts, codes, hrefs, list(map(tuple, map(zip, run_codes, run_hrefs))), named,
                      positions)
 
@@ -235,7 +274,6 @@ _CHANGEFREQ = re.compile(r"<changefreq>([^<]*)</changefreq>")
 _PRIORITY = re.compile(r"<priority>([^<]*)</priority>")
 _IMAGE_LOC = re.compile(r"<image:loc>([^<]*)</image:loc>")
 _CODES: dict[str, str] = {}  # hreflang as written -> canonical; "" when a rule has something to say
-_HREFS = re.compile(r"https?://\S+(?: https?://\S+)*")  # absolute, without whitespace to strip
 
 
 def _clean_code(code: str) -> str:

@@ -16,6 +16,8 @@ the general path through libxml2. Tests check both paths report the same.
 
 from __future__ import annotations
 
+import mmap
+import os
 import re
 import zlib
 
@@ -42,7 +44,19 @@ _AFTER_LOC = (
     rf"((?:<xhtml:link rel=\"{_TEXT}\" hreflang=\"{_TEXT}\" href=\"{_TEXT}\"/>)*)"
     rf"((?:<image:image><image:loc>{_TEXT}</image:loc></image:image>)*)</url>")
 _ENTRY = re.compile(rf"<url><loc>({_TEXT})</loc>{_AFTER_LOC}\n")
-_RESTS = re.compile(rf"(?:{_AFTER_LOC}\n)*")  # what follows the loc, for rows joined by line breaks
+# For the bulk path. What follows the loc, for rows joined by line breaks; and when
+# the links are split out at their quotes, what lies around them (lastmod and the
+# like before a run's first link; images and the line break after its last), those
+# pieces joined by NUL; and the links' URLs joined by spaces (absolute, nothing to strip).
+_BEFORE_LINKS = (rf"(?:<lastmod>{_PLAIN}</lastmod>)?(?:<changefreq>{_PLAIN}</changefreq>)?"
+                 rf"(?:<priority>{_PLAIN}</priority>)?<xhtml:link rel=")
+_AFTER_LINKS = rf"/>(?:<image:image><image:loc>{_PLAIN}</image:loc></image:image>)*</url>\n"
+_HREF = r"https?://[^\s<>&\"'\x00-\x1f\ufffe\uffff]*"
+_SHAPE = bulk.Shape(
+    rests=re.compile(rf"(?:{_AFTER_LOC}\n)*"),
+    around_links=re.compile(rf"{_BEFORE_LINKS}(?:\x00{_AFTER_LINKS}{_BEFORE_LINKS})*\x00{_AFTER_LINKS}"),
+    next_link="/><xhtml:link rel=",
+    hrefs=re.compile(rf"{_HREF}(?: {_HREF})*"))
 _LINK = re.compile(rf"<xhtml:link rel=\"({_TEXT})\" hreflang=\"({_TEXT})\" href=\"({_TEXT})\"/>")
 _IMAGE_LOC = re.compile(rf"<image:loc>({_TEXT})</image:loc>")
 _TAIL = re.compile(r"</urlset>\n?")
@@ -77,6 +91,29 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_BYTES_PER_FILE else None
 
 
+def _decoded(path: str) -> tuple[str, bytes] | None:
+    """The file's text and its first MiB as bytes (for the encoding rule), when it
+    is UTF-8 that starts with an XML declaration; None otherwise. A plain file is
+    decoded straight from a memory map (no copy of its bytes), gzip through _read."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if 0 < size <= MAX_BYTES_PER_FILE and handle.read(2) != b"\x1f\x8b":
+                with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                    if mapped[:5] != b"<?xml":
+                        return None
+                    return str(mapped, "utf-8"), mapped[:1 << 20]
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    data = _read(path)
+    if data is None or not data.startswith(b"<?xml"):
+        return None
+    try:
+        return data.decode(), data[:1 << 20]
+    except UnicodeDecodeError:
+        return None
+
+
 def _starts_canonical(path: str) -> bool:
     """Whether the file begins in the shape (its head and first entry): a look at its
     first bytes, so that files in other shapes are not read whole twice."""
@@ -95,15 +132,10 @@ def _starts_canonical(path: str) -> bool:
 def _load(path: str) -> tuple[str, bytes, re.Match[str], dict[str, str]] | None:
     """The file's text, its first MiB as bytes, its head and the prefixes it declares,
     when it begins in the shape; None otherwise."""
-    data = _read(path)
-    if data is None or not data.startswith(b"<?xml"):
+    decoded = _decoded(path)
+    if decoded is None:
         return None
-    try:
-        text = data.decode()
-    except UnicodeDecodeError:
-        return None
-    prolog = data[: 1 << 20]
-    del data  # the text is all that is needed from here on
+    text, prolog = decoded
     head = _HEAD.match(text)
     if head is None:
         return None
@@ -125,10 +157,12 @@ def check(path: str, state: FileState) -> bool:
         return False
     text, prolog, head, declared = loaded
     end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
-    rows = bulk.rows(text, head.end(), end)
+    with bulk.no_cycle_collection():
+        rows = bulk.rows(text, head.end(), end)
+        if rows is not None:
+            del text, loaded  # what is left of the rows is all the bulk path needs
+        hosts = None if rows is None else bulk.check(rows, state, declared, _SHAPE)
     if rows is not None:
-        del text, loaded  # what is left of the rows is all the bulk path needs
-        hosts = bulk.check(rows, state, declared, _RESTS)
         if hosts is not None:  # clean: judged a run at a time
             _check_encoding(prolog, state.display, state.shared.collector)
             bulk.report_hosts(hosts, state)
