@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sitemap_ext.checker.bulk as bulk
 import sitemap_ext.checker.canonical as canonical
 from sitemap_ext import check
 from sitemap_ext.xmlesc import escape
@@ -238,17 +237,17 @@ def test_the_bulk_path_reports_what_the_entry_by_entry_path_reports(site: tuple[
             path.write_text(HEAD + "".join(part) + "</urlset>\n", encoding="utf-8")
             paths.append(str(path))
         taken: list[bool] = []
-        original = bulk.check
+        original = canonical.probe
 
         def spy(*args: Any) -> Any:
             result = original(*args)
             taken.append(result is not None)
             return result
-        monkeypatch.setattr(bulk, "check", spy)
+        monkeypatch.setattr(canonical, "probe", spy)
         fast = findings(paths, served)
         if defect is None:
             assert taken == [True] * len(parts)  # clean files take the bulk path
-        monkeypatch.setattr(bulk, "check", lambda *args: None)
+        monkeypatch.setattr(canonical, "probe", lambda *args: None)
         assert fast == findings(paths, served)  # entry by entry
         monkeypatch.setattr(canonical, "check", lambda path, state: False)
         assert fast == findings(paths, served)  # through libxml2

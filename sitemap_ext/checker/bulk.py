@@ -92,20 +92,30 @@ def rows(text: str, start: int, end: int) -> Rows | None:
     return Rows(locs, distinct, lengths)
 
 
-def check(found: Rows, state: FileState, declared: dict[str, str], shape: Shape) -> list[tuple[str, int, str]] | None:
-    """Check a canonical urlset's rows, if none gives a finding (recorded; what is
-    left is the list of image hosts to note with report_hosts(): host, line, page);
-    None, with nothing recorded, otherwise."""
+class Probe(NamedTuple):
+    """What probe() found in a file with nothing to report: what record() keeps."""
+
+    count: int
+    origin: str
+    lastmod: tuple[str, bool] | None  # the first (as parsed), and whether any differs
+    hashes: list[int]  # every loc's
+    starts: list[int]  # each run's first entry
+    runs: CleanRuns | None  # None: no entry has links
+    hosts: list[tuple[str, int, str]]  # image hosts other than the pages': host, first entry's line, its loc
+
+
+def probe(found: Rows, state: FileState, declared: dict[str, str], shape: Shape) -> Probe | None:
+    """Judge a canonical urlset's rows: what to record if none gives a finding of its
+    own, else None. Reads only the file's state (its URL, the clock), never what
+    other files left: so a worker process may probe while others are checked."""
     locs, distinct, lengths = found
     count = len(locs)
     if state.entries + count > MAX_URLS_PER_FILE:
         return None  # X108, at its entry
-    shared = state.shared
-    clusters = shared.clusters
     if not _locs_pass(locs, state):
         return None
     hashes = list(map(hash, locs))
-    if len(set(hashes)) != count or not clusters.urls.isdisjoint(hashes):
+    if len(set(hashes)) != count:
         return None  # a URL listed twice: U104, reported entry by entry
     origin = state.origin or origin_text(locs[0])
     starts = list(accumulate(lengths, initial=0))[:-1]
@@ -132,24 +142,35 @@ def check(found: Rows, state: FileState, declared: dict[str, str], shape: Shape)
     runs = _runs(fields, counts, total, lengths, locs, shape) if total else None
     if runs is False:
         return None  # a link with something to report
-    hosts = _image_hosts(joined, distinct, starts, origin, declared, shared.noted)
+    hosts = _image_hosts(joined, distinct, starts, origin, declared)
     if hosts is None:
         return None
-    # Nothing to report: record it all, as check_url() would have.
-    state.origin = origin
-    state.entries += count
-    shared.urls += count
-    if lastmod is not None:
-        first, differ = lastmod
+    return Probe(count, origin, lastmod, hashes, starts, runs,
+                 [(host, _FIRST_LINE + entry, locs[entry]) for host, entry in hosts])
+
+
+def record(found: Probe, state: FileState) -> list[tuple[str, int, str]] | None:
+    """Record a probed file as check_url() would have, entry by entry: None (nothing
+    recorded) when one of its URLs was in a file before it; else the image hosts to
+    note with report_hosts()."""
+    shared = state.shared
+    clusters = shared.clusters
+    if not clusters.urls.isdisjoint(found.hashes):
+        return None  # U104, reported entry by entry
+    state.origin = found.origin
+    state.entries += found.count
+    shared.urls += found.count
+    if found.lastmod is not None:
+        first, differ = found.lastmod
         if state.lastmod_first is None:
             state.lastmod_first = first
         state.lastmods_differ = state.lastmods_differ or differ or first != state.lastmod_first
-        state.lastmod_count += count
+        state.lastmod_count += found.count
     state.previous_links = None  # the entry-by-entry path's memo of the last links
-    clusters.add_clean(hashes, state.display, _FIRST_LINE, starts, runs)
-    for host, _ in hosts:
-        shared.noted.add(("image-host", host))
-    return [(host, _FIRST_LINE + entry, locs[entry]) for host, entry in hosts]
+    clusters.add_clean(found.hashes, state.display, _FIRST_LINE, found.starts, found.runs)
+    hosts = [(host, line, loc) for host, line, loc in found.hosts if ("image-host", host) not in shared.noted]
+    shared.noted.update(("image-host", host) for host, _, _ in hosts)
+    return hosts
 
 
 def report_hosts(hosts: list[tuple[str, int, str]], state: FileState) -> None:
@@ -243,14 +264,14 @@ def _runs(fields: list[str], counts: list[int], total: int, lengths: list[int], 
         positions = list(map(dict.__getitem__, chain.from_iterable(map(repeat, places, lengths)), locs))
     except KeyError:
         return False  # an entry that does not list itself (H103)
-    return CleanRuns(lengths, counts, codes, hrefs, list(map(tuple, map(zip, run_codes, run_hrefs))), named,
-                     positions)
+    keys = list(map(hash, map(tuple, map(zip, run_codes, run_hrefs))))  # as the cluster index keys a list
+    return CleanRuns(lengths, counts, codes, hrefs, keys, named, positions)
 
 
-def _image_hosts(joined: str, distinct: list[str], starts: list[int], origin: str, declared: dict[str, str],
-                 noted: set[tuple[str, str]]) -> list[tuple[str, int]] | None:
-    """Hosts of images other than the pages' and not yet noted, with the first entry
-    showing one (I104); None when an image has something else to report."""
+def _image_hosts(joined: str, distinct: list[str], starts: list[int], origin: str,
+                 declared: dict[str, str]) -> list[tuple[str, int]] | None:
+    """Hosts of images other than the pages', with the first entry showing one (I104
+    when not noted yet); None when an image has something else to report."""
     urls = _IMAGE_LOC.findall(joined)
     if not urls:
         return []
@@ -260,7 +281,7 @@ def _image_hosts(joined: str, distinct: list[str], starts: list[int], origin: st
         return None
     found: dict[str, int] = {}
     for place, host in enumerate(map(origin_text, urls)):
-        if host != origin and host not in found and ("image-host", host) not in noted:
+        if host != origin and host not in found:
             found[host] = place
     if not found:
         return []

@@ -147,30 +147,57 @@ def _load(path: str) -> tuple[str, bytes, re.Match[str], dict[str, str]] | None:
     return text, prolog, head, declared
 
 
+def probe(path: str, state: FileState) -> bulk.Probe | None:
+    """What the bulk path keeps of a file in the shape with nothing to report (read
+    by a worker process: nothing shared is touched); None otherwise."""
+    if not _starts_canonical(path):
+        return None
+    loaded = _load(path)
+    if loaded is None:
+        return None
+    text, _, head, declared = loaded
+    end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
+    with bulk.no_cycle_collection():
+        rows = bulk.rows(text, head.end(), end)
+        del text, loaded, head
+        return None if rows is None else bulk.probe(rows, state, declared, _SHAPE)
+
+
+def record(path: str, probed: bulk.Probe, state: FileState) -> bool:
+    """Record a probed file (True), with the findings it has: the encoding's and I104;
+    False, with nothing recorded, when one of its URLs was in a file before it."""
+    with bulk.no_cycle_collection():
+        hosts = bulk.record(probed, state)
+    if hosts is None:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(_PEEK)
+        if start[:2] == b"\x1f\x8b":
+            start = zlib.decompressobj(wbits=31).decompress(start, _PEEK)
+    except (OSError, zlib.error):
+        start = b"<?xml"
+    _check_encoding(start, state.display, state.shared.collector)
+    bulk.report_hosts(hosts, state)
+    return True
+
+
 def check(path: str, state: FileState) -> bool:
     """Check a urlset in the canonical shape (True); False, with nothing reported,
     when the file is in any other shape."""
+    probed = probe(path, state)
+    if probed is not None and record(path, probed, state):
+        return True
+    return _entry_by_entry(path, state)
+
+
+def _entry_by_entry(path: str, state: FileState) -> bool:
     if not _starts_canonical(path):
         return False
     loaded = _load(path)
     if loaded is None:
         return False
     text, prolog, head, declared = loaded
-    end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
-    with bulk.no_cycle_collection():
-        rows = bulk.rows(text, head.end(), end)
-        if rows is not None:
-            del text, loaded  # what is left of the rows is all the bulk path needs
-        hosts = None if rows is None else bulk.check(rows, state, declared, _SHAPE)
-    if rows is not None:
-        if hosts is not None:  # clean: judged a run at a time
-            _check_encoding(prolog, state.display, state.shared.collector)
-            bulk.report_hosts(hosts, state)
-            return True
-        loaded = _load(path)  # something to report: entry by entry, from the text again
-        if loaded is None:
-            return False
-        text, prolog, head, declared = loaded
     entries = []
     position, match = head.end(), _ENTRY.match
     while True:

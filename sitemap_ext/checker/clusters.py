@@ -51,7 +51,7 @@ class CleanRuns(NamedTuple):
     counts: list[int]  # links per run
     codes: list[str]  # every link's canonical code, run after run
     hrefs: list[str]  # every link's URL, the same way
-    pairs: list[Pairs]  # per run: its (code, href) in written order, which is sorted
+    keys: list[int]  # per run: hash() of its pairs (code, href), in written order, which is sorted
     named: list[int]  # per run: how many URLs its pairs name (not as x-default only)
     positions: list[int]  # per entry: a place of its URL among its run's pairs (not x-default only)
 
@@ -211,13 +211,15 @@ class ClusterIndex:
             self.entry_list.extend(repeat(-1, count))
             self.entry_position.extend(repeat(-1, count))
             return
-        keys = list(map(hash, runs.pairs))
+        keys = runs.keys
         if len(set(keys)) == len(keys) and not any(map(self.list_ids.__contains__, keys)):
             ids: Sequence[int] = range(len(self.list_first), len(self.list_first) + len(keys))
             self.list_ids.update(zip(keys, ids))  # every list new: stored in a few calls
             self._store_all(runs, [base + start for start in starts])
         else:
-            ids = [self._store(pairs, base + start) for pairs, start in zip(runs.pairs, starts)]
+            ends = list(accumulate(runs.counts))
+            ids = [self._store(tuple(zip(runs.codes[end - size:end], runs.hrefs[end - size:end])), base + start)
+                   for start, end, size in zip(starts, ends, runs.counts)]
             for list_id, length in zip(ids, runs.lengths):
                 self.list_members[list_id] += length
         self.entry_list.extend(chain.from_iterable(map(repeat, ids, runs.lengths)))
