@@ -80,13 +80,13 @@ def test_the_canonical_path_reports_what_the_element_path_reports(files: list[li
         used: list[bool] = []
         original = canonical.check
 
-        def spy(path: str, state: Any) -> bool:
-            used.append(original(path, state))
+        def spy(path: str, state: Any, probed: Any = False) -> bool:
+            used.append(original(path, state, probed))
             return used[-1]
         monkeypatch.setattr(canonical, "check", spy)
         fast = findings(paths)
         assert all(used) == (sabotage is None)  # the path taken is the one meant
-        monkeypatch.setattr(canonical, "check", lambda path, state: False)
+        monkeypatch.setattr(canonical, "check", lambda *args: False)
         assert fast == findings(paths)
 
 
@@ -249,7 +249,7 @@ def test_the_bulk_path_reports_what_the_entry_by_entry_path_reports(site: tuple[
             assert taken == [True] * len(parts)  # clean files take the bulk path
         monkeypatch.setattr(canonical, "probe", lambda *args: None)
         assert fast == findings(paths, served)  # entry by entry
-        monkeypatch.setattr(canonical, "check", lambda path, state: False)
+        monkeypatch.setattr(canonical, "check", lambda *args: False)
         assert fast == findings(paths, served)  # through libxml2
 
 

@@ -182,11 +182,13 @@ def record(path: str, probed: bulk.Probe, state: FileState) -> bool:
     return True
 
 
-def check(path: str, state: FileState) -> bool:
+def check(path: str, state: FileState, probed: bulk.Probe | None | bool = False) -> bool:
     """Check a urlset in the canonical shape (True); False, with nothing reported,
-    when the file is in any other shape."""
-    probed = probe(path, state)
-    if probed is not None and record(path, probed, state):
+    when the file is in any other shape. ``probed``: the file's probe() already made
+    (by a worker), or None when it gave nothing."""
+    if probed is False:
+        probed = probe(path, state)
+    if isinstance(probed, bulk.Probe) and record(path, probed, state):
         return True
     return _entry_by_entry(path, state)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import gzip
 import os
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
@@ -22,6 +23,8 @@ from ..ext import SITEMAP_NS
 from ..limits import MAX_SITEMAPS_PER_INDEX
 from ..site import display_name
 from . import canonical
+from .ahead import Ahead, Planned
+from .bulk import Probe
 from .clusters import ClusterIndex
 from .entries import (
     LASTMOD, LOC, SITEMAP, URL, FileState, Shared, check_lastmod, check_loc, check_namespace, check_url, finish_file,
@@ -48,7 +51,9 @@ class SitemapChecker:
     base_urls: list[tuple[str, str]] = field(default_factory=list)  # (URL prefix, folder), longest first
     files: list[dict[str, object]] = field(default_factory=list)
     submitted: set[str] = field(default_factory=set)  # sitemap URLs named by Sitemap: lines of robots files
+    jobs: int = 1  # processes: workers probe files ahead of the main process (ahead.py)
     _done: set[str] = field(default_factory=set)
+    _ahead: list[Ahead] = field(default_factory=list)  # innermost last
     shared: Shared = field(init=False)
 
     def __post_init__(self) -> None:
@@ -70,8 +75,15 @@ class SitemapChecker:
                     files.append(item)
         # Indexes first: their children are then checked knowing their URL.
         files.sort(key=lambda p: (not _is_index(p), p))
-        for path in files:
+        indexes = [path for path in files if _is_index(path)]
+        for path in indexes:
             self.check_file(path)
+        rest = [path for path in files if path not in indexes]
+        plan = [Planned(path, url, url in self.submitted) for path in rest
+                if os.path.realpath(path) not in self._done for url in [self._url_of(os.path.realpath(path))]]
+        with self._looking_ahead(plan):
+            for path in rest:
+                self.check_file(path)
 
     def finish(self) -> None:
         self.shared.clusters.finish(self.shared.seen_text)
@@ -134,7 +146,7 @@ class SitemapChecker:
         return "text"
 
     def _xml(self, path: str, state: FileState, parent: _Parent | None, status: Status) -> str | None:
-        if canonical.check(path, state):  # a urlset in the usual shape: no elements needed
+        if canonical.check(path, state, self._probed(path, state)):  # the usual shape: no elements needed
             return "urlset"
         kind: str | None = None
         children: list[tuple[str, int]] = []
@@ -161,9 +173,37 @@ class SitemapChecker:
                     children.append((child, event.line))
             else:
                 state.report("X112", f"<{etree.QName(element).localname}> does not belong in a <{kind}>", event.line)
-        for child_url, line in children:
-            self._child(path, state, child_url, line)
+        plan = []
+        for child_url, _ in children:
+            found = self._locate(path, child_url)
+            if found is not None and os.path.realpath(found[0]) not in self._done:
+                submitted = state.submitted or (found[1] is not None and found[1] in self.submitted)
+                plan.append(Planned(found[0], child_url, child_url in self.submitted or submitted))
+        with self._looking_ahead(plan):
+            for child_url, line in children:
+                self._child(path, state, child_url, line)
         return kind
+
+    @contextmanager
+    def _looking_ahead(self, plan: list[Planned]) -> Iterator[None]:
+        """Workers probe the later files of the plan while it is checked (--jobs)."""
+        if self.jobs < 2 or len(plan) < 2:
+            yield
+            return
+        with Ahead(plan, self.shared, self.jobs) as ahead:
+            self._ahead.append(ahead)
+            try:
+                yield
+            finally:
+                self._ahead.pop()
+
+    def _probed(self, path: str, state: FileState) -> Probe | None | bool:
+        """A worker's probe of this file as it is checked now, if one made it."""
+        for ahead in reversed(self._ahead):
+            found = ahead.take(Planned(path, state.url, state.submitted))
+            if found is not False:
+                return found
+        return False
 
     def _root(self, root: Root, state: FileState) -> str | None:
         qname = etree.QName(root.element)

@@ -55,6 +55,9 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
     check.add_argument("--base-url", action="append", default=[], metavar="URL=DIR",
                        help="serve DIR at URL when following an index to its sitemaps (repeatable)")
+    check.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
+                       help="processes (default 2 where there are two cores, else 1): workers read the later "
+                       "sitemaps of a folder or index ahead; the findings are the same")
 
     rules = verbs.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")

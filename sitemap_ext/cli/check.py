@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
         if "=" not in mapping:
             sys.stderr.write(f"sitemap-ext check: --base-url takes URL=DIR, not '{mapping}'\n")
             return EXIT_USAGE
-    result = check(args.paths, now=args.now, base_urls=args.base_url)
+    result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs)
     collector = result.collector
     code = exit_code(collector, args.strict)
     if args.format == "json":
