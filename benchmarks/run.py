@@ -9,12 +9,16 @@ Contenders, each a separate process writing into a fresh, empty folder:
                there; installed into benchmarks/work/node on first use)
   build        sitemap-ext build (every rule on)
   build --jobs 2  the same, its source split over two worker processes
-  check        sitemap-ext check of the build's output (every file, clusters)
+  check        sitemap-ext check of the build's output (every file, clusters), with
+               its default --jobs (2 where there are two cores: a worker reads
+               later files ahead)
+  check --jobs 1  the same in one process
   --gzip adds: build --gzip, and what gzip itself costs on that output (zlib, the
                same level, one core)
 Prints the median wall time, the ratio to the baseline (check: to the build),
-and each process's peak resident memory. Compare ratios, not seconds: they are
-taken in one run on one machine.
+the peak resident memory of the largest process, and the peak proportional set
+size of all the command's processes together (sampled; shared pages counted
+once). Compare ratios, not seconds: they are taken in one run on one machine.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from typing import Callable
@@ -38,17 +43,50 @@ import workload  # noqa: E402
 SITEMAP_JS = "sitemap@9.0.1"
 
 
-def timed(command: list[str], cwd: str = WORK) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of one process."""
+def _tree(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            children = [int(child) for child in handle.read().split()]
+    except OSError:
+        return [pid]
+    return [pid] + [found for child in children for found in _tree(child)]
+
+
+def _pss(pid: int) -> int:
+    """Proportional set size (KiB) of a process and its descendants: shared pages
+    counted once in all. 0 where /proc cannot tell."""
+    total = 0
+    for member in _tree(pid):
+        try:
+            with open(f"/proc/{member}/smaps_rollup") as handle:
+                total += sum(int(line.split()[1]) for line in handle if line.startswith("Pss:"))
+        except OSError:
+            pass
+    return total
+
+
+def timed(command: list[str], cwd: str = WORK) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MiB of its largest process, peak PSS in MiB of all its
+    processes together, sampled 20 times a second) of one command."""
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak_pss = [0]
+    finished = threading.Event()
+
+    def sample() -> None:
+        while not finished.wait(0.05):
+            peak_pss[0] = max(peak_pss[0], _pss(process.pid))
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
+    finished.set()
+    sampler.join()
     process.returncode = os.waitstatus_to_exitcode(status)
     errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
     if process.returncode not in (0,):
         raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, peak_pss[0] / 1024
 
 
 SCRATCH = WORK  # where outputs go; main() may point it at memory
@@ -124,13 +162,16 @@ def main(argv: list[str] | None = None) -> int:
         contenders["sitemap.js"] = (lambda out: ["node", os.path.join(HERE, "sitemapjs.js"), csv_path, out],
                                     "out-sitemapjs")
 
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in contenders}
     results["check"] = []
+    results["check --jobs 1"] = []
     gzip_runs: list[float] = []
     for round_number in range(args.repeat):
         for name, (command, out) in contenders.items():
             results[name].append(timed(command(fresh(out))))
         results["check"].append(timed(ours + ["check", os.path.join(SCRATCH, "out-build"), "--quiet"]))
+        results["check --jobs 1"].append(timed(ours + ["check", os.path.join(SCRATCH, "out-build"), "--quiet",
+                                                       "--jobs", "1"]))
         if args.gzip:
             from sitemap_ext.series import GZIP_LEVEL
 
@@ -138,21 +179,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"round {round_number + 1}/{args.repeat} done", file=sys.stderr)
 
     def median(name: str) -> float:
-        return statistics.median(wall for wall, _ in results[name])
+        return statistics.median(wall for wall, _, _ in results[name])
 
     base = median("baseline")
     print(f"\nW({args.rows:,}): {args.rows * 5:,} URL entries, {args.rows * 30:,} alternates, "
           f"{args.rows * 5:,} images; median of {args.repeat} runs, {os.cpu_count()} cores, outputs in "
           f"{args.scratch}\n")
-    print(f"{'':16} {'median s':>9} {'ratio':>8} {'peak MiB':>9}")
+    print(f"{'':16} {'median s':>9} {'ratio':>14} {'peak MiB':>9} {'all procs':>10}")
     for name in list(results):
         if not results[name]:
             continue
         wall = median(name)
-        peak = max(memory for _, memory in results[name])
-        against = median("build") if name == "check" else base
-        label = "x build" if name == "check" else "x base"
-        print(f"{name:16} {wall:9.2f} {wall / against:6.2f} {label} {peak:8.0f}")
+        peak = max(memory for _, memory, _ in results[name])
+        together = max(pss for _, _, pss in results[name])
+        against = median("build") if name.startswith("check") else base
+        label = "x build" if name.startswith("check") else "x base"
+        print(f"{name:16} {wall:9.2f} {wall / against:6.2f} {label:7} {peak:9.0f} {together or float('nan'):10.0f}")
     if gzip_runs:
         added = median("build --gzip") - median("build")
         print(f"\n--gzip adds {added:.2f} s; gzip itself (zlib, one core) takes {statistics.median(gzip_runs):.2f} s "

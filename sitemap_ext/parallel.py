@@ -54,9 +54,9 @@ class Sequential(Exception):
 def default_jobs() -> int:
     """One. Measured on two cores (benchmarks/run.py): rows on the row fast path
     cost about 7 µs each, less than a worker's spooling and the main process's
-    merging of them, so W(200,000) takes 1.65 s in one process and 3.4 s with
-    --jobs 2; rows that take the generic way (about 40 µs) gain: 4.2 s -> 3.5 s
-    for 100,000 of them."""
+    merging of them, so W(200,000) takes 1.65 s in one process and 1.7 to 3.4 s
+    with --jobs 2 (runs on a quiet and a busy machine); rows that take the generic
+    way (about 40 µs) gain: 4.2 s -> 3.5 s for 100,000 of them."""
     return 1
 
 

@@ -3,10 +3,11 @@
 Generated sitemaps are mostly clean, and their entries come in runs: the members
 of a cluster follow each other, and differ only in their loc (lastmod, links and
 images are the same text). So a file is taken apart with calls that each handle
-all its entries (one regular expression finds every row; the locs are judged
-joined by newlines), and what follows the loc is judged once per run, the runs
-of the file together (joined, and split into fields with str.split and slices).
-No Python code runs per entry or per run: only C loops (map, zip, accumulate).
+all its entries: a regular expression with a back-reference finds the runs (one
+Python step per run), another the locs, which are judged joined by newlines; what
+follows the loc is judged once per run, the runs of the file together (joined,
+split at quotes, sliced). No Python code runs per entry: only C loops (map, zip,
+accumulate, str methods).
 
 This path only says yes or no. It mutates nothing until the whole file is known
 to give no finding of its own (every loc clean, on the file's host and in its
@@ -22,9 +23,9 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_right
+from contextlib import contextmanager
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, ge, getitem, methodcaller, ne, sub
-from contextlib import contextmanager
 from typing import Iterator, Literal, NamedTuple
 
 from .. import langtags
