@@ -123,3 +123,21 @@ def test_shares_follow_sizes_and_leave_the_main_process_the_first(tmp_path: Path
     assert ahead._shares(plan, 1) == []
     monkeypatch.setattr(ahead, "MIN_BYTES", 1 << 20)
     assert ahead._shares(plan, 2) == []  # too little to be worth the processes
+
+
+def test_no_temporary_folder_means_no_workers_and_the_same_findings(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    for number in range(3):
+        lines = [line for page in range(3) for line in _cluster(10 * number + page)]
+        lines.append("<url><loc>https://e.com/de/p0</loc></url>\n")  # a duplicate of the first file's URL
+        (tmp_path / f"s{number}.xml").write_text(HEAD + "".join(lines) + "</urlset>\n", encoding="utf-8")
+    monkeypatch.setattr(ahead, "MIN_BYTES", 0)
+    alone = _findings([str(tmp_path)], 1)
+    assert [code for code, *_ in alone].count("U104") == 3
+
+    def refused(*args: Any, **kwargs: Any) -> str:
+        raise PermissionError("no temporary folder here")
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    assert _findings([str(tmp_path)], 2) == alone

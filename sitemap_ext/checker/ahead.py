@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import pickle
 import shutil
+import signal
 import tempfile
 from typing import Any, NamedTuple
 
@@ -60,16 +61,19 @@ class Ahead:
         shares = _shares(plan, jobs)
         if not shares:
             return
-        self.folder = tempfile.mkdtemp(prefix="sitemap-ext-check-")
-        context = multiprocessing.get_context("fork")
-        for number, share in enumerate(shares):
-            receiving, sending = context.Pipe(duplex=False)
-            process = context.Process(target=_work, args=(share, shared, self.folder, sending), daemon=True)
-            process.start()
-            sending.close()
-            self.workers.append((process, receiving))
-            for place, planned in share:
-                self.share_of.setdefault(planned, (number, place))
+        try:
+            self.folder = tempfile.mkdtemp(prefix="sitemap-ext-check-")
+            context = multiprocessing.get_context("fork")
+            for number, share in enumerate(shares):
+                receiving, sending = context.Pipe(duplex=False)
+                process = context.Process(target=_work, args=(share, shared, self.folder, sending), daemon=True)
+                process.start()
+                sending.close()
+                self.workers.append((process, receiving))
+                for place, planned in share:
+                    self.share_of.setdefault(planned, (number, place))
+        except OSError:  # no temporary folder, no fork: the main process checks what is not taken
+            pass
 
     def take(self, planned: Planned) -> Probe | None | bool:
         """A worker's probe of the file (with that URL and submission: what its state
@@ -143,6 +147,7 @@ def _shares(plan: list[Planned], jobs: int) -> list[list[tuple[int, Planned]]]:
 
 def _work(share: list[tuple[int, Planned]], shared: Shared, folder: str, connection: Any) -> None:
     """A worker: probe each file of its share in order, spool each probe, and say so."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle (it ends workers)
     try:
         for place, planned in share:
             state = FileState(display_name(planned.path), planned.url, shared, submitted=planned.submitted)
