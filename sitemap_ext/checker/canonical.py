@@ -27,7 +27,6 @@ from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from . import bulk
 from .entries import FileState, check_changefreq, check_lastmod, check_links, check_loc, check_priority
 from .media import check_plain_images
-from .reader import _check_encoding
 
 # Characters that need no escaping (and that XML 1.0 allows), runs of them between
 # the five predefined entities; written as a loop unrolled, which the engine runs fast.
@@ -91,10 +90,10 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_BYTES_PER_FILE else None
 
 
-def _decoded(path: str) -> tuple[str, bytes] | None:
-    """The file's text and its first MiB as bytes (for the encoding rule), when it
-    is UTF-8 that starts with an XML declaration; None otherwise. A plain file is
-    decoded straight from a memory map (no copy of its bytes), gzip through _read."""
+def _decoded(path: str) -> str | None:
+    """The file's text, when it is UTF-8 that starts with an XML declaration; None
+    otherwise. A plain file is decoded straight from a memory map (no copy of its
+    bytes), gzip through _read."""
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -102,14 +101,14 @@ def _decoded(path: str) -> tuple[str, bytes] | None:
                 with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
                     if mapped[:5] != b"<?xml":
                         return None
-                    return str(mapped, "utf-8"), mapped[:1 << 20]
+                    return str(mapped, "utf-8")
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     data = _read(path)
     if data is None or not data.startswith(b"<?xml"):
         return None
     try:
-        return data.decode(), data[:1 << 20]
+        return data.decode()
     except UnicodeDecodeError:
         return None
 
@@ -129,13 +128,16 @@ def _starts_canonical(path: str) -> bool:
     return head is not None and text.startswith(("<url><loc>", "</urlset>"), head.end())
 
 
-def _load(path: str) -> tuple[str, bytes, re.Match[str], dict[str, str]] | None:
-    """The file's text, its first MiB as bytes, its head and the prefixes it declares,
-    when it begins in the shape; None otherwise."""
-    decoded = _decoded(path)
-    if decoded is None:
+def _load(path: str) -> tuple[str, re.Match[str], dict[str, str]] | None:
+    """The file's text, its head and the prefixes it declares, when it is in the
+    shape as far as its head and first entry; None otherwise (looking at its first
+    bytes before reading it whole). Such a head declares UTF-8 in so many words,
+    without a byte order mark: the encoding rule has nothing to say about it."""
+    if not _starts_canonical(path):
         return None
-    text, prolog = decoded
+    text = _decoded(path)
+    if text is None:
+        return None
     head = _HEAD.match(text)
     if head is None:
         return None
@@ -144,18 +146,16 @@ def _load(path: str) -> tuple[str, bytes, re.Match[str], dict[str, str]] | None:
     if len(declared) != declarations.count(" xmlns:") or \
             any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
         return None
-    return text, prolog, head, declared
+    return text, head, declared
 
 
 def probe(path: str, state: FileState) -> bulk.Probe | None:
     """What the bulk path keeps of a file in the shape with nothing to report (read
     by a worker process: nothing shared is touched); None otherwise."""
-    if not _starts_canonical(path):
-        return None
     loaded = _load(path)
     if loaded is None:
         return None
-    text, _, head, declared = loaded
+    text, head, declared = loaded
     end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
     with bulk.no_cycle_collection():
         rows = bulk.rows(text, head.end(), end)
@@ -163,21 +163,13 @@ def probe(path: str, state: FileState) -> bulk.Probe | None:
         return None if rows is None else bulk.probe(rows, state, declared, _SHAPE)
 
 
-def record(path: str, probed: bulk.Probe, state: FileState) -> bool:
-    """Record a probed file (True), with the findings it has: the encoding's and I104;
-    False, with nothing recorded, when one of its URLs was in a file before it."""
+def record(probed: bulk.Probe, state: FileState) -> bool:
+    """Record a probed file (True), with the one finding it may have (I104); False,
+    with nothing recorded, when one of its URLs was in a file before it."""
     with bulk.no_cycle_collection():
         hosts = bulk.record(probed, state)
     if hosts is None:
         return False
-    try:
-        with open(path, "rb") as handle:
-            start = handle.read(_PEEK)
-        if start[:2] == b"\x1f\x8b":
-            start = zlib.decompressobj(wbits=31).decompress(start, _PEEK)
-    except (OSError, zlib.error):
-        start = b"<?xml"
-    _check_encoding(start, state.display, state.shared.collector)
     bulk.report_hosts(hosts, state)
     return True
 
@@ -188,18 +180,16 @@ def check(path: str, state: FileState, probed: bulk.Probe | None | bool = False)
     (by a worker), or None when it gave nothing."""
     if probed is False:
         probed = probe(path, state)
-    if isinstance(probed, bulk.Probe) and record(path, probed, state):
+    if isinstance(probed, bulk.Probe) and record(probed, state):
         return True
     return _entry_by_entry(path, state)
 
 
 def _entry_by_entry(path: str, state: FileState) -> bool:
-    if not _starts_canonical(path):
-        return False
     loaded = _load(path)
     if loaded is None:
         return False
-    text, prolog, head, declared = loaded
+    text, head, declared = loaded
     entries = []
     position, match = head.end(), _ENTRY.match
     while True:
@@ -214,7 +204,6 @@ def _entry_by_entry(path: str, state: FileState) -> bool:
         return False
     if "image" not in declared and any(found.group(6) for found in entries):
         return False
-    _check_encoding(prolog, state.display, state.shared.collector)
     _entries(entries, state)
     return True
 
