@@ -36,9 +36,10 @@ from .clusters import X_DEFAULT, CleanRuns
 from .entries import FileState, is_changefreq, is_priority
 
 # A row: the loc (no markup, no reference, no line break), then the rest of its line;
-# a run: rows whose rests are the same.
-_LOC = re.compile(r"<url><loc>([^\n<>&\"']*)</loc>")
-_RUN = re.compile(r"<url><loc>[^\n<>&\"']*</loc>([^\n]*)\n(?:<url><loc>[^\n<>&\"']*</loc>\1\n)*")
+# a run: rows whose rests are the same. Matched on the file's bytes (no text of the
+# whole file is made): the pieces are decoded, and so checked to be UTF-8, after.
+_LOC = re.compile(rb"<url><loc>([^\n<>&\"']*)</loc>")
+_RUN = re.compile(rb"<url><loc>[^\n<>&\"']*</loc>([^\n]*)\n(?:<url><loc>[^\n<>&\"']*</loc>\1\n)*")
 _FIRST_LINE = 3  # the declaration, the urlset, then one entry per line
 
 
@@ -72,25 +73,29 @@ class Rows(NamedTuple):
     lengths: list[int]  # rows per run
 
 
-def rows(text: str, start: int, end: int) -> Rows | None:
-    """The rows of text[start:end], when they all have a plain loc (no reference, no
+def rows(data: bytes, start: int, end: int) -> Rows | None:
+    """The rows of data[start:end], when they all have a plain loc (no reference, no
     markup): runs of rows that differ only in their loc, found by one regular
     expression with a back-reference (no copy of every row's rest), and the locs by
-    another. None when anything else is there."""
-    distinct: list[str] = []
+    another. None when anything else is there, or a piece is not UTF-8 (every byte
+    is in a loc or a run's rest, each decoded)."""
+    distinct: list[bytes] = []
     lengths: list[int] = []
-    position, match, lines = start, _RUN.match, text.count
+    position, match, lines = start, _RUN.match, data.count
     while position < end:
-        found = match(text, position, end)
+        found = match(data, position, end)
         if found is None:
             return None  # another shape: a reference in a loc, say
         distinct.append(found.group(1))
-        lengths.append(lines("\n", position, found.end()))
+        lengths.append(lines(b"\n", position, found.end()))
         position = found.end()
-    locs = _LOC.findall(text, start, end)
+    locs = _LOC.findall(data, start, end)
     if not locs or len(locs) != sum(lengths):
         return None
-    return Rows(locs, distinct, lengths)
+    try:  # neither holds a line break
+        return Rows(b"\n".join(locs).decode().split("\n"), b"\n".join(distinct).decode().split("\n"), lengths)
+    except UnicodeDecodeError:
+        return None
 
 
 class Probe(NamedTuple):

@@ -128,6 +128,16 @@ def _starts_canonical(path: str) -> bool:
     return head is not None and text.startswith(("<url><loc>", "</urlset>"), head.end())
 
 
+def _declared(head: re.Match[str]) -> dict[str, str] | None:
+    """The prefixes a head declares, when each is once, and one the shape knows."""
+    declarations = head.group(3)
+    declared = dict(_DECLARATION.findall(declarations))
+    if len(declared) != declarations.count(" xmlns:") or \
+            any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
+        return None
+    return declared
+
+
 def _load(path: str) -> tuple[str, re.Match[str], dict[str, str]] | None:
     """The file's text, its head and the prefixes it declares, when it is in the
     shape as far as its head and first entry; None otherwise (looking at its first
@@ -141,25 +151,37 @@ def _load(path: str) -> tuple[str, re.Match[str], dict[str, str]] | None:
     head = _HEAD.match(text)
     if head is None:
         return None
-    declarations = head.group(3)
-    declared = dict(_DECLARATION.findall(declarations))
-    if len(declared) != declarations.count(" xmlns:") or \
-            any(_NAMESPACES.get(prefix) != uri for prefix, uri in declared.items()):
+    declared = _declared(head)
+    if declared is None:
         return None
     return text, head, declared
 
 
 def probe(path: str, state: FileState) -> bulk.Probe | None:
     """What the bulk path keeps of a file in the shape with nothing to report (read
-    by a worker process: nothing shared is touched); None otherwise."""
-    loaded = _load(path)
-    if loaded is None:
+    by a worker process: nothing shared is touched); None otherwise. The file's
+    bytes are matched as they are; only its pieces are decoded."""
+    if not _starts_canonical(path):
         return None
-    text, head, declared = loaded
-    end = len(text) - len("</urlset>\n") if text.endswith("</urlset>\n") else len(text) - len("</urlset>")
+    data = _read(path)
+    if data is None:
+        return None
+    head = _HEAD.match(data[:_PEEK].decode(errors="replace"))
+    if head is None or "\ufffd" in head.group(0):
+        return None
+    declared = _declared(head)
+    if declared is None:
+        return None
+    start = len(head.group(0).encode())
+    for tail in (b"</urlset>\n", b"</urlset>"):
+        if data.endswith(tail):
+            end = len(data) - len(tail)
+            break
+    else:
+        return None  # cut short, or something after the urlset
     with bulk.no_cycle_collection():
-        rows = bulk.rows(text, head.end(), end)
-        del text, loaded, head
+        rows = bulk.rows(data, start, end)
+        del data
         return None if rows is None else bulk.probe(rows, state, declared, _SHAPE)
 
 
