@@ -3,8 +3,9 @@
 A million entries must not become a million Python objects. So:
 
 * Each distinct list of alternates is stored once: its codes and URL hashes in
-  flat arrays, its URLs as UTF-8 in one buffer. The members of a healthy cluster
-  all list the same alternates, so a cluster of six costs one stored list.
+  flat arrays, its URLs as UTF-8, zlib-compressed a block at a time (they are
+  read back only for findings). The members of a healthy cluster all list the
+  same alternates, so a cluster of six costs one stored list.
 * Entries live in flat arrays (URL hash, list, own position in it, line, file);
   duplicates are found with ``hashes.UrlSeen`` (a set, then a compact table).
   An entry's URL is the string its list holds.
@@ -23,8 +24,8 @@ from __future__ import annotations
 import zlib
 from array import array
 from bisect import bisect_right
-from itertools import accumulate, chain, islice, repeat
 from dataclasses import dataclass, field
+from itertools import accumulate, chain, islice, repeat
 from typing import ClassVar, Iterable, NamedTuple, Sequence
 
 from .. import langtags
