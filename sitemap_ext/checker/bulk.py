@@ -26,7 +26,7 @@ from bisect import bisect_right
 from contextlib import contextmanager
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, ge, getitem, methodcaller, ne, sub
-from typing import Iterator, Literal, NamedTuple
+from typing import Iterator, Literal, NamedTuple, cast
 
 from .. import langtags
 from ..ext import image
@@ -101,7 +101,7 @@ def rows(data: bytes, start: int, end: int) -> Rows | None:
 class Probe(NamedTuple):
     """What probe() found in a file with nothing to report: what record() keeps."""
 
-    count: int
+    entries: int
     origin: str
     lastmod: tuple[str, bool] | None  # the first (as parsed), and whether any differs
     hashes: list[int]  # every loc's
@@ -164,14 +164,14 @@ def record(found: Probe, state: FileState) -> list[tuple[str, int, str]] | None:
     if not clusters.urls.isdisjoint(found.hashes):
         return None  # U104, reported entry by entry
     state.origin = found.origin
-    state.entries += found.count
-    shared.urls += found.count
+    state.entries += found.entries
+    shared.urls += found.entries
     if found.lastmod is not None:
         first, differ = found.lastmod
         if state.lastmod_first is None:
             state.lastmod_first = first
         state.lastmods_differ = state.lastmods_differ or differ or first != state.lastmod_first
-        state.lastmod_count += found.count
+        state.lastmod_count += found.entries
     state.previous_links = None  # the entry-by-entry path's memo of the last links
     clusters.add_clean(found.hashes, state.display, _FIRST_LINE, found.starts, found.runs)
     hosts = [(host, line, loc) for host, line, loc in found.hosts if ("image-host", host) not in shared.noted]
@@ -239,9 +239,8 @@ def _runs(fields: list[str], counts: list[int], total: int, lengths: list[int], 
     rels, written, hrefs = fields[1::6], fields[3::6], fields[5::6]
     if rels.count("alternate") != total:
         return False
-    codes = list(map(_CODES.get, written))
-    if None in codes:
-        codes = list(map(_clean_code, written))
+    known = list(map(_CODES.get, written))
+    codes: list[str] = list(map(_clean_code, written)) if None in known else cast("list[str]", known)
     if "" in codes or shape.hrefs.fullmatch(" ".join(hrefs)) is None:
         return False
     # Within each run, codes strictly ascending: the pairs are sorted, and no code is
@@ -263,7 +262,7 @@ def _runs(fields: list[str], counts: list[int], total: int, lengths: list[int], 
         if not all(defaults):
             return False  # clusters with and without x-default: entry by entry
         # Each x-default URL is named by exactly one code too (so none is named twice).
-        chosen = map(getitem, run_hrefs, map(methodcaller("index", X_DEFAULT), run_codes))
+        chosen = cast("Iterator[str]", map(getitem, run_hrefs, map(methodcaller("index", X_DEFAULT), run_codes)))
         if not all(map((2).__eq__, map(list.count, run_hrefs, chosen))):
             return False
     try:

@@ -261,7 +261,7 @@ class ClusterIndex:
                     codes[place] = self._code_ids.setdefault(code, len(self.codes))
                     if codes[place] == len(self.codes):
                         self.codes.append(code)
-        self.item_code.extend(codes)  # type: ignore[arg-type]
+        self.item_code.extend(codes)
         hrefs = [href for _, href in pairs]
         self.item_hash.extend(map(hash, hrefs))
         encoded = [href.encode() for href in hrefs]
