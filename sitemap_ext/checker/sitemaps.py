@@ -13,7 +13,7 @@ import os
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
@@ -74,14 +74,15 @@ class SitemapChecker:
                 else:
                     files.append(item)
         # Indexes first: their children are then checked knowing their URL.
-        files.sort(key=lambda p: (not _is_index(p), p))
-        indexes = [path for path in files if _is_index(path)]
-        for path in indexes:
-            self.check_file(path)
-        rest = [path for path in files if path not in indexes]
-        plan = [Planned(path, url, url in self.submitted) for path in rest
-                if os.path.realpath(path) not in self._done for url in [self._url_of(os.path.realpath(path))]]
-        with self._looking_ahead(plan):
+        index = {path: _is_index(path) for path in files}
+        files.sort(key=lambda p: (not index[p], p))
+        for path in files:
+            if index[path]:
+                self.check_file(path)
+        rest = [path for path in files if not index[path]]
+        with self._looking_ahead(lambda: [Planned(path, url, url in self.submitted) for path in rest
+                                          if os.path.realpath(path) not in self._done
+                                          for url in [self._url_of(os.path.realpath(path))]]):
             for path in rest:
                 self.check_file(path)
 
@@ -173,21 +174,27 @@ class SitemapChecker:
                     children.append((child, event.line))
             else:
                 state.report("X112", f"<{etree.QName(element).localname}> does not belong in a <{kind}>", event.line)
-        plan = []
-        for child_url, _ in children:
-            found = self._locate(path, child_url)
-            if found is not None and os.path.realpath(found[0]) not in self._done:
-                submitted = state.submitted or (found[1] is not None and found[1] in self.submitted)
-                plan.append(Planned(found[0], child_url, child_url in self.submitted or submitted))
-        with self._looking_ahead(plan):
+        with self._looking_ahead(lambda: self._children_plan(path, state, children)):
             for child_url, line in children:
                 self._child(path, state, child_url, line)
         return kind
 
+    def _children_plan(self, index_path: str, index: FileState, children: list[tuple[str, int]]) -> list[Planned]:
+        """An index's children as _child() will check them (those on disk, not yet checked)."""
+        plan = []
+        for child_url, _ in children:
+            found = self._locate(index_path, child_url)
+            if found is not None and os.path.realpath(found[0]) not in self._done:
+                submitted = index.submitted or (found[1] is not None and found[1] in self.submitted)
+                plan.append(Planned(found[0], child_url, child_url in self.submitted or submitted))
+        return plan
+
     @contextmanager
-    def _looking_ahead(self, plan: list[Planned]) -> Iterator[None]:
-        """Workers probe the later files of the plan while it is checked (--jobs)."""
-        if self.jobs < 2 or len(plan) < 2:
+    def _looking_ahead(self, planned: Callable[[], list[Planned]]) -> Iterator[None]:
+        """Workers probe the later files of a plan while it is checked (--jobs); the
+        plan is made only then."""
+        plan = planned() if self.jobs >= 2 else []
+        if len(plan) < 2:
             yield
             return
         with Ahead(plan, self.shared, self.jobs) as ahead:
