@@ -141,3 +141,36 @@ def test_no_temporary_folder_means_no_workers_and_the_same_findings(tmp_path: Pa
         raise PermissionError("no temporary folder here")
     monkeypatch.setattr(tempfile, "mkdtemp", refused)
     assert _findings([str(tmp_path)], 2) == alone
+
+
+def test_a_worker_kept_one_probe_ahead_and_a_child_listed_twice(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no room to spool, a worker probes a file only when the main process has
+    taken its last one; a child the index lists twice is checked once, its second
+    probe dropped, and nothing waits for it."""
+    import signal
+
+    names = []
+    for number in range(6):
+        lines = [line for page in range(2) for line in _cluster(10 * number + page)]
+        (tmp_path / f"s{number}.xml").write_text(HEAD + "".join(lines) + "</urlset>\n", encoding="utf-8")
+        names.append(f"s{number}.xml")
+    names.insert(4, "s3.xml")  # listed twice
+    entries = "".join(f"<sitemap><loc>https://e.com/{name}</loc></sitemap>\n" for name in names)
+    (tmp_path / "sitemap.xml").write_text(INDEX.format(entries), encoding="utf-8")
+    monkeypatch.setattr(ahead, "MIN_BYTES", 0)
+    alone = _findings([str(tmp_path / "sitemap.xml")], 1)
+    monkeypatch.setattr(ahead, "SPOOL_BYTES", 0)
+    class Stuck(Exception):  # not an OSError, which the main process takes for a worker gone
+        pass
+
+    def waited_too_long(*_: Any) -> None:
+        raise Stuck("the main process and a worker wait for each other")
+    previous = signal.signal(signal.SIGALRM, waited_too_long)
+    signal.alarm(60)  # a wait that never ends fails the test instead of hanging it
+    try:
+        assert _findings([str(tmp_path / "sitemap.xml")], 2) == alone
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [code for code, *_ in alone] == ["H112"] * 12  # each cluster once (no x-default), s3's too

@@ -16,12 +16,14 @@ URL hashes rely on.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
 import shutil
 import signal
 import tempfile
+import time
 from typing import Any, NamedTuple
 
 from ..site import display_name
@@ -31,6 +33,7 @@ from .entries import FileState, Shared
 
 MIN_BYTES = 8 << 20  # less than this in all is not worth the processes
 MAIN_WEIGHT = 0.6  # the main process also records every probe: it takes a smaller share
+SPOOL_BYTES = 1 << 30  # a worker waits while its probes not yet taken hold more (about 5 MB per 50,000 URLs)
 
 
 class Planned(NamedTuple):
@@ -57,6 +60,7 @@ class Ahead:
         self.workers: list[tuple[Any, Any]] = []  # (process, connection)
         self.share_of: dict[Planned, tuple[int, int]] = {}  # file -> (worker, place in the plan)
         self.ready: dict[int, bool] = {}  # place -> whether a probe was spooled
+        self.share: dict[int, int] = {}  # place -> worker
         self.folder: str | None = None
         shares = _shares(plan, jobs)
         if not shares:
@@ -66,12 +70,15 @@ class Ahead:
             context = multiprocessing.get_context("fork")
             for number, share in enumerate(shares):
                 receiving, sending = context.Pipe(duplex=False)
-                process = context.Process(target=_work, args=(share, shared, self.folder, sending), daemon=True)
+                os.mkdir(os.path.join(self.folder, str(number)))  # each worker's own spool
+                process = context.Process(target=_work, daemon=True,
+                                          args=(share, shared, os.path.join(self.folder, str(number)), sending))
                 process.start()
                 sending.close()
                 self.workers.append((process, receiving))
                 for place, planned in share:
                     self.share_of.setdefault(planned, (number, place))
+                    self.share[place] = number
         except OSError:  # no temporary folder, no fork: the main process checks what is not taken
             pass
 
@@ -84,15 +91,22 @@ class Ahead:
             return False
         number, place = found
         connection = self.workers[number][1]
+        # Files are taken in the plan's order: a probe of this worker's before this
+        # place that is still here will not be taken (its file was checked already),
+        # and goes at once, so that the worker, if it waits for room, goes on.
+        for skipped in [other for other in self.ready if other < place and self.share[other] == number]:
+            self._drop(skipped)
         while place not in self.ready:
             try:
                 done, spooled = connection.recv()
             except (EOFError, OSError):
                 return False  # the worker is gone: the main process checks the file
             self.ready[done] = spooled
+            if done < place:
+                self._drop(done)
         if not self.ready.pop(place):
             return None
-        spool = os.path.join(self.folder or "", f"{place}.pickle")
+        spool = self._spool(place)
         try:
             with open(spool, "rb") as handle:
                 probed: Probe = pickle.load(handle)
@@ -100,6 +114,14 @@ class Ahead:
         except (OSError, pickle.UnpicklingError, EOFError):
             return False
         return probed
+
+    def _drop(self, place: int) -> None:
+        if self.ready.pop(place):
+            with contextlib.suppress(OSError):
+                os.unlink(self._spool(place))
+
+    def _spool(self, place: int) -> str:
+        return os.path.join(self.folder or "", str(self.share[place]), f"{place}.pickle")
 
     def close(self) -> None:
         for process, connection in self.workers:
@@ -146,10 +168,17 @@ def _shares(plan: list[Planned], jobs: int) -> list[list[tuple[int, Planned]]]:
 
 
 def _work(share: list[tuple[int, Planned]], shared: Shared, folder: str, connection: Any) -> None:
-    """A worker: probe each file of its share in order, spool each probe, and say so."""
+    """A worker: probe each file of its share in order, spool each probe in its own
+    folder, and say so; wait while its probes not yet taken hold more than
+    SPOOL_BYTES (the main process takes them in order, so it never waits for this)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle (it ends workers)
+    parent = os.getppid()
     try:
         for place, planned in share:
+            while _spooled(folder) > SPOOL_BYTES:
+                if os.getppid() != parent:
+                    return  # the main process is gone
+                time.sleep(0.02)
             state = FileState(display_name(planned.path), planned.url, shared, submitted=planned.submitted)
             try:
                 probed = canonical.probe(planned.path, state)
@@ -165,3 +194,13 @@ def _work(share: list[tuple[int, Planned]], shared: Shared, folder: str, connect
         pass
     finally:
         connection.close()
+
+
+def _spooled(folder: str) -> int:
+    """Bytes of the probes in a worker's spool folder."""
+    total = 0
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                total += entry.stat().st_size
+    return total
