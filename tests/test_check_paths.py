@@ -8,6 +8,7 @@ Each is checked with the canonical path on and off; the findings must be the sam
 
 from __future__ import annotations
 
+import gzip
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -91,7 +92,6 @@ def test_the_canonical_path_reports_what_the_element_path_reports(files: list[li
 
 
 def test_a_gzipped_canonical_file_and_one_over_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import gzip
 
     body = "".join(f"<url><loc>https://e.com/p{i}</loc></url>\n" for i in range(30))
     (tmp_path / "a.xml.gz").write_bytes(gzip.compress((HEAD + body + "</urlset>\n").encode(), mtime=0))
@@ -224,19 +224,20 @@ def clean_site(draw: Any) -> tuple[list[str], str | None]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(site=clean_site(), cut=st.floats(0, 1), served=st.booleans())
+@given(site=clean_site(), cut=st.floats(0, 1), served=st.booleans(), gz=st.booleans())
 def test_the_bulk_path_reports_what_the_entry_by_entry_path_reports(site: tuple[list[str], str | None],
-                                                                    cut: float, served: bool) -> None:
+                                                                    cut: float, served: bool, gz: bool) -> None:
     lines, defect = site
     split = int(len(lines) * cut)
     parts = [part for part in (lines[:split], lines[split:]) if part]
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         paths = []
         for number, part in enumerate(parts):
-            path = Path(tmp) / f"s{number}.xml"
+            path = Path(tmp) / (f"s{number}.xml.gz" if gz else f"s{number}.xml")
             # A download cut short after a row: as many bytes as the closing tag, but not it.
             ending = "<url><loc" if defect == "cut-short" and number == len(parts) - 1 else "</urlset>\n"
-            path.write_text(HEAD + "".join(part) + ending, encoding="utf-8")
+            data = (HEAD + "".join(part) + ending).encode()
+            path.write_bytes(gzip.compress(data, mtime=0) if gz else data)
             paths.append(str(path))
         taken: list[bool] = []
         original = canonical.probe
