@@ -92,7 +92,6 @@ def test_the_canonical_path_reports_what_the_element_path_reports(files: list[li
 
 
 def test_a_gzipped_canonical_file_and_one_over_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-
     body = "".join(f"<url><loc>https://e.com/p{i}</loc></url>\n" for i in range(30))
     (tmp_path / "a.xml.gz").write_bytes(gzip.compress((HEAD + body + "</urlset>\n").encode(), mtime=0))
     assert canonical._read(str(tmp_path / "a.xml.gz")) == (HEAD + body + "</urlset>\n").encode()
