@@ -81,7 +81,8 @@ class SitemapChecker:
                 self.check_file(path)
         rest = [path for path in files if not index[path]]
         with self._looking_ahead(lambda: [Planned(path, url, url in self.submitted) for path in rest
-                                          if os.path.realpath(path) not in self._done
+                                          if not path.lower().endswith((".txt", ".txt.gz"))
+                                          and os.path.realpath(path) not in self._done
                                           for url in [self._url_of(os.path.realpath(path))]]):
             for path in rest:
                 self.check_file(path)
@@ -180,11 +181,12 @@ class SitemapChecker:
         return kind
 
     def _children_plan(self, index_path: str, index: FileState, children: list[tuple[str, int]]) -> list[Planned]:
-        """An index's children as _child() will check them (those on disk, not yet checked)."""
+        """An index's children as _child() will check them (XML ones on disk, not yet checked)."""
         plan = []
         for child_url, _ in children:
             found = self._locate(index_path, child_url)
-            if found is not None and os.path.realpath(found[0]) not in self._done:
+            if found is not None and os.path.realpath(found[0]) not in self._done and \
+                    not found[0].lower().endswith((".txt", ".txt.gz")):
                 submitted = index.submitted or (found[1] is not None and found[1] in self.submitted)
                 plan.append(Planned(found[0], child_url, child_url in self.submitted or submitted))
         return plan
