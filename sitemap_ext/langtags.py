@@ -109,6 +109,14 @@ def _error(tag: str, code: str, message: str, suggestion: str | None = None) -> 
 
 
 @lru_cache(maxsize=4096)
+def accepted(tag: str) -> str:
+    """The canonical form of a tag judge() finds nothing to say about; "" otherwise
+    (for callers that map it over many tags at once)."""
+    verdict = judge(tag)
+    return "" if verdict.problems else verdict.canonical or ""
+
+
+@lru_cache(maxsize=4096)
 def judge(tag: str) -> Verdict:
     """Whether Google accepts ``tag`` as an hreflang value; the fix where there is one."""
     if tag.lower() == X_DEFAULT:

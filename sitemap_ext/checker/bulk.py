@@ -239,8 +239,7 @@ def _runs(fields: list[str], counts: list[int], total: int, lengths: list[int], 
     rels, written, hrefs = fields[1::6], fields[3::6], fields[5::6]
     if rels.count("alternate") != total:
         return False
-    known = list(map(_CODES.get, written))
-    codes: list[str] = list(map(_clean_code, written)) if None in known else cast("list[str]", known)
+    codes = list(map(langtags.accepted, written))
     if "" in codes or shape.hrefs.fullmatch(" ".join(hrefs)) is None:
         return False
     # Within each run, codes strictly ascending: the pairs are sorted, and no code is
@@ -299,14 +298,3 @@ _LASTMOD = re.compile(r"<lastmod>([^<]*)</lastmod>")
 _CHANGEFREQ = re.compile(r"<changefreq>([^<]*)</changefreq>")
 _PRIORITY = re.compile(r"<priority>([^<]*)</priority>")
 _IMAGE_LOC = re.compile(r"<image:loc>([^<]*)</image:loc>")
-_CODES: dict[str, str] = {}  # hreflang as written -> canonical; "" when a rule has something to say
-
-
-def _clean_code(code: str) -> str:
-    """The canonical hreflang of a code judged without a problem; "" otherwise."""
-    if code not in _CODES:
-        if len(_CODES) > 4096:
-            _CODES.clear()  # foreign files may hold any number of distinct codes
-        verdict = langtags.judge(code)
-        _CODES[code] = verdict.canonical or "" if not verdict.problems else ""
-    return _CODES[code]
