@@ -155,14 +155,15 @@ def probe(found: Rows, state: FileState, declared: dict[str, str], shape: Shape)
                  [(host, _FIRST_LINE + entry, locs[entry]) for host, entry in hosts])
 
 
-def record(found: Probe, state: FileState) -> list[tuple[str, int, str]] | None:
-    """Record a probed file as check_url() would have, entry by entry: None (nothing
-    recorded) when one of its URLs was in a file before it; else the image hosts to
-    note with report_hosts()."""
+def record(found: Probe, state: FileState) -> bool:
+    """Record a probed file as check_url() would have, entry by entry, with the one
+    finding it may have: I104, at the first image on each host not noted yet, as
+    check_plain_images() reports it. False, with nothing recorded, when one of its
+    URLs was in a file before it."""
     shared = state.shared
     clusters = shared.clusters
     if not clusters.urls.isdisjoint(found.hashes):
-        return None  # U104, reported entry by entry
+        return False  # U104, reported entry by entry
     state.origin = found.origin
     state.entries += found.entries
     shared.urls += found.entries
@@ -173,17 +174,13 @@ def record(found: Probe, state: FileState) -> list[tuple[str, int, str]] | None:
         state.lastmods_differ = state.lastmods_differ or differ or first != state.lastmod_first
         state.lastmod_count += found.entries
     state.previous_links = None  # the entry-by-entry path's memo of the last links
-    clusters.add_clean(found.hashes, state.display, _FIRST_LINE, found.starts, found.runs)
-    hosts = [(host, line, loc) for host, line, loc in found.hosts if ("image-host", host) not in shared.noted]
-    shared.noted.update(("image-host", host) for host, _, _ in hosts)
-    return hosts
-
-
-def report_hosts(hosts: list[tuple[str, int, str]], state: FileState) -> None:
-    """Report what check() found to note (after the file's own head findings), as
-    check_plain_images() does at the first image on each such host."""
-    for host, line, loc in hosts:
-        state.report("I104", image.other_host(host), line, url=loc, once=f"image-host {host}")
+    with no_cycle_collection():
+        clusters.add_clean(found.hashes, state.display, _FIRST_LINE, found.starts, found.runs)
+    for host, line, loc in found.hosts:
+        if ("image-host", host) not in shared.noted:
+            shared.noted.add(("image-host", host))
+            state.report("I104", image.other_host(host), line, url=loc, once=f"image-host {host}")
+    return True
 
 
 def _locs_pass(locs: list[str], state: FileState) -> bool:

@@ -185,24 +185,13 @@ def probe(path: str, state: FileState) -> bulk.Probe | None:
         return None if rows is None else bulk.probe(rows, state, declared, _SHAPE)
 
 
-def record(probed: bulk.Probe, state: FileState) -> bool:
-    """Record a probed file (True), with the one finding it may have (I104); False,
-    with nothing recorded, when one of its URLs was in a file before it."""
-    with bulk.no_cycle_collection():
-        hosts = bulk.record(probed, state)
-    if hosts is None:
-        return False
-    bulk.report_hosts(hosts, state)
-    return True
-
-
 def check(path: str, state: FileState, probed: bulk.Probe | None | bool = False) -> bool:
     """Check a urlset in the canonical shape (True); False, with nothing reported,
     when the file is in any other shape. ``probed``: the file's probe() already made
     (by a worker), or None when it gave nothing."""
     if probed is False:
         probed = probe(path, state)
-    if isinstance(probed, bulk.Probe) and record(probed, state):
+    if isinstance(probed, bulk.Probe) and bulk.record(probed, state):
         return True
     return _entry_by_entry(path, state)
 

@@ -80,10 +80,7 @@ class SitemapChecker:
             if index[path]:
                 self.check_file(path)
         rest = [path for path in files if not index[path]]
-        with self._looking_ahead(lambda: [Planned(path, url, url in self.submitted) for path in rest
-                                          if not path.lower().endswith((".txt", ".txt.gz"))
-                                          and os.path.realpath(path) not in self._done
-                                          for url in [self._url_of(os.path.realpath(path))]]):
+        with self._looking_ahead(lambda: self._files_plan(rest)):
             for path in rest:
                 self.check_file(path)
 
@@ -179,6 +176,16 @@ class SitemapChecker:
             for child_url, line in children:
                 self._child(path, state, child_url, line)
         return kind
+
+    def _files_plan(self, paths: list[str]) -> list[Planned]:
+        """Files given on their own as check_file() will check them (XML ones not yet checked)."""
+        plan = []
+        for path in paths:
+            real = os.path.realpath(path)
+            if real not in self._done and not path.lower().endswith((".txt", ".txt.gz")):
+                url = self._url_of(real)
+                plan.append(Planned(path, url, url in self.submitted))
+        return plan
 
     def _children_plan(self, index_path: str, index: FileState, children: list[tuple[str, int]]) -> list[Planned]:
         """An index's children as _child() will check them (XML ones on disk, not yet checked)."""
