@@ -118,19 +118,27 @@ class Diagnostic:
 class Collector:
     """Collects diagnostics from every stage instead of stopping at the first.
 
-    Severity comes from the registry, so a code has one severity everywhere.
-    Past ``MAX_STORED_PER_CODE`` findings of one code only the count grows, which
-    keeps memory bounded on a million bad rows.
+    Severity comes from the registry, so a code has one severity everywhere, unless
+    the user's policy (``checker.config.Policy``) overrides it; a finding of a code
+    the policy does not show is only counted (``ignored``). Past
+    ``MAX_STORED_PER_CODE`` findings of one code only the count grows, which keeps
+    memory bounded on a million bad rows.
     """
 
     registry: dict[str, Code]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     suppressed: Counter[str] = field(default_factory=Counter)
+    ignored: Counter[str] = field(default_factory=Counter)
     once_keys: set[str] = field(default_factory=set)
     # How many findings of one code are kept (None: all; a worker keeps all, the
     # main process decides when merging). Past it only the count grows.
     limit: int | None = MAX_STORED_PER_CODE
+    policy: Any = None  # checker.config.Policy: what is shown, and at which severity
+
+    def severity_of(self, code: str) -> Severity:
+        default = self.registry[code].severity
+        return default if self.policy is None else self.policy.severity_of(code, default)
 
     def report(
         self,
@@ -145,14 +153,17 @@ class Collector:
         once: str | None = None,
     ) -> Diagnostic | None:
         """Record a finding; with ``once``, only the first finding of that key counts."""
-        entry = self.registry[code]  # KeyError here is a programming error
+        self.registry[code]  # KeyError here is a programming error
         if once is not None:
             if once in self.once_keys:
                 return None
             self.once_keys.add(once)
+        if self.policy is not None and not self.policy.shown(code):
+            self.ignored[code] += 1
+            return None
         diag = Diagnostic(
             code=code,
-            severity=entry.severity,
+            severity=self.severity_of(code),
             message=message,
             file=where.file,
             line=where.line,
@@ -173,17 +184,23 @@ class Collector:
         else:
             self.suppressed[diag.code] += 1
 
-    def merge(self, diagnostics: Iterable[Diagnostic]) -> None:
-        """Findings of another collector (a worker's), in their order; once-keys respected."""
+    def merge(self, diagnostics: Iterable[Diagnostic], suppressed: Counter[str] | None = None,
+              ignored: Counter[str] | None = None) -> None:
+        """Findings of another collector (a worker's), in their order; once-keys respected.
+        The findings it counted without keeping, and those it did not show, are added."""
         for diag in diagnostics:
             if diag.once is not None:
                 if diag.once in self.once_keys:
                     continue
                 self.once_keys.add(diag.once)
             self._add(diag)
+        for code, count in (suppressed or {}).items():
+            self.counts[code] += count
+            self.suppressed[code] += count
+        self.ignored.update(ignored or {})
 
     def count(self, severity: Severity) -> int:
-        return sum(n for code, n in self.counts.items() if self.registry[code].severity is severity)
+        return sum(n for code, n in self.counts.items() if self.severity_of(code) is severity)
 
     @property
     def errors(self) -> int:

@@ -33,7 +33,11 @@ NOT_REGIONS = {
 }
 REGION_FIXES = {"UK": "GB"}
 # Country codes written where a language belongs: the language meant.
-COUNTRY_AS_LANGUAGE = {"gr": "el", "jp": "ja", "cn": "zh", "dk": "da", "ua": "uk", "cz": "cs", "se": "sv"}
+COUNTRY_AS_LANGUAGE = {"gr": "el", "jp": "ja", "cn": "zh", "dk": "da", "ua": "uk", "cz": "cs", "kr": "ko",
+                       "vn": "vi"}
+# 'se' is Northern Sami (a language of its own) and Sweden's country code: often
+# Swedish written wrong, but valid, so only a warning (L112), and suggested as sv.
+SAMI_OR_SWEDISH = "se"
 # Withdrawn ISO 639 codes and their replacements.
 DEPRECATED = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 # Codes that name no language.
@@ -59,6 +63,9 @@ class Verdict:
     canonical: str | None  # the form to write; None when the tag is unusable (an error)
     name: str | None  # "German (Austria)"
     problems: tuple[TagProblem, ...] = ()
+    # What the link counts as in the cluster rules when the tag is an error with an
+    # evident meaning (en-UK counts as en-GB): one mistake, one finding.
+    counts_as: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,8 +111,10 @@ def _likely_language(region: str) -> str | None:
     return language if language and language != "und" else None
 
 
-def _error(tag: str, code: str, message: str, suggestion: str | None = None) -> Verdict:
-    return Verdict(tag, None, None, (TagProblem(code, message, suggestion),))
+def _error(tag: str, code: str, message: str, suggestion: str | None = None, counts_as: str | None = None) -> Verdict:
+    if counts_as is None and suggestion is not None and code != "L105":
+        counts_as = suggestion  # a region alone (L105) has no evident language: a guess counts as nothing
+    return Verdict(tag, None, None, (TagProblem(code, message, suggestion),), counts_as)
 
 
 @lru_cache(maxsize=4096)
@@ -136,9 +145,12 @@ def judge(tag: str) -> Verdict:
         return _reject_shape(tag, parts)
     lang, script, region = match.groups()
     low = lang.lower()
-    # 'se' is Northern Sami as well as Sweden's country code: se-NO and se-FI are
-    # taken as Sami; bare 'se' and se-SE are nearly always Swedish written wrong.
-    if low in COUNTRY_AS_LANGUAGE and not (low == "se" and region and region.upper() in ("NO", "FI")):
+    if low == SAMI_OR_SWEDISH and script is None and (region is None or region.upper() == "SE"):
+        fix = _compose("sv", script, region)
+        canonical = _compose(low, script, region)
+        return Verdict(tag, canonical, display_name(canonical), (TagProblem(
+            "L112", f"'{tag}' is Northern Sami; if the page is in Swedish, the code is 'sv': {_named(fix)}", fix),))
+    if low in COUNTRY_AS_LANGUAGE:
         fix = _compose(COUNTRY_AS_LANGUAGE[low], script, region)
         return _error(tag, "L103", f"'{lang}' is a country code, not a language; the language is "
                       f"'{COUNTRY_AS_LANGUAGE[low]}': {_named(fix)}", fix)
@@ -170,12 +182,12 @@ def judge(tag: str) -> Verdict:
             fix = _compose(low, script, REGION_FIXES[upper]) if upper in REGION_FIXES else None
             advice = f": {_named(fix)}" if fix else "; name a country, or leave the region out"
             return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code ({NOT_REGIONS[upper]})"
-                          f"{advice}", fix)
+                          f"{advice}", fix, counts_as=fix or _compose(low, script, None))
         elif upper == "LA" and low != "lo":
             return _error(tag, "L102", f"'LA' is Laos, not Latin America; Google takes no region for Latin "
                           f"America: use '{low}', or one tag per country ({low}-MX, {low}-AR, ...)", low)
         elif upper not in _REGIONS:
-            return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code")
+            return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code", counts_as=low)
     canonical = _compose(low, script, region)
     if canonical != tag:
         problems.append(TagProblem("L108", f"'{tag}' is usually written {_named(canonical)}; tags are "
@@ -218,3 +230,8 @@ def _reject_shape(tag: str, parts: list[str]) -> Verdict:
             return _error(tag, "L111", f"'{tag}' has subtags Google does not take (variants, extensions, "
                           f"private use); keep language, script and region: '{fix}'", fix)
     return _error(tag, "L111", f"'{tag}' is not a language tag (language[-Script][-REGION], or x-default)")
+
+
+def language_of(tag: str) -> str:
+    """The language subtag of a canonical tag ('es' of 'es-MX'); x-default is its own."""
+    return tag if tag == X_DEFAULT else tag.split("-", 1)[0]

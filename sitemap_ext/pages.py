@@ -130,9 +130,9 @@ class PageNormaliser:
             return url
         if not url.startswith(self.origin_prefixes):
             self.collector.report(
-                "U107",
-                f"{what} {url} is not on {', '.join(sorted(map(str, self.scope.origins)))}: a sitemap lists "
-                "URLs of its own host only; use a relative URL or that host's base_url",
+                "C113",
+                f"{what} {url} is not on {', '.join(sorted(map(str, self.scope.origins)))}, so no sitemap of this "
+                "site can list it and it is left out; use a relative URL, or add its host as a locale's host",
                 where,
                 url=url,
             )

@@ -9,6 +9,7 @@ so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
 from __future__ import annotations
 
 import re
+from hashlib import blake2b
 from dataclasses import dataclass
 from typing import Sequence, Union
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
@@ -170,3 +171,67 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
 
 def is_absolute_http(text: str) -> bool:
     return text.startswith(("http://", "https://")) and len(text) > 8
+
+
+# --- identity: when two spellings are one URL -------------------------------------------
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def _canonical_escape(match: re.Match[str]) -> str:
+    char = chr(int(match.group(0)[1:], 16))
+    return char if char in _UNRESERVED else match.group(0).upper()
+
+
+def _canonical_part(part: str) -> str:
+    if not part.isascii() or " " in part:
+        part = quote(part, safe=_SAFE)
+    return _ESCAPE.sub(_canonical_escape, part) if "%" in part else part
+
+
+def identity(url: str) -> str:
+    """The one spelling that every way of writing this URL shares (RFC 3986 section 6.2.2):
+    scheme and host in lower case, an IDN host in punycode, no default port, percent
+    escapes in upper case, unreserved characters unescaped, an IRI percent-encoded as
+    UTF-8, no fragment. A trailing slash and the scheme stay: they make another URL."""
+    if "%" not in url and _PLAIN.fullmatch(url) is not None:
+        return url  # already so: lower-case host, no port, nothing escaped
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        scheme = parts.scheme.lower()
+        host = _host(parts.netloc) if parts.netloc else None
+    except ValueError:
+        return text
+    if host is None:
+        return text
+    name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if name and port == _DEFAULT_PORTS.get(scheme):
+        host = name
+    out = f"{scheme}://{host}{_canonical_part(parts.path) or '/'}"
+    if parts.query or text.endswith("?"):
+        out += "?" + _canonical_part(parts.query)
+    return out
+
+
+def variants(url: str) -> tuple[str, ...]:
+    """The URLs this one is most often confused with: the other trailing slash, the other scheme."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return ()
+    path = parts.path or "/"
+    other_path = path[:-1] if path.endswith("/") and path != "/" else path + "/" if path != "/" else None
+    other_scheme = "http" if parts.scheme == "https" else "https"
+    found = []
+    if other_path is not None:
+        found.append(urlunsplit((parts.scheme, parts.netloc, other_path, parts.query, "")))
+    found.append(urlunsplit((other_scheme, parts.netloc, path, parts.query, "")))
+    return tuple(found)
+
+
+def url_key(url: str) -> int:
+    """A stable 64-bit key of a URL's identity (blake2b): the same in every process and run."""
+    return int.from_bytes(blake2b(identity(url).encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+                          "little", signed=True)

@@ -22,3 +22,22 @@ def test_codes_are_well_formed() -> None:
     for code, entry in REGISTRY.items():
         assert re.fullmatch(r"[A-Z]\d{3}", code) and entry.code == code
         assert entry.summary.endswith(".")
+
+
+def test_rule_registry_codes_and_catalogue_agree() -> None:
+    """Every checker code has one home (a rule, a reader, the cluster rules), every code a
+    rule names is registered, and the catalogue's rule table is the registry's."""
+    from sitemap_ext.checker.rules import CLUSTER_CODES, COUNTED_CODES, READER_CODES, RULES, checker_codes
+
+    assert checker_codes() <= set(REGISTRY)
+    build_only = {"D106", "N110", "F102"}
+    for code in REGISTRY:
+        if code[0] in "FUDXLHIVN" and code not in build_only:
+            assert code in checker_codes(), f"{code} is reported by no rule, reader or cluster rule"
+    homes = [*READER_CODES, *CLUSTER_CODES, *COUNTED_CODES]
+    assert len(homes) == len(set(homes)) and not set(homes) & {c for r in RULES for c in r.codes}
+    text = (ROOT / "specs" / "rules.md").read_text(encoding="utf-8")
+    table = re.findall(r"^\| ([a-z-]+) \| (entry|index|file|stray) \| ([A-Z0-9, ]+) \|$", text, re.M)
+    assert table == [(r.name, r.scope, ", ".join(r.codes)) for r in RULES]
+    for rule in RULES:
+        assert rule.doc, f"rule {rule.name} has no docstring"

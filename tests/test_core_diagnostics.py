@@ -82,7 +82,7 @@ CASES: list[tuple[str, str, dict[str, str | bytes], list[tuple[str, str, int | N
     ("URL escaped already", HEAD + "pages:\n  - loc: /a?x=1&amp;y=2\n", {},
      [("U106", "site.yaml", 4, 10)]),
     ("URL on another host", HEAD + "pages:\n  - loc: https://other.com/a\n  - loc: http://e.com/b\n", {},
-     [("U107", "site.yaml", 4, 10), ("U107", "site.yaml", 5, 10)]),
+     [("C113", "site.yaml", 4, 10), ("C113", "site.yaml", 5, 10)]),
     ("URL outside the sitemaps' folder", HEAD + "pages:\n  - loc: /a\n  - loc: /maps/b\noutput:\n"
      "  public_url: https://e.com/maps/\n", {},
      [("U108", "site.yaml", 4, 10)]),

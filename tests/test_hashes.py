@@ -94,19 +94,15 @@ def test_hash_set_update_is_set_update(keys: list[int]) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(pieces=st.lists(st.lists(st.binary(max_size=9), max_size=4), max_size=30), block=st.integers(1, 40))
-def test_packed_text_reads_back_every_piece(pieces: list[list[bytes]], block: int) -> None:
+@given(groups=st.lists(st.lists(st.text(max_size=9), max_size=4), max_size=30), block=st.integers(1, 40))
+def test_packed_text_reads_back_every_string(groups: list[list[str]], block: int) -> None:
     from sitemap_ext.checker.clusters import PackedText
 
     text = PackedText()
     text.BLOCK = block  # type: ignore[misc]
-    spans = []
-    for group in pieces:  # pieces appended together, as the cluster index appends a file's URLs
-        start = len(text)
-        text.append(b"".join(group))
-        for piece in group:
-            spans.append((piece, start, start + len(piece)))
-            start += len(piece)
-    assert len(text) == sum(len(piece) for piece, _, _ in spans)
-    for piece, start, stop in reversed(spans):  # any order: blocks inflated again as needed
-        assert text.read(start, stop) == piece
+    for group in groups:  # strings added a file at a time, as the cluster index adds them
+        text.extend(group)
+    strings = [piece for group in groups for piece in group]
+    assert len(text) == len(strings)
+    for number in reversed(range(len(strings))):  # any order: blocks inflated again as needed
+        assert text[number] == strings[number]

@@ -1,4 +1,9 @@
-"""Check: every rule, nothing written. Site descriptions and existing sitemaps."""
+"""Check: every rule, nothing written. Site descriptions and existing sitemaps.
+
+Readers (``read_xml``, ``read_text``) turn each file into records; the rules in
+``rules/`` judge records; ``clusters`` judges what needs every file. ``run``
+plans the files and spreads them over processes.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,9 @@ from ..builder import build
 from ..codes import REGISTRY
 from ..dates import parse_now
 from ..diagnostics import Collector
-from .ahead import default_jobs
-from .sitemaps import SitemapChecker, parse_base_urls
+from ..urls import origin_text
+from .config import Policy
+from .run import Options, Run, default_jobs
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -19,24 +25,31 @@ SITE_SUFFIXES = (".yaml", ".yml")
 class CheckResult:
     collector: Collector
     files: list[dict[str, object]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # files in folders that hold no sitemap or feed
 
     @property
     def ok(self) -> bool:
         return self.collector.errors == 0
 
 
-def check(paths: Sequence[str], *, now: str | None = None, base_urls: Sequence[str] = (),
-          jobs: int | None = None) -> CheckResult:
-    """Run every rule on site descriptions, sitemaps (.xml, .xml.gz, .txt, indexes) and
-    folders of them; write nothing. Sitemaps are checked together: duplicates and
-    hreflang return links are judged across all of them.
+def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequence[str] = (),
+          jobs: int | None = None, policy: Policy | None = None,
+          cross_submitted: Sequence[str] = ()) -> CheckResult:
+    """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
+    Atom feeds, told apart by their content) and folders of them; write nothing.
+    Sitemaps are checked together: duplicates and hreflang return links are judged
+    across all of them.
 
     ``base_urls`` are ``URL=DIR`` pairs: the folder where the files served under URL
     are, for following an index to its children and for host and folder checks.
-    ``jobs``: processes (default: two where there are two cores); workers probe
-    files ahead of the main process, and the findings are the same.
+    ``jobs``: processes reading files (default: one per core, at most four); the
+    findings are the same for any number. ``policy``: which codes are shown and at
+    which severity (every rule runs; the rest are counted). ``cross_submitted``:
+    hosts whose robots.txt lists these sitemaps, so they may list those hosts' URLs.
     """
-    collector = Collector(REGISTRY)
+    if isinstance(paths, str):
+        paths = [paths]
+    collector = Collector(REGISTRY, policy=policy)
     result = CheckResult(collector)
     sitemaps = []
     for path in paths:
@@ -46,9 +59,20 @@ def check(paths: Sequence[str], *, now: str | None = None, base_urls: Sequence[s
         else:
             sitemaps.append(path)
     if sitemaps:
-        checker = SitemapChecker(collector, parse_now(now) if now else None, parse_base_urls(base_urls),
-                                 jobs=jobs or default_jobs())
-        checker.check_paths(sitemaps)
-        checker.finish()
-        result.files += checker.files
+        hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
+        hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
+        options = Options(now=parse_now(now) if now else None, base_urls=parse_base_urls(base_urls),
+                          cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs())
+        run_ = Run(collector, options)
+        run_.check(sitemaps)
+        result.files += run_.files
+        result.skipped = run_.skipped
     return result
+
+
+def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for pair in pairs:
+        url, _, folder = pair.partition("=")
+        out.append((url if url.endswith("/") else url + "/", folder))
+    return tuple(sorted(out, key=lambda pair: len(pair[0]), reverse=True))

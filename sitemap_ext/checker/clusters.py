@@ -1,39 +1,49 @@
-"""hreflang cluster rules across every file checked together, in compact memory.
+"""The rules that need every file: duplicates and hreflang clusters, in compact memory.
 
-A million entries must not become a million Python objects. So:
+Each file's reader and rules leave a ``ClusterLog`` (built in the worker that read
+the file); the main process adds the logs in a fixed order to one ``ClusterIndex``
+and judges when every file is read. URLs are identified by ``urls.url_key``: a
+blake2b digest of their normalised form, so two spellings of one URL are one URL,
+and nothing depends on the process or its hash seed.
 
-* Each distinct list of alternates is stored once: its codes and URL hashes in
-  flat arrays, its URLs as UTF-8, zlib-compressed a block at a time (they are
-  read back only for findings). The members of a healthy cluster all list the
-  same alternates, so a cluster of six costs one stored list.
-* Entries live in flat arrays (URL hash, list, own position in it, line, file);
-  duplicates are found with ``hashes.UrlSeen`` (a set, then a compact table).
-  An entry's URL is the string its list holds.
-* When every file is read, rules run per list: a list held by as many entries
-  as it names URLs (each standing in it) is a whole cluster, reciprocal and
-  consistent by construction, and needs nothing more. Only the others are
-  looked at item by item, through a map from URL hash to entry made then (a
-  dict, or past ``DICT_ENTRIES`` the compact ``hashes.HashTable``).
+A million entries must not become a million Python objects:
 
-URLs are identified by hash(): two different URLs with equal 64-bit hashes
-would be taken for one (about one chance in 10^7 at a million URLs).
+* Each distinct list of alternates is stored once (its codes and URL keys in
+  flat arrays, its URLs zlib-compressed a block at a time): the members of a
+  healthy cluster share one list.
+* Entries live in flat arrays (key, file, line, list, kind); their URLs are
+  kept compressed too and read back only for findings.
+* When every file is read, the keys are sorted once: duplicates are neighbours,
+  and "which entries list URL X" is a binary search. A list held by as many of
+  its own URLs as it names (each URL listed once) is a whole cluster and needs
+  nothing more; only the others are looked at pair by pair.
+
+Sources: Google, "Tell Google about localized versions of your page" (return
+links; x-default; "If two pages don't both point to each other, the tags will
+be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 """
 
 from __future__ import annotations
 
 import zlib
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, islice, repeat
-from typing import ClassVar, Iterable, NamedTuple, Sequence
+from hashlib import blake2b
+from itertools import compress
+from operator import eq
+from typing import ClassVar
 
 from .. import langtags
-from ..hashes import HashSet, HashTable, UrlSeen
 from ..diagnostics import Collector, Related, Where
+from ..urls import url_key, variants
 
 X_DEFAULT = langtags.X_DEFAULT
-Alternate = tuple[str, str, int]  # canonical code, href, line
+Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
+# What kind of listing an entry is: a URL may stand once in each kind of sitemap
+# (a page in the web sitemap, again in the news or video sitemap).
+WEB, IMAGE, VIDEO, NEWS, TEXT = range(5)
+KIND_NAMES = ("web", "image", "video", "news", "text")
 
 
 def _named(code: str) -> str:
@@ -41,394 +51,364 @@ def _named(code: str) -> str:
     return f"{code} ({name})" if name else code
 
 
-Pairs = tuple[tuple[str, str], ...]  # (canonical code, href), sorted, each once
+def list_digest(pairs: Pairs) -> int:
+    text = "\x00".join(f"{code}\x01{href}" for code, href in pairs)
+    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
+                          signed=True)
 
 
-class CleanRuns(NamedTuple):
-    """A file's entries with alternates in runs (one cluster's members each), all judged
-    clean: what the cluster index keeps of them."""
+@dataclass
+class ClusterLog:
+    """What one file contributes to the cluster rules (made where the file is read)."""
 
-    lengths: list[int]  # entries per run
-    counts: list[int]  # links per run
-    codes: list[str]  # every link's canonical code, run after run
-    hrefs: list[str]  # every link's URL, the same way
-    keys: list[int]  # per run: hash() of its pairs (code, href), in written order, which is sorted
-    named: list[int]  # per run: how many URLs its pairs name (not as x-default only)
-    positions: list[int]  # per entry: a place of its URL among its run's pairs (not x-default only)
+    keys: array = field(default_factory=lambda: array("q"))
+    lines: array = field(default_factory=lambda: array("I"))
+    lists: array = field(default_factory=lambda: array("i"))  # local list, -1: none
+    kinds: array = field(default_factory=lambda: array("b"))
+    members: array = field(default_factory=lambda: array("b"))  # 1: its URL is in its list under a language
+    locs: list[str] = field(default_factory=list)
+    pairs: list[Pairs] = field(default_factory=list)  # local lists
+    digests: list[int] = field(default_factory=list)
+    firsts: list[int] = field(default_factory=list)  # per local list: its first entry
+    _local: dict[Pairs, int] = field(default_factory=dict)
+    _previous: tuple[Pairs, int, frozenset[int]] | None = None
 
+    def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, named: frozenset[int]) -> None:
+        """An entry; ``pairs`` its alternates (empty: none), ``named`` the keys of its
+        alternates' URLs under a language code."""
+        self.keys.append(key)
+        self.lines.append(line)
+        self.kinds.append(kind)
+        self.locs.append(loc)
+        if not pairs:
+            self.lists.append(-1)
+            self.members.append(0)
+            return
+        previous = self._previous
+        if previous is not None and previous[0] is pairs:
+            local = previous[1]  # the next member of the same cluster: the usual case
+        else:
+            found = self._local.get(pairs)
+            if found is None:
+                found = self._local[pairs] = len(self.pairs)
+                self.pairs.append(pairs)
+                self.firsts.append(len(self.keys) - 1)
+                self.digests.append(list_digest(pairs))
+            local = found
+            self._previous = (pairs, local, named)
+        self.lists.append(local)
+        self.members.append(1 if key in named else 0)
 
-def positions_of(pairs: Pairs) -> dict[str, int]:
-    """The place of each URL among a list's pairs (its first, not as x-default)."""
-    positions: dict[str, int] = {}
-    for place, (code, href) in enumerate(pairs):
-        if code != X_DEFAULT:
-            positions.setdefault(href, place)
-    return positions
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_local"], state["_previous"] = {}, None  # only needed while adding
+        return state
 
 
 class PackedText:
-    """Bytes appended piece by piece, kept zlib-compressed a block at a time and read
-    back by offsets: the URLs of every stored list, a tenth of their size (they share
-    hosts and paths). Reading is rare (findings), so the last block read is kept
-    inflated and nothing more."""
+    """Strings appended one by one, kept zlib-compressed a block at a time and read back
+    by number: a tenth of their size (URLs share hosts and paths). Reading is rare (for
+    findings), so the last block read is kept inflated and nothing more."""
 
     BLOCK: ClassVar[int] = 1 << 20
 
     def __init__(self) -> None:
         self.blocks: list[bytes] = []
         self.starts = array("Q")  # offset of each block's first byte
-        self.tail = bytearray()  # not compressed yet
+        self.ends = array("Q")  # per string: where it ends
+        self.tail = bytearray()
         self.tail_start = 0
         self._inflated: tuple[int, bytes] = (-1, b"")
 
     def __len__(self) -> int:
-        return self.tail_start + len(self.tail)
+        return len(self.ends)
 
-    def append(self, piece: bytes) -> None:
-        """Add bytes; a piece is never split across blocks."""
-        self.tail += piece
+    def extend(self, texts: list[str]) -> None:
+        start = self.tail_start + len(self.tail)
+        encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+        for piece in encoded:
+            start += len(piece)
+            self.ends.append(start)
+        self.tail += b"".join(encoded)
         if len(self.tail) >= self.BLOCK:
-            self.blocks.append(zlib.compress(self.tail, 1))  # level 1: the speed is what counts here
+            self.blocks.append(zlib.compress(self.tail, 1))
             self.starts.append(self.tail_start)
             self.tail_start += len(self.tail)
             self.tail = bytearray()
 
-    def read(self, start: int, stop: int) -> bytes:
+    def __getitem__(self, number: int) -> str:
+        start = self.ends[number - 1] if number else 0
+        stop = self.ends[number]
         if start >= self.tail_start:
-            return bytes(self.tail[start - self.tail_start:stop - self.tail_start])
-        block = bisect_right(self.starts, start) - 1
-        if self._inflated[0] != block:
-            self._inflated = (block, zlib.decompress(self.blocks[block]))
-        offset = self.starts[block]
-        return self._inflated[1][start - offset:stop - offset]
+            data = bytes(self.tail[start - self.tail_start:stop - self.tail_start])
+        else:
+            block = bisect_right(self.starts, start) - 1
+            if self._inflated[0] != block:
+                self._inflated = (block, zlib.decompress(self.blocks[block]))
+            offset = self.starts[block]
+            data = self._inflated[1][start - offset:stop - offset]
+        return data.decode("utf-8", "surrogatepass")
 
 
 @dataclass
 class ClusterIndex:
     collector: Collector
-    # Every URL checked (entries with and without alternates), by hash: duplicates.
-    urls: UrlSeen = field(default_factory=UrlSeen)
-    # Per entry, in the order read.
-    entry_hash: array = field(default_factory=lambda: array("q"))
-    entry_list: array = field(default_factory=lambda: array("i"))  # -1: no alternates
-    entry_position: array = field(default_factory=lambda: array("i"))  # own place in its list; -1: none
-    entry_line: array = field(default_factory=lambda: array("I"))
-    entry_file: array = field(default_factory=lambda: array("H"))
     files: list[str] = field(default_factory=list)
-    _file_ids: dict[str, int] = field(default_factory=dict)
-    # Per distinct list: [start, end) into the flat arrays below; its first entry; how
-    # many entries hold it and stand in it (members); how many URLs it names (not as
-    # x-default only). A list with as many members as URLs is a whole cluster.
+    # Per entry, in the order read.
+    key: array = field(default_factory=lambda: array("q"))
+    file: array = field(default_factory=lambda: array("I"))
+    line: array = field(default_factory=lambda: array("I"))
+    held: array = field(default_factory=lambda: array("i"))  # the list each entry holds, -1: none
+    kind: array = field(default_factory=lambda: array("b"))
+    locs: PackedText = field(default_factory=PackedText)
+    # Per distinct list: its items [start, end), first entry, members, URLs named.
     list_start: array = field(default_factory=lambda: array("I", [0]))
     list_first: array = field(default_factory=lambda: array("i"))
     list_members: array = field(default_factory=lambda: array("I"))
-    list_size: array = field(default_factory=lambda: array("I"))
-    list_ids: dict[int, int | list[int]] = field(default_factory=dict)  # hash of the list -> candidates
+    list_named: array = field(default_factory=lambda: array("I"))
+    list_ids: dict[int, int] = field(default_factory=dict)  # digest of the list -> list
     item_code: array = field(default_factory=lambda: array("H"))
-    item_hash: array = field(default_factory=lambda: array("q"))
-    item_text: array = field(default_factory=lambda: array("Q", [0]))  # offsets into text
-    text: PackedText = field(default_factory=lambda: PackedText())
+    item_key: array = field(default_factory=lambda: array("q"))
+    hrefs: PackedText = field(default_factory=PackedText)
     codes: list[str] = field(default_factory=list)
     _code_ids: dict[str, int] = field(default_factory=dict)
-    own_locs: dict[int, str] = field(default_factory=dict)  # entries that do not list themselves
-    # The list last stored or found, with its URLs' positions: the next entry usually holds it too.
-    _previous: tuple[Pairs, int, dict[str, int]] | None = None
-    _last_recorded: bool = False  # whether seen() recorded the URL it was last given
-    _table: HashTable | dict[int, int] | None = None  # hash -> entry, made when finish() needs it
-    # Lists first met on a URL listed twice (not an entry of its own): where that was.
-    _first_elsewhere: dict[int, tuple[str, Where]] = field(default_factory=dict)
+    # Made by finish(): keys sorted, and the entry at each sorted place.
+    _sorted: array = field(default_factory=lambda: array("q"))
+    _order: array = field(default_factory=lambda: array("I"))
 
-    DICT_ENTRIES: ClassVar[int] = 1 << 21  # up to here, that map is a dict (~100 bytes per entry)
+    # --- adding ------------------------------------------------------------------------
 
-    # --- reading --------------------------------------------------------------------
-
-    def _file_id(self, file: str) -> int:
-        file_id = self._file_ids.get(file)
-        if file_id is None:
-            file_id = self._file_ids[file] = len(self.files)
-            self.files.append(file)
-        return file_id
-
-    def seen(self, loc: str, file: str, line: int) -> bool:
-        """Record a URL (every one checked); True when it was recorded before (then
-        the first stands, and add() ignores this one's alternates)."""
-        key = hash(loc)
-        urls = self.urls
-        if key in urls:
-            self._last_recorded = False
-            return True
-        urls.add(key)
-        self._last_recorded = True
-        self.entry_hash.append(key)
-        self.entry_list.append(-1)
-        self.entry_position.append(-1)
-        self.entry_line.append(line)
-        self.entry_file.append(self._file_id(file))
-        return False
-
-    def add(self, loc: str, alternates: list[Alternate], file: str, line: int, *, same: bool = False) -> None:
-        """The alternates of the URL just recorded with seen(); ``same``: the very links
-        the previous URL had (the next member of its cluster), already judged clean."""
-        previous = self._previous
-        pairs: Pairs = previous[0] if same and previous is not None else \
-            tuple(sorted({(code, href) for code, href, _ in alternates}))
-        if previous is not None and previous[0] == pairs:
-            list_id, positions = previous[1], previous[2]  # the next member of the same cluster, the usual case
-        else:
-            self._local_rules(loc, alternates, Where(file, line))
-            list_id = self._store(pairs, len(self.entry_list) - 1 if self._last_recorded else -1)
-            if not self._last_recorded:
-                self._first_elsewhere[list_id] = (loc, Where(file, line))
-            positions = positions_of(pairs)
-            self._previous = (pairs, list_id, positions)
-        position = positions.get(loc, -1)
-        if position < 0 and previous is not None and previous[0] == pairs:
-            self._local_rules(loc, alternates, Where(file, line))
-        if not self._last_recorded:
-            return  # a duplicate: its first listing is the one the cluster rules use
-        entry = len(self.entry_list) - 1
-        self.entry_list[entry] = list_id
-        self.entry_position[entry] = position
-        if position < 0:
-            self.own_locs[entry] = loc
-        else:
+    def add(self, display: str, log: ClusterLog) -> None:
+        """One file's log, in the fixed order of files."""
+        file_id = len(self.files)
+        self.files.append(display)
+        base = len(self.key)
+        ids = [self._list_id(pairs, digest, base + first)
+               for pairs, digest, first in zip(log.pairs, log.digests, log.firsts)]
+        self.key.extend(log.keys)
+        self.file.extend([file_id] * len(log.keys))
+        self.line.extend(log.lines)
+        self.kind.extend(log.kinds)
+        self.locs.extend(log.locs)
+        lists = array("i", [ids[local] if local >= 0 else -1 for local in log.lists]) if ids else log.lists
+        self.held.extend(lists)
+        for list_id in compress(lists, log.members):
             self.list_members[list_id] += 1
 
-    def add_clean(self, hashes: list[int], file: str, first_line: int, starts: list[int],
-                  runs: CleanRuns | None) -> None:
-        """The entries of a file read whole, lines consecutive from first_line: URLs
-        judged clean and new, with their hashes; ``runs`` (starting at ``starts``)
-        hold their alternates, judged clean, each entry standing in its run's list;
-        None when no entry has alternates. What seen() and add() would record one
-        entry at a time, finding nothing to report."""
-        count = len(hashes)
-        self.urls.update(hashes)
-        self._last_recorded, self._previous = True, None
-        base = len(self.entry_hash)
-        self.entry_hash.extend(hashes)
-        self.entry_line.extend(range(first_line, first_line + count))
-        self.entry_file.extend(repeat(self._file_id(file), count))
-        if runs is None:
-            self.entry_list.extend(repeat(-1, count))
-            self.entry_position.extend(repeat(-1, count))
-            return
-        keys = runs.keys
-        if len(set(keys)) == len(keys) and not any(map(self.list_ids.__contains__, keys)):
-            ids: Sequence[int] = range(len(self.list_first), len(self.list_first) + len(keys))
-            self.list_ids.update(zip(keys, ids))  # every list new: stored in a few calls
-            self._store_all(runs, [base + start for start in starts])
-        else:
-            ends = list(accumulate(runs.counts))
-            ids = [self._store(tuple(zip(runs.codes[end - size:end], runs.hrefs[end - size:end])), base + start)
-                   for start, end, size in zip(starts, ends, runs.counts)]
-            for list_id, length in zip(ids, runs.lengths):
-                self.list_members[list_id] += length
-        self.entry_list.extend(chain.from_iterable(map(repeat, ids, runs.lengths)))
-        self.entry_position.extend(runs.positions)
-
-    def _store_all(self, runs: CleanRuns, firsts: list[int]) -> None:
-        """Lists known to be new, each held by all of its run."""
-        for code in set(runs.codes).difference(self._code_ids):
-            self._code_ids[code] = len(self.codes)
-            self.codes.append(code)
-        self.item_code.extend(map(self._code_ids.__getitem__, runs.codes))
-        self.item_hash.extend(map(hash, runs.hrefs))
-        blob = "".join(runs.hrefs).encode()
-        sizes: Iterable[int] = map(len, runs.hrefs)
-        if len(blob) != sum(map(len, runs.hrefs)):
-            sizes = [len(href.encode()) for href in runs.hrefs]  # not all ASCII
-        self.item_text.extend(islice(accumulate(sizes, initial=len(self.text)), 1, None))
-        self.text.append(blob)
-        self.list_start.extend(islice(accumulate(runs.counts, initial=self.list_start[-1]), 1, None))
-        self.list_first.extend(firsts)
-        self.list_members.extend(runs.lengths)
-        self.list_size.extend(runs.named)
-
-    def _store(self, pairs: Pairs, entry: int) -> int:
-        key = hash(pairs)
-        found = self.list_ids.get(key)
-        for candidate in (() if found is None else (found,) if isinstance(found, int) else found):
-            if self._pairs(candidate) == pairs:
-                return candidate
-        list_id = len(self.list_first)
-        # One int per list, a list only where two lists' hashes meet.
-        self.list_ids[key] = list_id if found is None else [found, list_id] if isinstance(found, int) \
-            else [*found, list_id]
-        codes = [self._code_ids.get(code) for code, _ in pairs]
-        if None in codes:
-            for place, (code, _) in enumerate(pairs):
-                if codes[place] is None:
-                    codes[place] = self._code_ids.setdefault(code, len(self.codes))
-                    if codes[place] == len(self.codes):
-                        self.codes.append(code)
-        self.item_code.extend(codes)
-        hrefs = [href for _, href in pairs]
-        self.item_hash.extend(map(hash, hrefs))
-        encoded = [href.encode() for href in hrefs]
-        # item_text ends with the text's length; each href adds where it ends.
-        self.item_text.extend(islice(accumulate(map(len, encoded), initial=len(self.text)), 1, None))
-        self.text.append(b"".join(encoded))
+    def _list_id(self, pairs: Pairs, digest: int, first: int) -> int:
+        found = self.list_ids.get(digest)
+        if found is not None:
+            return found
+        list_id = self.list_ids[digest] = len(self.list_first)
+        for code, href in pairs:
+            code_id = self._code_ids.get(code)
+            if code_id is None:
+                code_id = self._code_ids[code] = len(self.codes)
+                self.codes.append(code)
+            self.item_code.append(code_id)
+            self.item_key.append(url_key(href))
+        self.hrefs.extend([href for _, href in pairs])
         self.list_start.append(len(self.item_code))
-        self.list_first.append(entry)
+        self.list_first.append(first)
         self.list_members.append(0)
-        self.list_size.append(len({href for code, href in pairs if code != X_DEFAULT}))
+        self.list_named.append(len({url_key(href) for code, href in pairs if code != X_DEFAULT}))
         return list_id
 
-    def _local_rules(self, loc: str, alternates: list[Alternate], where: Where) -> None:
-        report = self.collector.report
-        by_code: dict[str, str] = {}
-        by_href: dict[str, str] = {}
-        defaults = 0
-        for code, href, line in alternates:
-            at = Where(where.file, line)
-            if code == X_DEFAULT:
-                defaults += 1
-                if defaults == 2:
-                    report("H108", "more than one x-default in this cluster; keep one", at, url=loc, hreflang=code)
-                continue
-            if code in by_code and by_code[code] != href:
-                report("H106", f"{_named(code)} names two URLs, {by_code[code]} and {href}; each code names one "
-                       "version", at, url=loc, hreflang=code)
-            by_code.setdefault(code, href)
-            if href in by_href and by_href[href] != code:
-                report("H107", f"{href} is listed as both {by_href[href]} and {code}; a URL has one language",
-                       at, url=loc, hreflang=code)
-            by_href.setdefault(href, code)
-        if loc not in by_href:
-            report("H103", f"{loc} lists alternates but not itself; add an xhtml:link to its own URL with its own "
-                   "hreflang", where, url=loc)
+    # --- reading back ----------------------------------------------------------------------
 
-    # --- stored lists ----------------------------------------------------------------
-
-    def _href(self, item: int) -> str:
-        return self.text.read(self.item_text[item], self.item_text[item + 1]).decode()
-
-    def _pairs(self, list_id: int) -> tuple[tuple[str, str], ...]:
-        return tuple((self.codes[self.item_code[i]], self._href(i))
-                     for i in range(self.list_start[list_id], self.list_start[list_id + 1]))
-
-    def _loc(self, entry: int) -> str:
-        position = self.entry_position[entry]
-        if position < 0:
-            return self.own_locs[entry]
-        return self._href(self.list_start[self.entry_list[entry]] + position)
+    def _items(self, list_id: int) -> range:
+        return range(self.list_start[list_id], self.list_start[list_id + 1])
 
     def _where(self, entry: int) -> Where:
-        return Where(self.files[self.entry_file[entry]], self.entry_line[entry])
+        return Where(self.files[self.file[entry]], self.line[entry])
 
-    def _hrefs(self, list_id: int) -> dict[str, str]:
-        """url -> code (x-default only when the URL has no language code too)."""
-        out: dict[str, str] = {}
-        for code, href in self._pairs(list_id):
-            if code != X_DEFAULT or href not in out:
-                out[href] = code
+    def _related(self, entry: int, message: str) -> Related:
+        return Related(message, self.files[self.file[entry]], self.line[entry], url=self.locs[entry])
+
+    def _listings(self, key: int) -> range:
+        """The places in sorted order of every entry with this key."""
+        low = bisect_left(self._sorted, key)
+        return range(low, bisect_right(self._sorted, key, low))
+
+    # --- judging -------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Every rule that needs all files: U104, H104, H105, H109-H113."""
+        count = len(self.key)
+        order = sorted(range(count), key=self.key.__getitem__)
+        self._order = array("I", order)
+        self._sorted = array("q", [self.key[entry] for entry in order])
+        examine = self._duplicates()
+        x_default = self._code_ids.get(X_DEFAULT, -1)
+        report = self.collector.report
+        for list_id in range(len(self.list_first)):
+            items = self._items(list_id)
+            codes = set(self.item_code[items.start:items.stop])
+            if x_default not in codes and len(codes) > 1:
+                first = self.list_first[list_id]
+                report("H112", "this cluster has no x-default, the version for users whose language matches none (a "
+                       "language selector, or the main version)", self._where(first), url=self.locs[first])
+            if self.list_members[list_id] != self.list_named[list_id]:
+                examine.add(list_id)
+        if examine:
+            _Examination(self, examine).run()
+
+    def _duplicates(self) -> set[int]:
+        """U104 for a URL listed twice in sitemaps of one kind; the lists of every URL
+        listed more than once (they are judged over all their listings)."""
+        keys = self._sorted
+        places = list(compress(range(1, len(keys)), map(eq, keys[1:], keys[:-1])))
+        lists: set[int] = set()
+        done_groups: set[int] = set()
+        for place in places:
+            key = keys[place]
+            if key in done_groups:
+                continue
+            done_groups.add(key)
+            entries = sorted(self._order[p] for p in self._listings(key))
+            first_of_kind: dict[int, int] = {}
+            for entry in entries:
+                if self.held[entry] >= 0:
+                    lists.add(self.held[entry])
+                kind = self.kind[entry]
+                first = first_of_kind.setdefault(kind, entry)
+                if first != entry:
+                    loc = self.locs[entry]
+                    same = "" if self.locs[first] == loc else f" (as {self.locs[first]})"
+                    self.collector.report(
+                        "U104", f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap",
+                        self._where(entry), url=loc,
+                        related=(self._related(first, "first listed here"),))
+        return lists
+
+
+class _Examination:
+    """The clusters whose lists are not whole, pair by pair."""
+
+    def __init__(self, index: ClusterIndex, lists: set[int]) -> None:
+        self.index = index
+        self.lists = lists
+        self.report = index.collector.report
+        self.reported: set[tuple[int, int, str]] = set()
+
+    def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
+        """Every alternate the listings of a URL give: key -> (codes, href)."""
+        index = self.index
+        out: dict[int, tuple[set[str], str]] = {}
+        for place in index._listings(key):
+            list_id = index.held[index._order[place]]
+            if list_id < 0:
+                continue
+            for item in index._items(list_id):
+                found = out.get(index.item_key[item])
+                if found is None:
+                    found = out[index.item_key[item]] = (set(), index.hrefs[item])
+                found[0].add(index.codes[index.item_code[item]])
         return out
 
-    # --- when every file is read ------------------------------------------------------
-
-    def finish(self, also_checked: HashSet | None = None) -> None:
-        """The rules that need every entry; ``also_checked``: URLs of text sitemaps."""
-        report = self.collector.report
-        x_default = self._code_ids.get(X_DEFAULT, -1)
-        disagreeing = set()
-        for list_id in range(len(self.list_first)):
-            start, end = self.list_start[list_id], self.list_start[list_id + 1]
-            codes = set(self.item_code[start:end])
-            if x_default not in codes and len(codes) > 1:
-                first = self._first(list_id)
-                report("H112", "this cluster has no x-default, the version for users whose language matches "
-                       "none (a language selector, or the main version)", first[0], url=first[1])
-            if self.list_members[list_id] == self.list_size[list_id]:
-                continue  # each URL it names holds it: nothing missing, nobody disagrees
-            for item in range(start, end):
-                if self.item_code[item] == x_default:
-                    continue
-                member = self._entry_of(self.item_hash[item])
-                if member < 0:
-                    if also_checked is not None and self.item_hash[item] in also_checked:
-                        continue  # listed in a text sitemap: known, but without alternates
-                    href = self._href(item)
-                    first = self._first(list_id)
-                    report("H111", f"alternate {href} ({self.codes[self.item_code[item]]}) is in none of the "
-                           "sitemaps checked, so its return link cannot be verified; check its host's sitemap too",
-                           first[0], url=first[1], hreflang=self.codes[self.item_code[item]])
-                elif self.entry_list[member] != list_id:
-                    disagreeing.add(list_id)
-        if disagreeing:
-            self._examine(disagreeing)
-
-    def _first(self, list_id: int) -> tuple[Where, str]:
-        """Where a list was first met, and on which URL: what its findings name."""
-        first = self.list_first[list_id]
-        if first < 0:
-            loc, where = self._first_elsewhere[list_id]
-            return where, loc
-        return self._where(first), self._loc(first)
-
-    def _entry_of(self, key: int) -> int:
-        """The entry of the URL with this hash, or -1. The map is made on first use,
-        which only a cluster that is not whole needs: a dict while that is cheap,
-        else the compact table."""
-        table = self._table
-        if table is None:
-            count = len(self.entry_hash)
-            if count <= self.DICT_ENTRIES:
-                table = dict(zip(self.entry_hash, range(count)))
-            else:
-                table = HashTable(bits=(2 * count).bit_length() + 1)
-                for entry, key_at in enumerate(self.entry_hash):
-                    table.put_new(key_at, entry)
-            self._table = table
-        if isinstance(table, dict):
-            return table.get(key, -1)
-        return table.get(key)
-
-    def _examine(self, lists: set[int]) -> None:
-        """Entry by entry, for the clusters whose members list different things."""
-        report = self.collector.report
-        pair_reported: set[tuple[int, int]] = set()
-        for entry in range(len(self.entry_list)):
-            list_id = self.entry_list[entry]
-            if list_id not in lists:
+    def run(self) -> None:
+        index = self.index
+        seen: set[int] = set()
+        for entry in range(len(index.key)):
+            list_id = index.held[entry]
+            key = index.key[entry]
+            if list_id not in self.lists or key in seen:
                 continue
-            loc = self._loc(entry)
-            mine = self._hrefs(list_id)
-            where = self._where(entry)
-            for href, code in mine.items():
-                if href == loc or code == X_DEFAULT:
-                    continue  # x-default targets (a language selector) need not link back
-                other = self._entry_of(hash(href))
-                if other < 0:
-                    continue
-                other_list = self.entry_list[other]
-                if other_list == list_id:
-                    continue
-                theirs = self._hrefs(other_list) if other_list >= 0 else {}
-                related = (Related(f"{href} is listed here", *self._related(other), url=href),)
-                if loc not in theirs:
-                    if len(theirs) > 1 and (set(mine) | {loc}) & (set(theirs) | {href}) == {href}:
-                        report("H109", f"{href} is in two clusters that share nothing else: this one (with {loc}) "
-                               "and the one it lists itself in; a URL belongs to one cluster", where, url=loc,
-                               hreflang=code, related=related)
-                    else:
-                        report("H104", f"{loc} lists {href} as {_named(code)}, but {href} does not list {loc} "
-                               "back; search engines ignore a pair without its return link", where, url=loc,
-                               hreflang=code, related=related)
-                    continue
-                their_code = theirs.get(href)
-                if their_code is not None and their_code != code:
-                    report("H105", f"{loc} lists {href} as {_named(code)}, but {href} lists itself as "
-                           f"{_named(their_code)}; use one code for it everywhere", where, url=loc, hreflang=code,
-                           suggestion=their_code, related=related)
-                    continue
-                # Each member counts as listing itself: a missing self-reference is H103's.
-                missing = sorted((set(mine) | {loc}) ^ (set(theirs) | {href}))
-                key = (min(list_id, other_list), max(list_id, other_list))
-                if missing and key not in pair_reported:
-                    pair_reported.add(key)
-                    report("H110", f"{loc} and {href} are in one cluster but list different alternates (not in "
-                           f"both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}); every member "
-                           "lists every version", where, url=loc, related=related)
+            seen.add(key)  # a URL listed twice is judged once, over all its listings
+            self.entry(entry, key)
 
-    def _related(self, entry: int) -> tuple[str, int]:
-        return self.files[self.entry_file[entry]], self.entry_line[entry]
+    def entry(self, entry: int, key: int) -> None:
+        index = self.index
+        loc = index.locs[entry]
+        mine = self.pairs_of(key)
+        own = mine.get(key, (set(), loc))[0]
+        where = index._where(entry)
+        for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
+            if target == key or codes == {X_DEFAULT}:
+                continue  # itself; an x-default target (a language selector) need not link back
+            code = sorted(codes - {X_DEFAULT})[0]
+            listings = index._listings(target)
+            if not listings:
+                self.absent(entry, href, code)
+                continue
+            entries = [index._order[p] for p in listings]
+            other = min(entries)
+            related = (index._related(other, f"{href} is listed here"),)
+            if all(index.kind[e] == TEXT for e in entries):
+                self.once(entry, "H111", href, f"alternate {href} ({code}) is listed only in a text sitemap, which "
+                          "cannot carry hreflang, so its return link cannot be verified; list it in an XML sitemap "
+                          "with its alternates", url=loc, hreflang=code)
+                continue
+            theirs = self.pairs_of(target)
+            self.pair(entry, loc, key, own, mine, href, target, code, theirs, where, related)
+
+    def pair(self, entry: int, loc: str, key: int, own: set[str], mine: dict[int, tuple[set[str], str]], href: str,
+             target: int, code: str, theirs: dict[int, tuple[set[str], str]], where: Where,
+             related: tuple[Related, ...]) -> None:
+        back = theirs.get(key)
+        if back is None:
+            variant = next((theirs[url_key(v)][1] for v in variants(loc) if url_key(v) in theirs), None)
+            if variant is not None:
+                self.report("H113", f"{loc} lists {href} as {_named(code)}, and {href} lists {variant} back, not "
+                            f"{loc}: to search engines another URL (check the trailing slash and http/https); "
+                            "use one form everywhere", where, url=loc, hreflang=code, suggestion=loc,
+                            related=related)
+            elif len(theirs) > 1 and (set(mine) | {key}) & (set(theirs) | {target}) == {target}:
+                self.report("H109", f"{href} is in two clusters that share nothing else: this one (with {loc}) and "
+                            "the one it lists itself in; a URL belongs to one cluster", where, url=loc,
+                            hreflang=code, related=related)
+            else:
+                self.report("H104", f"{loc} lists {href} as {_named(code)}, but {href} does not list {loc} back; "
+                            "search engines ignore a pair without its return link", where, url=loc, hreflang=code,
+                            related=related)
+            return
+        if back[0] == {X_DEFAULT} and own - {X_DEFAULT}:
+            self.report("H104", f"{loc} lists {href} as {_named(code)}, but {href} lists {loc} back only as "
+                        f"x-default; a return link names the page as the language version it is "
+                        f"({', '.join(sorted(own - {X_DEFAULT}))})", where, url=loc, hreflang=code, related=related)
+            return
+        their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
+        if their_own and not (set(mine[target][0]) & their_own):
+            better = sorted(their_own)[0]
+            self.report("H105", f"{loc} lists {href} as {_named(code)}, but {href} lists itself as "
+                        f"{_named(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
+                        suggestion=better, related=related)
+            return
+        names = {k: text for k, (_, text) in (*theirs.items(), *mine.items())}
+        names.update({key: loc, target: href})
+        missing = sorted(names[k] for k in (set(mine) | {key}) ^ (set(theirs) | {target}))
+        pair_key = (min(key, target), max(key, target), "H110")
+        if missing and pair_key not in self.reported:
+            self.reported.add(pair_key)
+            self.report("H110", f"{loc} and {href} are in one cluster but list different alternates (not in both: "
+                        f"{', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}); Google keeps the pairs that "
+                        "link both ways, and every member should list every version", where, url=loc,
+                        related=related)
+
+    def absent(self, entry: int, href: str, code: str) -> None:
+        """An alternate no sitemap lists: another spelling of a listed URL (H113), or unknown (H111)."""
+        index = self.index
+        loc = index.locs[entry]
+        for variant in variants(href):
+            listings = index._listings(url_key(variant))
+            if listings:
+                other = index._order[listings.start]
+                self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but the sitemaps list "
+                          f"{index.locs[other]}: to search engines another URL (check the trailing slash and "
+                          "http/https); use one form everywhere", url=loc, hreflang=code,
+                          suggestion=index.locs[other], related=(index._related(other, "listed here"),))
+                return
+        list_id = index.held[entry]
+        self.once(index.list_first[list_id], "H111", href, f"alternate {href} ({code}) is in none of the sitemaps "
+                  "checked, so its return link cannot be verified; check its host's sitemap too", hreflang=code)
+
+    def once(self, entry: int, code: str, href: str, message: str, **extra: object) -> None:
+        """Per list and alternate: the members of a cluster share the finding."""
+        index = self.index
+        mark = (index.held[entry], url_key(href), code)
+        if mark in self.reported:
+            return
+        self.reported.add(mark)
+        extra.setdefault("url", index.locs[entry])
+        self.report(code, message, index._where(entry), **extra)  # type: ignore[arg-type]
+

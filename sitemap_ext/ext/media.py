@@ -150,9 +150,9 @@ def element_fields(element: etree._Element) -> tuple[dict[str, Any], dict[str, i
         if len(child):
             value: Any = element_fields(child)[0]
         elif child.attrib:
-            value = {"value": (child.text or "").strip(), **dict(child.attrib)}
+            value = {"value": child.text or "", **dict(child.attrib)}
         else:
-            value = (child.text or "").strip()
+            value = child.text or ""  # as written: the rules strip, and say so where it matters
         if name in fields:
             previous = fields[name]
             fields[name] = (previous if isinstance(previous, list) else [previous]) + [value]

@@ -1,0 +1,143 @@
+"""What users choose to see: --select, --ignore, severity overrides, and a config file.
+
+As in ruff and yamllint: codes or prefixes (``H`` for every hreflang cluster
+code, ``L1`` for the language tags). Every rule always runs; a finding that is
+not shown is counted (``ignored`` in the summary). The config file is
+``[tool.sitemap-ext]`` in pyproject.toml, or a ``sitemap-ext.toml``, the first
+found from the working folder upward; options on the command line come after it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..codes import REGISTRY
+from ..diagnostics import Severity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_KEYS = ("select", "ignore", "severity", "cross-submitted")
+
+
+class ConfigError(ValueError):
+    """A config file or option that cannot be used (a usage error: exit 2)."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    select: tuple[str, ...] = ()  # codes or prefixes; empty: every code
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, Severity], ...] = ()  # (code or prefix, severity), most specific wins
+
+    def shown(self, code: str) -> bool:
+        """Whether findings of this code are shown (the longest matching prefix decides)."""
+        selected = max((len(p) for p in self.select if code.startswith(p)), default=-1 if self.select else 0)
+        ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return selected >= 0 and selected >= ignored
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        best = max(((len(p), level) for p, level in self.severity if code.startswith(p)), default=None,
+                   key=lambda item: item[0])
+        return best[1] if best is not None else default
+
+
+@dataclass
+class Settings:
+    """The config file's settings, before the command line adds its own."""
+
+    source: str | None = None
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, str] = field(default_factory=dict)
+    cross_submitted: list[str] = field(default_factory=list)
+
+
+def find_config(start: str = ".") -> str | None:
+    """The first sitemap-ext.toml, or pyproject.toml with [tool.sitemap-ext], from start upward."""
+    folder = os.path.abspath(start)
+    while True:
+        for name in ("sitemap-ext.toml", "pyproject.toml"):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and (name != "pyproject.toml" or _has_table(path)):
+                return path
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _has_table(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return "sitemap-ext" in tomllib.load(handle).get("tool", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
+def load_settings(path: str | None) -> Settings:
+    if path is None:
+        return Settings()
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    table: Any = data.get("tool", {}).get("sitemap-ext", {}) if path.endswith("pyproject.toml") else data
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.sitemap-ext] must be a table")
+    unknown = sorted(set(table) - set(CONFIG_KEYS))
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting {', '.join(unknown)} (known: {', '.join(CONFIG_KEYS)})")
+    severity = table.get("severity", {})
+    if not isinstance(severity, dict):
+        raise ConfigError(f"{path}: severity must be a table of CODE = \"error\" | \"warning\" | \"info\"")
+    settings = Settings(path, _strings(table.get("select", []), path, "select"),
+                        _strings(table.get("ignore", []), path, "ignore"),
+                        {str(k): str(v) for k, v in severity.items()},
+                        _strings(table.get("cross-submitted", []), path, "cross-submitted"))
+    return settings
+
+
+def _strings(value: Any, path: str, key: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: {key} must be a list of strings")
+    return list(value)
+
+
+def split_codes(values: Iterable[str]) -> list[str]:
+    """'H,L101' and repeated options alike."""
+    return [part.strip().upper() for value in values for part in value.split(",") if part.strip()]
+
+
+def make_policy(select: Iterable[str], ignore: Iterable[str], severity: dict[str, str]) -> Policy:
+    """A policy from codes and prefixes, each checked against the registry."""
+    levels = {level.value: level for level in Severity}
+    pairs = []
+    for prefix in [*select, *ignore, *severity]:
+        if not prefix or not any(code.startswith(prefix.upper()) for code in REGISTRY):
+            raise ConfigError(f"'{prefix}' is no code or prefix of one (see 'sitemap-ext rules')")
+    for prefix, level in severity.items():
+        if level.lower() not in levels:
+            raise ConfigError(f"severity of {prefix} must be error, warning or info, not '{level}'")
+        pairs.append((prefix.upper(), levels[level.lower()]))
+    return Policy(tuple(p.upper() for p in select), tuple(p.upper() for p in ignore), tuple(pairs))
+
+
+def parse_severities(values: Iterable[str]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        code, sep, level = value.partition("=")
+        if not sep:
+            raise ConfigError(f"--severity takes CODE=LEVEL, not '{value}'")
+        out[code.strip().upper()] = level.strip()
+    return out

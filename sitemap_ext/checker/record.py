@@ -1,0 +1,95 @@
+"""The one record every reader produces and every rule judges.
+
+A reader (XML urlset or index in any layout, text sitemap, RSS or Atom feed,
+and later HTML pages or HTTP) turns its input into these records; the rules in
+``rules/`` never know which reader fed them. Each value keeps the line where it
+was written, so a finding names its place whatever the format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value as written (None: the element was present but empty), with its line."""
+
+    text: str | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """An alternate link of an entry (xhtml:link in a sitemap, <link> in a feed or page)."""
+
+    rel: str | None
+    hreflang: str | None
+    href: str | None
+    line: int
+    media: str | None = None  # rel="alternate" media="...": a separate mobile URL, not hreflang
+
+
+@dataclass(frozen=True, slots=True)
+class Media:
+    """An image, video or news element as the mapping its ext module's parse() takes."""
+
+    kind: str  # "image", "video", "news"
+    fields: dict[str, Any]
+    lines: dict[str, int]
+    line: int
+    order: tuple[str, ...] = ()  # child names in the order written (XML only)
+
+
+@dataclass(slots=True)
+class UrlEntry:
+    """One page of a sitemap or feed: a <url>, a text line, a feed item."""
+
+    line: int
+    locs: tuple[Value, ...]  # exactly one in a valid entry
+    lastmod: Value | None = None
+    changefreq: Value | None = None
+    priority: Value | None = None
+    links: tuple[Link, ...] = ()
+    media: tuple[Media, ...] = ()
+    # Element names in the order written (XML only: the XSD's order rule), and
+    # children no schema defines: (name, line).
+    order: tuple[str, ...] = ()
+    unknown: tuple[tuple[str, int], ...] = ()
+    # The reader: "url" (a sitemap <url>), "line" (a text sitemap), "item" (a feed).
+    source: str = "url"
+
+
+@dataclass(slots=True)
+class IndexEntry:
+    """One <sitemap> of a sitemap index."""
+
+    line: int
+    locs: tuple[Value, ...]
+    lastmod: Value | None = None
+    unknown: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Stray:
+    """An element where entries belong that is no entry (a <title> in a <urlset>)."""
+
+    name: str
+    line: int
+
+
+@dataclass
+class FileFacts:
+    """What a file is, learnt by its reader: rules on whole files read it."""
+
+    display: str
+    kind: str | None = None  # urlset, sitemapindex, text, rss, atom; None: unreadable
+    url: str | None = None  # where the file is served, when known
+    submitted: bool = False  # named in a robots.txt: may list URLs outside its folder
+    complete: bool = True  # False when reading stopped early
+    entries: int = 0
+    news: int = 0
+    lastmods: set[str] = field(default_factory=set)  # distinct lastmods, up to two (D103)
+    lastmod_count: int = 0
+    first_lastmod: str | None = None

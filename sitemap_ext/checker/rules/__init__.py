@@ -1,0 +1,83 @@
+"""The rule set: every rule once, registered here with the codes it reports.
+
+A rule is a function of a record (``record.py``) and a ``Context``; it never
+knows which reader made the record. The registry is explicit (no discovery by
+import): each line names the rule, what it judges, and its codes. The severity
+and the one-line summary of each code are in ``codes.py``; the rule's
+docstring is its documentation, with its sources in the module's docstring and
+in specs/rules.md. Adding a rule is one function and one line here; adding a
+reader is a module that yields records, and every rule then applies to it.
+
+Codes a reader reports itself (a file it cannot read or parse) and codes the
+cluster rules report once every file is read are listed too, so that every
+checker code has one home (a test holds this list, codes.py and specs/rules.md
+together).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import files, hreflang, locs, media, structure, values
+
+# What a rule judges: "entry" (a <url>, text line or feed item), "index" (a <sitemap>
+# of an index), "file" (a whole file, once read), "stray" (an element where
+# entries belong).
+SCOPES = ("entry", "index", "file", "stray")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    scope: str
+    codes: tuple[str, ...]
+    check: Callable[..., Any]
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.check) or ""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("one-loc", "entry", ("X107",), structure.one_loc),
+    Rule("element-order", "entry", ("X106",), structure.element_order),
+    Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements),
+    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111"), locs.loc),
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod),
+    Rule("changefreq", "entry", ("D104",), values.changefreq),
+    Rule("priority", "entry", ("D105",), values.priority),
+    Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
+                                     "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112"), hreflang.links),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104"), media.images),
+    Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
+                             "V112", "V113", "V114", "V115", "V116", "V117"), media.videos),
+    Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
+         media.news_article),
+    Rule("index-one-loc", "index", ("X107",), structure.one_loc),
+    Rule("index-unknown-elements", "index", ("X112",), structure.unknown_elements),
+    Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111"),
+         locs.loc),
+    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), values.lastmod),
+    Rule("stray-element", "stray", ("X112",), structure.stray),
+    Rule("empty-file", "file", ("X115",), files.empty),
+    Rule("uniform-lastmod", "file", ("D103",), files.uniform_lastmod),
+)
+
+ENTRY_RULES = tuple(rule.check for rule in RULES if rule.scope == "entry")
+INDEX_RULES = tuple(rule.check for rule in RULES if rule.scope == "index")
+FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
+
+# X108 is counted as entries are read (files.entry_count); the rest are the readers'
+# (a file that cannot be read as a sitemap) and the cluster rules' (clusters.py).
+COUNTED_CODES = ("X108",)
+READER_CODES = ("F101", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116",
+                "X117")
+CLUSTER_CODES = ("U104", "H104", "H105", "H109", "H110", "H111", "H112", "H113")
+
+
+def checker_codes() -> set[str]:
+    """Every code the checker can report."""
+    found = {code for rule in RULES for code in rule.codes}
+    return found | set(COUNTED_CODES) | set(READER_CODES) | set(CLUSTER_CODES)

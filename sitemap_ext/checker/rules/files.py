@@ -1,0 +1,37 @@
+"""Whole files: how many entries, and whether their lastmods say anything.
+
+Sources: sitemaps.org protocol (at most 50,000 URLs per sitemap and 50,000
+sitemaps per index; the XSD requires at least one entry); Google, "Build and
+submit a sitemap" (lastmod must reflect the page's last significant change).
+"""
+
+from __future__ import annotations
+
+from ...limits import MAX_URLS_PER_FILE
+from .context import Context
+
+_KINDS = {"sitemapindex": "sitemap index", "urlset": "urlset", "text": "text sitemap", "rss": "feed",
+          "atom": "feed"}
+
+
+def entry_count(ctx: Context, line: int) -> None:
+    """X108: the 50,001st entry of a file (reported where it stands)."""
+    if ctx.facts.entries == MAX_URLS_PER_FILE + 1:
+        what = "sitemaps in one index" if ctx.facts.kind == "sitemapindex" else "URLs in one sitemap"
+        ctx.report("X108", f"more than {MAX_URLS_PER_FILE:,} {what}; split it and list the parts in an index", line)
+
+
+def empty(ctx: Context) -> None:
+    """X115: a urlset or index with no entries (the XSD requires one)."""
+    facts = ctx.facts
+    if facts.complete and facts.entries == 0 and facts.kind in ("urlset", "sitemapindex"):
+        ctx.report("X115", f"the {_KINDS[facts.kind]} has no entries; the XSD requires at least one", None)
+
+
+def uniform_lastmod(ctx: Context) -> None:
+    """D103: every lastmod of a file is the same instant: the build time, not page times."""
+    facts = ctx.facts
+    if facts.complete and facts.kind != "sitemapindex" and facts.lastmod_count > 1 \
+            and facts.lastmod_count == facts.entries and len(facts.lastmods) < 2:
+        ctx.report("D103", f"all {facts.entries:,} lastmods are {facts.first_lastmod}: that is when the file was "
+                   "built, not when pages changed; give each page its own date, or leave lastmod out", None)

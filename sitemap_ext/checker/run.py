@@ -1,0 +1,413 @@
+"""Checking sitemaps that exist: which files, in which order, read where.
+
+Inputs are files and folders; a folder's files are told apart by their content
+(``sniff.py``): sitemaps, indexes and feeds are checked, robots.txt files say
+which sitemaps were submitted, and anything else (HTML, JSON, images) is skipped
+and counted. Indexes are read first, here, and their children found on disk
+(under ``--base-url URL=DIR``, or beside the index by the end of the URL path).
+
+Every other file is read and judged by ``check_file``: in this process, or in a
+pool of worker processes (``jobs``), each file in one worker. Their results are
+taken in the planned order, so the findings are the same for any number of
+jobs; then the cluster rules judge all files together (``clusters.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from collections import Counter, deque
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Sequence
+from urllib.parse import unquote, urlsplit
+
+from ..codes import REGISTRY
+from ..diagnostics import Collector, Diagnostic, Where
+from ..limits import MAX_BYTES_PER_FILE
+from ..site import display_name
+from ..urls import origin_text, url_key
+from . import rules
+from .clusters import IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog
+from .config import Policy
+from .read_text import read_text
+from .read_xml import read_xml
+from .record import FileFacts, IndexEntry, Stray, UrlEntry
+from .rules.context import Context
+from .rules.hreflang import judge_links, key_of
+from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff
+
+SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
+# Codes after which a file is not read to its end (unreadable, too large, corrupt, malformed).
+_TAG_LINES = 64  # a start tag is looked for this many lines back
+_LONG_LINE = 1 << 16
+_STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
+
+
+def default_jobs() -> int:
+    """One process per core, at most four (the pool pays off from two files on)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+@dataclass(frozen=True)
+class Options:
+    now: float | None = None
+    base_urls: tuple[tuple[str, str], ...] = ()  # (URL prefix, folder), longest first
+    cross_submitted: frozenset[str] = frozenset()  # origins
+    policy: Policy | None = None
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One file to check, with what is known of it before it is read."""
+
+    path: str
+    url: str | None
+    submitted: bool
+    sniffed: Sniffed
+
+
+@dataclass
+class FileResult:
+    record: dict[str, object]
+    diagnostics: list[Diagnostic]
+    suppressed: Counter[str]
+    ignored: Counter[str]
+    log: ClusterLog | None
+    children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
+
+
+# --- one file ---------------------------------------------------------------------------
+
+def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None) -> FileResult:
+    """Read one file with the reader its content asks for, and run every rule on it."""
+    display = display_name(task.path)
+    collector = Collector(REGISTRY, policy=options.policy)
+    where = Where
+
+    facts = FileFacts(display, url=task.url, submitted=task.submitted)
+
+    def report(code: str, message: str, line: int | None, **extra: object) -> None:
+        if code in _STOPPED:
+            facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
+        collector.report(code, message, where(display, line), **extra)  # type: ignore[arg-type]
+
+    ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
+                  cross_submitted=options.cross_submitted)
+    _misnamed(task, report)
+    chunks = open_bytes(task.path, report)
+    log = ClusterLog()
+    children: list[tuple[str, int]] = []
+    if task.sniffed.xml:
+        records: Iterator[object] = read_xml(chunks, facts, report)
+    else:
+        records = read_text(chunks, facts, report)
+    for record in records:
+        if isinstance(record, UrlEntry):
+            _entry(record, ctx, log)
+        elif isinstance(record, IndexEntry):
+            child = _index_entry(record, ctx)
+            if child is not None:
+                children.append((child, record.line))
+        elif isinstance(record, Stray):
+            rules.structure.stray(record, ctx)
+    if facts.kind is not None:
+        for check in rules.FILE_RULES:
+            check(ctx)
+    diagnostics = collector.diagnostics
+    if task.sniffed.xml and diagnostics:
+        diagnostics = _start_lines(task.path, diagnostics)
+    record = {"file": display, "kind": facts.kind or "unreadable", "urls": facts.entries, "url": task.url}
+    return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
+                      log if facts.kind != "sitemapindex" else None, children)
+
+
+def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
+    facts = ctx.facts
+    facts.entries += 1
+    rules.files.entry_count(ctx, entry.line)
+    ctx.loc = None
+    if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
+        ctx.loc = entry.locs[0].text.strip()
+    for check in rules.ENTRY_RULES:
+        check(entry, ctx)
+    if ctx.loc is None:
+        return
+    key = url_key(ctx.loc)
+    if entry.links:
+        judged = judge_links(key_of(entry.links))
+        log.add(ctx.loc, key, entry.line, _kind(entry), judged.cluster, judged.named)
+    else:
+        log.add(ctx.loc, key, entry.line, _kind(entry), (), frozenset())
+
+
+def _kind(entry: UrlEntry) -> int:
+    """Which kind of sitemap the listing belongs to (a URL may stand once in each)."""
+    if entry.source == "line":
+        return TEXT
+    kinds = {item.kind for item in entry.media}
+    if "news" in kinds:
+        return NEWS
+    if "video" in kinds:
+        return VIDEO
+    if "image" in kinds and not (entry.links or entry.lastmod or entry.changefreq or entry.priority):
+        return IMAGE
+    return WEB
+
+
+def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
+    ctx.facts.entries += 1
+    rules.files.entry_count(ctx, entry.line)
+    ctx.loc = None
+    if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
+        ctx.loc = entry.locs[0].text.strip()
+    for check in rules.INDEX_RULES:
+        check(entry, ctx)
+    return ctx.loc if ctx.loc is not None and ctx.loc.lower().startswith(("http://", "https://")) else None
+
+
+def _misnamed(task: Task, report: rules.context.Report) -> None:
+    """X116: the name says another kind than the content (the content wins)."""
+    name = task.path.lower()
+    sniffed = task.sniffed
+    said = None
+    if name.endswith(".gz") != sniffed.gzipped:
+        said = "gzip" if sniffed.gzipped else "not gzip"
+    base = name[:-3] if name.endswith(".gz") else name
+    if base.endswith(".txt") and sniffed.xml:
+        said = "XML"
+    elif base.endswith(".xml") and not sniffed.xml:
+        said = "text"
+    if said is not None:
+        report("X116", f"the file's name says one kind and its content is {said}; it is read as its content. "
+               "Name it for what it holds: search engines may go by the name or the Content-Type", 1)
+
+
+def _start_lines(path: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """libxml2 gives an element the line where its start tag ends; a tag written over
+    several lines is located where it starts. Done only for files with findings, in
+    one streaming pass that keeps the last few lines."""
+    wanted = {d.line for d in diagnostics if d.line is not None}
+    if not wanted:
+        return diagnostics
+    moved: dict[int, int] = {}
+    recent: deque[bytes] = deque(maxlen=_TAG_LINES)
+    for number, text in enumerate(_file_lines(path), 1):
+        recent.append(text)
+        if number in wanted:
+            head = text.split(b">", 1)[0] if b">" in text else None
+            if head is not None and b"<" not in head:  # the line starts inside a tag
+                for back in range(2, len(recent) + 1):
+                    if b"<" in recent[-back]:
+                        moved[number] = number - back + 1
+                        break
+    return [replace(d, line=moved[d.line]) if d.line in moved else d for d in diagnostics]
+
+
+def _file_lines(path: str) -> Iterator[bytes]:
+    pending = b""
+    for chunk in open_bytes(path, lambda *args, **kw: None):
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        if len(pending) > _LONG_LINE:
+            pending = pending[-_LONG_LINE:]  # only a line's end can matter here
+        yield from lines
+    yield pending
+
+
+# --- all files --------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    """One check of many files: the plan, the merge, the cluster rules."""
+
+    collector: Collector
+    options: Options
+    files: list[dict[str, object]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # files in folders that are no sitemaps
+    submitted: set[str] = field(default_factory=set)  # sitemap URLs named by robots.txt files
+    noted: set[tuple[str, str]] = field(default_factory=set)
+    _done: set[str] = field(default_factory=set)
+    clusters: ClusterIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clusters = ClusterIndex(self.collector)
+
+    def check(self, paths: Sequence[str]) -> None:
+        found: list[tuple[str, Sniffed]] = []
+        for path in paths:
+            if not os.path.exists(path):
+                self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
+            elif os.path.isdir(path):
+                found += self._walk(path)
+            elif _is_robots(path):
+                self._robots(path)
+            else:
+                found.append((path, sniff(path)))
+        found = self._twins(found)
+        indexes = [(p, s) for p, s in found if s.kind == "sitemapindex"]
+        tasks: list[Task] = []
+        for path, sniffed in indexes:
+            tasks += self._index(path, sniffed)
+        for path, sniffed in found:
+            if sniffed.kind != "sitemapindex":
+                task = self._task(path, sniffed, None, False)
+                if task is not None:
+                    tasks.append(task)
+        for result in self._results(tasks):
+            self._merge(result)
+        self.clusters.finish()
+
+    def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
+        real = os.path.realpath(path)
+        if real in self._done:
+            return None
+        self._done.add(real)
+        url = url or self._url_of(real)
+        return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed)
+
+    def _results(self, tasks: list[Task]) -> Iterator[FileResult]:
+        if self.options.jobs < 2 or len(tasks) < 2:
+            for task in tasks:
+                yield check_file(task, self.options, self.noted)
+            return
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:  # pragma: no cover - no fork on this platform
+            context = multiprocessing.get_context()
+        with ProcessPoolExecutor(max_workers=min(self.options.jobs, len(tasks)), mp_context=context) as pool:
+            yield from pool.map(_work, tasks, [self.options] * len(tasks), chunksize=1)
+
+    def _merge(self, result: FileResult) -> None:
+        self.files.append(result.record)
+        self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
+        if result.log is not None:
+            self.clusters.add(str(result.record["file"]), result.log)
+
+    # --- indexes ----------------------------------------------------------------------
+
+    def _index(self, path: str, sniffed: Sniffed) -> list[Task]:
+        task = self._task(path, sniffed, None, False)
+        if task is None:
+            return []
+        result = check_file(task, self.options, self.noted)
+        self._merge(result)
+        display = str(result.record["file"])
+        tasks = []
+        for child_url, line in result.children:
+            found = self._locate(path, child_url)
+            if found is None:
+                self.collector.report("X111", f"{child_url} is not found on disk, so it is not checked; give its "
+                                      "folder with --base-url URL=DIR", Where(display, line), url=child_url)
+                continue
+            local, index_url = found
+            child_sniffed = sniff(local)
+            if child_sniffed.kind == "sitemapindex":
+                self.collector.report("X110", f"{display_name(local)} is itself a sitemap index; an index may list "
+                                      "sitemaps only", Where(display, line), url=child_url)
+                continue
+            submitted = task.submitted or (index_url is not None and index_url in self.submitted)
+            child = self._task(local, child_sniffed, child_url, submitted)
+            if child is not None:
+                tasks.append(child)
+        return tasks
+
+    def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
+        """The child's file, and the index's own URL as inferred from where it was found."""
+        for prefix, folder in self.options.base_urls:
+            if url.startswith(prefix):
+                candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))
+                if os.path.isfile(candidate):
+                    return candidate, None
+        segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
+        here = os.path.dirname(os.path.abspath(index_path))
+        for count in range(1, len(segments) + 1):
+            candidate = os.path.join(here, *segments[-count:])
+            if os.path.isfile(candidate):
+                folder_url = url.rsplit("/", count)[0] + "/"  # the child sits count-1 folders below the index
+                return candidate, folder_url + os.path.basename(index_path)
+        return None
+
+    def _url_of(self, real: str) -> str | None:
+        for prefix, folder in self.options.base_urls:
+            root = os.path.realpath(folder)
+            if real.startswith(root + os.sep):
+                return prefix + "/".join(os.path.relpath(real, root).split(os.sep))
+        return None
+
+    # --- folders and robots.txt -------------------------------------------------------------
+
+    def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
+        found = []
+        for top, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                path = os.path.join(top, name)
+                if name.startswith(".") or not os.path.isfile(path):
+                    continue
+                if _is_robots(path):
+                    self._robots(path)
+                    continue
+                sniffed = sniff(path)
+                if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
+                        (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+                    found.append((path, sniffed))
+                else:
+                    self.skipped.append(display_name(path))
+        return found
+
+    def _robots(self, path: str) -> None:
+        """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
+        and, where the robots.txt's own host is known (--base-url), that host's URLs."""
+        own = self._url_of(os.path.realpath(path))
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(1 << 20)
+        except OSError as exc:
+            self.collector.report("F101", f"cannot read {display_name(path)}: {exc.strerror or exc}",
+                                  Where(display_name(path)))
+            return
+        for line in data.decode("utf-8", "replace").splitlines():
+            name, _, value = line.partition(":")
+            value = value.split("#", 1)[0].strip()
+            if name.strip().lower() == "sitemap" and value:
+                self.submitted.add(value)
+                if own is not None and origin_text(value).lower() != origin_text(own).lower():
+                    self.options = replace(self.options, cross_submitted=self.options.cross_submitted
+                                           | {origin_text(own).lower()})
+
+    def _twins(self, found: list[tuple[str, Sniffed]]) -> list[tuple[str, Sniffed]]:
+        """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
+        paths = {path for path, _ in found}
+        kept = []
+        for path, sniffed in found:
+            twin = path[:-3]
+            if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
+                self.collector.report("X117", f"{display_name(path)} holds the same sitemap as {display_name(twin)}; "
+                                      "it is checked once", Where(display_name(path)))
+                continue
+            kept.append((path, sniffed))
+        return kept
+
+
+def _digest(path: str) -> bytes:
+    hasher = hashlib.blake2b(digest_size=16)
+    for chunk in open_bytes(path, lambda *args, **kw: None):
+        hasher.update(chunk)
+    return hasher.digest()
+
+
+def _is_robots(path: str) -> bool:
+    name = os.path.basename(path).lower()
+    return name.startswith("robots") and name.endswith(".txt")
+
+
+def _work(task: Task, options: Options) -> FileResult:
+    """In a worker process: one file."""
+    return check_file(task, options)
