@@ -348,6 +348,8 @@ class _Examination:
         back = theirs.get(key)
         if back is None:
             variant = next((theirs[url_key(v)][1] for v in variants(loc) if url_key(v) in theirs), None)
+            if variant is not None and self.variant_pair(key, url_key(variant)):
+                return
             if variant is not None:
                 self.report("H113", f"{loc} lists {href} as {_named(code)}, and {href} lists {variant} back, not "
                             f"{loc}: to search engines another URL (check the trailing slash and http/https); "
@@ -393,6 +395,8 @@ class _Examination:
             listings = index._listings(url_key(variant))
             if listings:
                 other = index._order[listings.start]
+                if self.variant_pair(url_key(href), url_key(variant)):
+                    return
                 self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but the sitemaps list "
                           f"{index.locs[other]}: to search engines another URL (check the trailing slash and "
                           "http/https); use one form everywhere", url=loc, hreflang=code,
@@ -401,6 +405,14 @@ class _Examination:
         list_id = index.held[entry]
         self.once(index.list_first[list_id], "H111", href, f"alternate {href} ({code}) is in none of the sitemaps "
                   "checked, so its return link cannot be verified; check its host's sitemap too", hreflang=code)
+
+    def variant_pair(self, one: int, other: int) -> bool:
+        """Whether H113 was said of these two spellings already (each end of the pair would say it)."""
+        mark = (min(one, other), max(one, other), "H113")
+        if mark in self.reported:
+            return True
+        self.reported.add(mark)
+        return False
 
     def once(self, entry: int, code: str, href: str, message: str, **extra: object) -> None:
         """Per list and alternate: the members of a cluster share the finding."""

@@ -111,6 +111,7 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
     root: etree._Element | None = None
     container: etree._Element | None = None  # the element entries are children of
     convert = None
+    feed = False
     try:
         for chunk in chunks:
             if root is None and len(prolog) < _PROLOG_LIMIT:
@@ -131,10 +132,12 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                     convert, container = _start(root, facts, names, report)
                     if convert is None:
                         return
+                    feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
                 parent = element.getparent()
                 if parent is not container:
                     continue  # an element of that name nested elsewhere
-                yield from _strays(element, container, names)
+                if feed is False:
+                    yield from _strays(element, container, names)
                 yield convert(element, names)
                 element.clear()
                 while element.getprevious() is not None:
@@ -147,7 +150,7 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
             convert, container = _start(root, facts, names, report)
             if convert is None:
                 return
-        if container is not None:
+        if container is not None and facts.kind not in ("rss", "atom"):
             for child in list(container):
                 if isinstance(child.tag, str) and names.split(child.tag, child.sourceline or 1)[1] not in _ENTRY_NAMES:
                     yield _stray(child, names)

@@ -56,8 +56,20 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--base-url", action="append", default=[], metavar="URL=DIR",
                        help="serve DIR at URL when following an index to its sitemaps (repeatable)")
     check.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
-                       help="processes (default 2 where there are two cores, else 1): workers read the later "
-                       "sitemaps of a folder or index ahead; the findings are the same")
+                       help="processes reading files (default: one per core, at most 4); the findings are the same")
+    check.add_argument("--select", action="append", default=[], metavar="CODES",
+                       help="show only these codes or prefixes (comma-separated, repeatable)")
+    check.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                       help="do not show these codes or prefixes (still checked, and counted)")
+    check.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
+                       help="report a code or prefix as error, warning or info (repeatable)")
+    check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
+                       help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
+    config = check.add_mutually_exclusive_group()
+    config.add_argument("--config", metavar="FILE",
+                        help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "
+                        "[tool.sitemap-ext], from the working folder upward)")
+    config.add_argument("--no-config", action="store_true", help="read no settings file")
 
     rules = verbs.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")

@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from ..checker import check
+from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import parse_now
-from .report import EXIT_USAGE, counts_line, exit_code, write_diagnostics, write_json
+from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,14 +20,28 @@ def run(args: argparse.Namespace) -> int:
         if "=" not in mapping:
             sys.stderr.write(f"sitemap-ext check: --base-url takes URL=DIR, not '{mapping}'\n")
             return EXIT_USAGE
-    result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs)
+    try:
+        settings = load_settings(None if args.no_config else args.config or find_config())
+        severity = {**settings.severity, **parse_severities(args.severity)}
+        select = split_codes(args.select) or split_codes(settings.select)
+        policy = make_policy(select, split_codes(settings.ignore) + split_codes(args.ignore), severity)
+    except ConfigError as exc:
+        sys.stderr.write(f"sitemap-ext check: {exc}\n")
+        return EXIT_USAGE
+    result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
+                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted])
     collector = result.collector
     code = exit_code(collector, args.strict)
     if args.format == "json":
-        write_json(collector, sys.stdout, result.files, ok=code == 0)
+        write_json(collector, sys.stdout, result.files, ok=code == 0, skipped=result.skipped)
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if not args.quiet:
         urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") != "sitemapindex")
-        sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}\n")
+        extra = ""
+        if result.skipped:
+            extra += f"; skipped {plural(len(result.skipped), 'file')} that hold no sitemap or feed"
+        if collector.ignored:
+            extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
+        sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}{extra}\n")
     return code

@@ -81,7 +81,8 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(f"    note: {related.message}" + (f" ({where})" if where else "") + "\n")
     for code, count in sorted(collector.suppressed.items()):
-        out.write(f"... and {count:,} more {code} not shown\n")
+        if not (quiet and collector.severity_of(code) is Severity.INFO):
+            out.write(f"... and {count:,} more {code} not shown\n")
 
 
 def _escape_github(text: str, *, prop: bool = False) -> str:
@@ -114,15 +115,19 @@ def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]
         "warnings": collector.warnings,
         "infos": collector.infos,
         "not_shown": dict(sorted(collector.suppressed.items())),
+        "ignored": dict(sorted(collector.ignored.items())),
         "files": files,
     }
 
 
 def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
+    skipped = extra.pop("skipped", None)
     document = {
         "diagnostics": [d.as_dict() for d in collector.sorted()],
         "summary": summary(collector, files),
     }
+    if skipped is not None:
+        document["summary"]["skipped"] = skipped
     document.update(extra)
     json.dump(document, out, ensure_ascii=False, indent=2)
     out.write("\n")
