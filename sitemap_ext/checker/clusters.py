@@ -68,14 +68,16 @@ class ClusterLog:
     members: array = field(default_factory=lambda: array("b"))  # 1: its URL is in its list under a language
     locs: list[str] = field(default_factory=list)
     pairs: list[Pairs] = field(default_factory=list)  # local lists
+    pair_keys: list[tuple[int, ...]] = field(default_factory=list)  # url_key of each list's hrefs
     digests: list[int] = field(default_factory=list)
     firsts: list[int] = field(default_factory=list)  # per local list: its first entry
     _local: dict[Pairs, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int, frozenset[int]] | None = None
 
-    def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, named: frozenset[int]) -> None:
-        """An entry; ``pairs`` its alternates (empty: none), ``named`` the keys of its
-        alternates' URLs under a language code."""
+    def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
+            named: frozenset[int]) -> None:
+        """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
+        ``named`` the keys of the URLs listed under a language code."""
         self.keys.append(key)
         self.lines.append(line)
         self.kinds.append(kind)
@@ -92,6 +94,7 @@ class ClusterLog:
             if found is None:
                 found = self._local[pairs] = len(self.pairs)
                 self.pairs.append(pairs)
+                self.pair_keys.append(keys)
                 self.firsts.append(len(self.keys) - 1)
                 self.digests.append(list_digest(pairs))
             local = found
@@ -183,8 +186,8 @@ class ClusterIndex:
         file_id = len(self.files)
         self.files.append(display)
         base = len(self.key)
-        ids = [self._list_id(pairs, digest, base + first)
-               for pairs, digest, first in zip(log.pairs, log.digests, log.firsts)]
+        ids = [self._list_id(pairs, keys, digest, base + first)
+               for pairs, keys, digest, first in zip(log.pairs, log.pair_keys, log.digests, log.firsts)]
         self.key.extend(log.keys)
         self.file.extend([file_id] * len(log.keys))
         self.line.extend(log.lines)
@@ -195,23 +198,23 @@ class ClusterIndex:
         for list_id in compress(lists, log.members):
             self.list_members[list_id] += 1
 
-    def _list_id(self, pairs: Pairs, digest: int, first: int) -> int:
+    def _list_id(self, pairs: Pairs, keys: tuple[int, ...], digest: int, first: int) -> int:
         found = self.list_ids.get(digest)
         if found is not None:
             return found
         list_id = self.list_ids[digest] = len(self.list_first)
-        for code, href in pairs:
+        for code, _ in pairs:
             code_id = self._code_ids.get(code)
             if code_id is None:
                 code_id = self._code_ids[code] = len(self.codes)
                 self.codes.append(code)
             self.item_code.append(code_id)
-            self.item_key.append(url_key(href))
+        self.item_key.extend(keys)
         self.hrefs.extend([href for _, href in pairs])
         self.list_start.append(len(self.item_code))
         self.list_first.append(first)
         self.list_members.append(0)
-        self.list_named.append(len({url_key(href) for code, href in pairs if code != X_DEFAULT}))
+        self.list_named.append(len({key for (code, _), key in zip(pairs, keys) if code != X_DEFAULT}))
         return list_id
 
     # --- reading back ----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import element_fields
-from .record import FileFacts, IndexEntry, Link, Media, Stray, UrlEntry, Value
+from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
 from .sniff import Report
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -136,12 +136,13 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                 parent = element.getparent()
                 if parent is not container:
                     continue  # an element of that name nested elsewhere
-                if feed is False:
-                    yield from _strays(element, container, names)
+                if element.getprevious() is not None:
+                    if feed is False:
+                        yield from _strays(element, container, names)
+                    while element.getprevious() is not None:
+                        del container[0]
                 yield convert(element, names)
                 element.clear()
-                while element.getprevious() is not None:
-                    del container[0]
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
         closed = parser.close()
@@ -211,48 +212,68 @@ def _value(element: etree._Element, line: int) -> Value:
     return Value(element.text, element.sourceline or line)
 
 
+_SM = f"{{{SITEMAP_NS}}}"
+_LOC, _LASTMOD, _CHANGEFREQ, _PRIORITY = (_SM + name for name in ("loc", "lastmod", "changefreq", "priority"))
+_LINK = f"{{{xhtml.URI}}}link"
+_IMAGE_LOC = f"{{{image.URI}}}loc"
+# Children by their Clark name as libxml2 gives it: most tags need no namespace split.
+_KNOWN_TAGS = {_LOC: "loc", _LASTMOD: "lastmod", _CHANGEFREQ: "changefreq", _PRIORITY: "priority",
+               _LINK: "xhtml:link", **{f"{{{uri}}}{local}": kind for (uri, local), kind in _MEDIA.items()}}
+
+
 def _url(element: etree._Element, names: _Namespaces) -> UrlEntry:
     line = element.sourceline or 1
-    if element.nsmap is not None and len(element.nsmap) != len(element.getparent().nsmap):  # type: ignore[union-attr]
-        names.declared(element.nsmap, line)
-    locs: list[Value] = []
     entry = UrlEntry(line, ())
-    links: list[Link] = []
+    locs: list[Value] = []
+    links: list[tuple[str | None, str | None, str | None, str | None]] = []
+    link_lines: list[int] = []
     media: list[Media] = []
     order: list[str] = []
     unknown: list[tuple[str, int]] = []
+    known = _KNOWN_TAGS
     for child in element:
         tag = child.tag
         if not isinstance(tag, str):
             continue
         child_line = child.sourceline or line
-        namespace, local = names.split(tag, child_line)
-        if namespace == SITEMAP_NS:
-            order.append(local)
-            if local == "loc":
-                locs.append(_value(child, line))
-            elif local in ("lastmod", "changefreq", "priority") and getattr(entry, local) is None:
-                setattr(entry, local, _value(child, line))
-            else:
-                unknown.append((local, child_line))
-        elif namespace == xhtml.URI and local == "link":
-            order.append("xhtml:link")
+        kind = known.get(tag)
+        if kind is None:  # a misspelt namespace, or an element no schema here defines
+            namespace, local = names.split(tag, child_line)
+            resolved = f"{{{namespace}}}{local}" if namespace else local
+            kind = known.get(resolved)
+            if kind is None:
+                order.append(local)
+                unknown.append((local if namespace in ("", SITEMAP_NS) else resolved, child_line))
+                continue
+        order.append(kind)
+        if kind == "xhtml:link":
             get = child.get
-            links.append(Link(get("rel"), get("hreflang"), get("href"), child_line, get("media")))
-        elif (namespace, local) in _MEDIA:
-            order.append(_MEDIA[namespace, local])
-            fields, lines = element_fields(child)
-            media.append(Media(_MEDIA[namespace, local], fields, lines, child_line,
-                               tuple(etree.QName(c).localname for c in child if isinstance(c.tag, str))))
-        else:
-            order.append(local)
-            unknown.append((f"{{{namespace}}}{local}" if namespace and namespace not in KNOWN else local, child_line))
+            links.append((get("rel"), get("hreflang"), get("href"), get("media")))
+            link_lines.append(child_line)
+        elif kind == "loc":
+            locs.append(Value(child.text, child_line))
+        elif kind in _MEDIA_KINDS:
+            media.append(_media(child, kind, child_line))
+        elif getattr(entry, kind) is None:
+            setattr(entry, kind, Value(child.text, child_line))
     entry.locs = tuple(locs)
     entry.links = tuple(links)
+    entry.link_lines = tuple(link_lines)
     entry.media = tuple(media)
     entry.order = tuple(order)
     entry.unknown = tuple(unknown)
     return entry
+
+
+_MEDIA_KINDS = frozenset(_MEDIA.values())
+
+
+def _media(child: etree._Element, kind: str, line: int) -> Media:
+    if len(child) == 1 and child[0].tag == _IMAGE_LOC and not child[0].attrib:
+        loc = child[0]  # the usual image: a loc and nothing else
+        return Media(kind, {"loc": loc.text or ""}, {"loc": loc.sourceline or line}, line, ("loc",))
+    fields, lines = element_fields(child)
+    return Media(kind, fields, lines, line, tuple(etree.QName(c).localname for c in child if isinstance(c.tag, str)))
 
 
 def _index(element: etree._Element, names: _Namespaces) -> IndexEntry:

@@ -9,7 +9,7 @@ was written, so a finding names its place whatever the format.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,15 +20,11 @@ class Value:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
-    """An alternate link of an entry (xhtml:link in a sitemap, <link> in a feed or page)."""
-
-    rel: str | None
-    hreflang: str | None
-    href: str | None
-    line: int
-    media: str | None = None  # rel="alternate" media="...": a separate mobile URL, not hreflang
+# An alternate link of an entry (xhtml:link in a sitemap, <link> in a page): its
+# attributes rel, hreflang, href and media (rel="alternate" media="..." is a separate
+# mobile URL, not hreflang) as written. Plain tuples: the members of a cluster carry
+# equal ones, so the tuple of an entry's links is the key its verdict is memoised on.
+Link = tuple[Union[str, None], Union[str, None], Union[str, None], Union[str, None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +48,7 @@ class UrlEntry:
     changefreq: Value | None = None
     priority: Value | None = None
     links: tuple[Link, ...] = ()
+    link_lines: tuple[int, ...] = ()  # the line of each link
     media: tuple[Media, ...] = ()
     # Element names in the order written (XML only: the XSD's order rule), and
     # children no schema defines: (name, line).

@@ -25,7 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
-from ..limits import MAX_BYTES_PER_FILE
+from ..limits import MAX_URLS_PER_FILE
 from ..site import display_name
 from ..urls import origin_text, url_key
 from . import rules
@@ -35,7 +35,7 @@ from .read_text import read_text
 from .read_xml import read_xml
 from .record import FileFacts, IndexEntry, Stray, UrlEntry
 from .rules.context import Context
-from .rules.hreflang import judge_links, key_of
+from .rules.hreflang import judge_links
 from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff
 
 SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
@@ -131,20 +131,25 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
 def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     facts = ctx.facts
     facts.entries += 1
-    rules.files.entry_count(ctx, entry.line)
-    ctx.loc = None
-    if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
-        ctx.loc = entry.locs[0].text.strip()
+    if facts.entries > MAX_URLS_PER_FILE:
+        rules.files.entry_count(ctx, entry.line)
+    loc = None
+    if len(entry.locs) == 1:
+        text = entry.locs[0].text
+        if text:
+            loc = text.strip() or None
+    ctx.loc = loc
+    if loc is not None:
+        ctx.loc_key = url_key(loc)
     for check in rules.ENTRY_RULES:
         check(entry, ctx)
-    if ctx.loc is None:
+    if loc is None:
         return
-    key = url_key(ctx.loc)
     if entry.links:
-        judged = judge_links(key_of(entry.links))
-        log.add(ctx.loc, key, entry.line, _kind(entry), judged.cluster, judged.named)
+        judged = judge_links(entry.links)
+        log.add(loc, ctx.loc_key, entry.line, _kind(entry), judged.cluster, judged.cluster_keys, judged.named)
     else:
-        log.add(ctx.loc, key, entry.line, _kind(entry), (), frozenset())
+        log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
 
 
 def _kind(entry: UrlEntry) -> int:

@@ -27,6 +27,7 @@ class Context:
     origin: str | None = None  # the sitemap's own origin: from its URL, else its first loc
     folder: str | None = None  # the folder it may list URLs under (None: anywhere on its host)
     loc: str | None = None  # the entry being judged: its URL as written, stripped
+    loc_key: int = 0  # and its urls.url_key
 
     def __post_init__(self) -> None:
         url = self.facts.url

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from ... import langtags
 from ...urls import url_key
-from ..record import Link, UrlEntry
+from ..record import UrlEntry
 from .context import Context
 
 X_DEFAULT = langtags.X_DEFAULT
@@ -34,12 +34,9 @@ class Judged:
     findings: tuple[tuple[int, str, str, str | None, str | None], ...]
     pairs: tuple[tuple[str, str], ...]  # (code the link counts as, href), usable links in written order
     cluster: tuple[tuple[str, str], ...]  # the same sorted, each once: what the cluster rules compare
+    cluster_keys: tuple[int, ...]  # url_key of each href of cluster
     keys: frozenset[int]  # url_key of every href in pairs
     named: frozenset[int]  # url_key of every href listed under a language (not x-default only)
-
-
-def key_of(links: tuple[Link, ...]) -> LinkKey:
-    return tuple([(link.rel, link.hreflang, link.href, link.media) for link in links])
 
 
 def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str | None) -> bool:
@@ -79,12 +76,13 @@ def judge_links(key: LinkKey) -> Judged:
         if counted is not None:  # else search engines ignore the link; its L-code says why
             pairs.append((counted, target))
             places.append(place)
-    findings += _set_rules(pairs, places, key)
+    keys = {href: url_key(href) for _, href in pairs}
+    findings += _set_rules(pairs, places, key, keys)
     codes = {code for code, _ in pairs}
     findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
-    return Judged(tuple(findings), tuple(pairs), tuple(sorted(set(pairs))),
-                  frozenset(url_key(href) for _, href in pairs),
-                  frozenset(url_key(href) for code, href in pairs if code != X_DEFAULT))
+    cluster = tuple(sorted(set(pairs)))
+    return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
+                  frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT))
 
 
 def _named(code: str) -> str:
@@ -92,8 +90,8 @@ def _named(code: str) -> str:
     return f"{code} ({name})" if name else code
 
 
-def _set_rules(pairs: list[tuple[str, str]], places: list[int],
-               key: LinkKey) -> list[tuple[int, str, str, str | None, str | None]]:
+def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
+               keys: dict[str, int]) -> list[tuple[int, str, str, str | None, str | None]]:
     """One code for one URL; one language for one URL; one x-default."""
     found: list[tuple[int, str, str, str | None, str | None]] = []
     by_code: dict[str, tuple[int, str]] = {}
@@ -106,7 +104,7 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int],
             if defaults == 2:
                 found.append((place, "H108", "more than one x-default in this cluster; keep one", None, written))
             continue
-        target = url_key(href)
+        target = keys[href]
         if code in by_code and by_code[code][0] != target:
             found.append((place, "H106", f"{_named(code)} names two URLs, {by_code[code][1]} and {href}; each code "
                           "names one version", None, written))
@@ -124,9 +122,9 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     The x-default page may list itself as x-default only: that is its self-reference."""
     if not entry.links:
         return
-    judged = judge_links(key_of(entry.links))
+    judged = judge_links(entry.links)
     for place, code, message, suggestion, written in judged.findings:
-        ctx.report(code, message, entry.links[place].line, url=ctx.loc, hreflang=written, suggestion=suggestion)
-    if judged.pairs and ctx.loc is not None and url_key(ctx.loc) not in judged.keys:
+        ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
+    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
         ctx.report("H103", f"{ctx.loc} lists alternates but not itself; add an xhtml:link to its own URL with its own "
                    "hreflang", entry.line, url=ctx.loc)

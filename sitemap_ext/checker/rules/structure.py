@@ -7,6 +7,8 @@ then extension elements, which search engines do not require).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..record import IndexEntry, Stray, UrlEntry
 from .context import Context
 
@@ -29,15 +31,17 @@ def one_loc(entry: UrlEntry | IndexEntry, ctx: Context) -> None:
 def element_order(entry: UrlEntry, ctx: Context) -> None:
     """X106 (warning): loc, lastmod, changefreq, priority, then extensions, as the XSD orders
     them. Search engines read the elements in any order, so this is only the schema's."""
-    rank = -1
-    for name in entry.order:
-        now = _RANK.get(name, 4)
-        if now < rank:
-            ctx.report("X106", "elements of this <url> are out of the XSD's order: loc, then lastmod, changefreq, "
-                       "priority, then extension elements (search engines read any order; validators do not)",
-                       entry.line)
-            return
-        rank = now
+    if not in_order(entry.order):
+        ctx.report("X106", "elements of this <url> are out of the XSD's order: loc, then lastmod, changefreq, "
+                   "priority, then extension elements (search engines read any order; validators do not)",
+                   entry.line)
+
+
+@lru_cache(maxsize=1024)
+def in_order(order: tuple[str, ...]) -> bool:
+    """Memoised: a site's entries come in a few shapes."""
+    ranks = [_RANK.get(name, 4) for name in order]
+    return ranks == sorted(ranks)
 
 
 def unknown_elements(entry: UrlEntry | IndexEntry, ctx: Context) -> None:

@@ -1,0 +1,123 @@
+"""Benchmark: the check on one site written in several layouts, against a floor.
+
+    python benchmarks/check_layouts.py --rows 200000 --repeat 3    # W(200,000): 1,000,000 URLs
+
+The site is W(N) (benchmarks/workload.py), built by sitemap-ext; the other layouts are
+the same files rewritten as other generators write them:
+  ours        as sitemap-ext writes it (one <url> per line)
+  indented    one element per line, lower-case utf-8 in the declaration
+  minified    one line per file
+  scattered   start tags over several lines, attributes in another order
+  query       10% of URLs with a query string (consistently, in locs and links)
+For each layout, the floor is a bare lxml parse of the same files that runs no rule
+(an XMLPullParser handing over each <url>, cleared), spread over the same processes
+as the check (one file each, a pool of --jobs); the row gives the check's median wall
+time and its ratio to the floor's, both timed in the same run. Compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import workload  # noqa: E402
+
+FLOOR = r"""
+import os, sys
+from concurrent.futures import ProcessPoolExecutor
+from lxml import etree
+
+def parse(path):
+    parser = etree.XMLPullParser(events=("end",), tag=("{*}url",), resolve_entities=False, no_network=True)
+    count = 0
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 16), b""):
+            parser.feed(chunk)
+            for _, element in parser.read_events():
+                element.clear()
+                count += 1
+    return count
+
+folder, jobs = sys.argv[1], int(sys.argv[2])
+paths = sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".xml"))
+with ProcessPoolExecutor(jobs) as pool:
+    print(sum(pool.map(parse, paths)))
+"""
+
+
+def rewrite(source: str, target: str, change) -> None:  # type: ignore[no-untyped-def]
+    os.makedirs(target, exist_ok=True)
+    for name in sorted(os.listdir(source)):
+        with open(os.path.join(source, name), encoding="utf-8") as handle:
+            text = handle.read()
+        with open(os.path.join(target, name), "w", encoding="utf-8") as handle:
+            handle.write(change(text))
+
+
+def indented(text: str) -> str:
+    text = text.replace("encoding='UTF-8'", "encoding='utf-8'").replace('encoding="UTF-8"', 'encoding="utf-8"')
+    return re.sub(r"(<url>|<(?:loc|lastmod|xhtml:link|image:image)\b)", r"\n  \1", text).replace("</url>", "\n</url>")
+
+
+def minified(text: str) -> str:
+    return text.replace("\n", "")
+
+
+def scattered(text: str) -> str:
+    return re.sub(r'<xhtml:link rel="([^"]*)" hreflang="([^"]*)" href="([^"]*)"/>',
+                  r'<xhtml:link\n    href="\3"\n    hreflang="\2"\n    rel="\1"/>', text)
+
+
+def query(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        url = match.group(0)
+        return url + "?ref=1" if zlib.crc32(url.encode()) % 10 == 0 and "?" not in url else url
+    return re.sub(r"https://shop\.example\.com/[^\"<?]*", one, text)
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    args.add_argument("--rows", type=int, default=200_000)
+    args.add_argument("--repeat", type=int, default=3)
+    args.add_argument("--jobs", type=int, default=min(len(os.sched_getaffinity(0)), 4))
+    args.add_argument("--scratch", default="/dev/shm/sitemap-ext-layouts" if os.path.isdir("/dev/shm") else None)
+    opts = args.parse_args(argv)
+    scratch = opts.scratch or os.path.join(HERE, "work", "layouts")
+    shutil.rmtree(scratch, ignore_errors=True)
+    site = workload.make(os.path.join(scratch, "site"), opts.rows)
+    ours = os.path.join(scratch, "ours")
+    subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", ours, "--quiet"], check=True)
+    folders = {"ours": ours}
+    for name, change in (("indented", indented), ("minified", minified), ("scattered", scattered),
+                         ("query", query)):
+        folders[name] = os.path.join(scratch, name)
+        rewrite(ours, folders[name], change)
+    print(f"{'layout':<10} {'floor s':>8} {'check s':>8} {'ratio':>6}")
+    for name, folder in folders.items():
+        floor = [timed([sys.executable, "-c", FLOOR, folder, str(opts.jobs)]) for _ in range(opts.repeat)]
+        check = [timed([sys.executable, "-m", "sitemap_ext", "check", folder, "--quiet", "--jobs", str(opts.jobs)])
+                 for _ in range(opts.repeat)]
+        f, c = statistics.median(floor), statistics.median(check)
+        print(f"{name:<10} {f:8.2f} {c:8.2f} {c / f:6.1f}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
