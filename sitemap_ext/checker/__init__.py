@@ -54,8 +54,8 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     sitemaps = []
     for path in paths:
         if path.lower().endswith(SITE_SUFFIXES):
-            run = build(path, now=now, dry_run=True, collector=collector)
-            result.files.append({"file": path, "kind": "site", "urls": run.urls})
+            built = build(path, now=now, dry_run=True, collector=collector)
+            result.files.append({"file": path, "kind": "site", "urls": built.urls})
         else:
             sitemaps.append(path)
     if sitemaps:
@@ -63,10 +63,10 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
         hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
         options = Options(now=parse_now(now) if now else None, base_urls=parse_base_urls(base_urls),
                           cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs())
-        run_ = Run(collector, options)
-        run_.check(sitemaps)
-        result.files += run_.files
-        result.skipped = run_.skipped
+        run = Run(collector, options)
+        run.check(sitemaps)
+        result.files += run.files
+        result.skipped = run.skipped
     return result
 
 

@@ -89,14 +89,13 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     """Read one file with the reader its content asks for, and run every rule on it."""
     display = display_name(task.path)
     collector = Collector(REGISTRY, policy=options.policy)
-    where = Where
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 
     def report(code: str, message: str, line: int | None, **extra: object) -> None:
         if code in _STOPPED:
             facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
-        collector.report(code, message, where(display, line), **extra)  # type: ignore[arg-type]
+        collector.report(code, message, Where(display, line), **extra)  # type: ignore[arg-type]
 
     ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
                   cross_submitted=options.cross_submitted)

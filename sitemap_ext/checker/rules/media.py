@@ -46,7 +46,7 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
 
 
 def _raw_text(item: Media, key: str) -> str | None:
-    """A field's text as written, before element_fields() stripped it."""
+    """A field's text as written (readers keep whitespace; the rules judge it)."""
     value = item.fields.get(key)
     return value if isinstance(value, str) else None
 
@@ -61,7 +61,7 @@ def images(entry: UrlEntry, ctx: Context) -> None:
                    items[MAX_IMAGES_PER_URL].line, url=ctx.loc)
     for item in items:
         loc = _raw_text(item, "loc")
-        if len(item.fields) == 1 and loc and item.lines and image.says_nothing(loc, ctx.loc, ctx.noted):
+        if len(item.fields) == 1 and loc and image.says_nothing(loc, ctx.loc, ctx.noted):
             continue  # the common case, decided without building a context
         image.parse_one(dict(item.fields), _context(ctx, ctx.loc, item))
 
