@@ -20,26 +20,36 @@ def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
     if text is None or not text.strip():
         ctx.report("X107", f"{what} is empty", line)
         return None
-    if is_clean(text):
-        url, fixed, problems = text, text, ()  # the common case: nothing to normalise
-    else:
-        url = text.strip()
-        if url != text:
-            ctx.report("U105", f"{what} has whitespace around the URL; remove it", line, url=url)
-        fixed, problems = normalise(url)
-    for problem in problems:
-        if problem.code == "U106":
-            ctx.report("U106", f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it once "
-                       "(&amp; in the file)", line, url=url, suggestion=fixed)
-        else:
-            ctx.report(problem.code, f"{what}: {problem.message}", line, url=url, suggestion=problem.suggestion)
+    url, fixed, findings = url_findings(text, what)
+    for code, message, suggestion in findings:
+        ctx.report(code, message, line, url=url, suggestion=suggestion)
     if fixed is None:
         return None
-    if fixed != url and fixed != url + "/" and not any(p.code in ("U105", "U106") for p in problems):
+    if fixed != url and fixed != url + "/" and not any(f[0] in ("U105", "U106") for f in findings):
         ctx.report("U111", f"{what} is not written as an escaped URI (RFC 3986); write {fixed}", line, url=url,
                    suggestion=fixed)
     _scope(url, ctx, line)
     return url
+
+
+def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str, str, str | None]]]:
+    """What any URL field of a sitemap says (whitespace around it, U101-U106, U109, U110):
+    the URL as written (stripped), its normalised form (None: unusable) and the findings
+    as (code, message, suggestion). Used for locs here and for media URLs (media.py)."""
+    if is_clean(text):
+        return text, text, []  # the common case: nothing to normalise
+    url = text.strip()
+    findings: list[tuple[str, str, str | None]] = []
+    if url != text:
+        findings.append(("U105", f"{what} has whitespace around the URL; remove it", None))
+    fixed, problems = normalise(url)
+    for problem in problems:
+        if problem.code == "U106":
+            findings.append(("U106", f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it "
+                             "once (&amp; in the file)", fixed))
+        else:
+            findings.append((problem.code, f"{what}: {problem.message}", problem.suggestion))
+    return url, fixed, findings
 
 
 def _scope(url: str, ctx: Context, line: int) -> None:

@@ -15,9 +15,9 @@ from typing import Any
 from ...ext import image, news, video
 from ...ext.media import Field, MediaContext
 from ...limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
-from ...urls import normalise
 from ..record import Media, UrlEntry
 from .context import Context
+from .locs import url_findings
 
 
 def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
@@ -32,14 +32,11 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
         ctx.report(code, message, line_of(field), url=loc, suggestion=suggestion, once=once)
 
     def resolve(value: Any, field: Field) -> str | None:
-        text = str(value)
-        url, problems = normalise(text.strip())
         name = ".".join(map(str, field if isinstance(field, tuple) else (field,)))
-        if text != text.strip():
-            report("U105", f"{name} has whitespace around the URL; remove it", field)
-        for problem in problems:
-            report(problem.code, f"{name}: {problem.message}", field, suggestion=problem.suggestion)
-        return url
+        _, fixed, findings = url_findings(str(value), name)
+        for code, message, suggestion in findings:
+            report(code, message, field, suggestion=suggestion)
+        return fixed
 
     return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=ctx.dates, now=ctx.now, writing=False,
                         noted=ctx.noted)
