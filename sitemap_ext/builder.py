@@ -17,7 +17,7 @@ from .dates import format_instant
 from .diagnostics import Collector, Where
 from .ext.news import NAME as NEWS
 from .model import Page, Site, Source
-from .output import OutputError, Staging
+from .output import OutputError, Staging, owner_key
 from .pages import PageNormaliser, source_column
 from .site import load_site
 from .sources import SourceReader
@@ -38,6 +38,9 @@ class BuildResult:
     out_dir: str | None = None
     site: Site | None = None
     urls: int = 0
+    removed: list[str] = field(default_factory=list)  # stale files of this description's last build
+    recovered: bool = False  # a killed build's commit into the folder was finished first
+    partial: bool = False  # this build's commit stopped part-way (the next build finishes it)
 
     @property
     def ok(self) -> bool:
@@ -120,10 +123,11 @@ def build(
     if not dry_run:
         result.out_dir = resolve_out_dir(site, out_dir)
         try:
-            staging = Staging(result.out_dir)
+            staging = Staging(result.out_dir, owner_key(path, result.out_dir))
         except OutputError as exc:
-            collector.report("F102", f"{exc}; choose another folder with -o", Where(result.out_dir))
+            collector.report(exc.code, str(exc), Where(result.out_dir))
             return result
+        result.recovered = staging.recovered
         files = Files(site, staging)
     try:
         if jobs is None:
@@ -139,12 +143,17 @@ def build(
         except parallel.Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
             # process, which drops duplicates exactly where a sequential build does.
+            if staging is not None:
+                staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
                          strict=strict, collector=fresh, jobs=1, progress=progress)
         if files is None or staging is None:
             return result
         try:
             moves, written = files.finish(collector)
+        except OutputError as exc:
+            collector.report(exc.code, str(exc), Where(result.out_dir))
+            return result
         except OSError as exc:
             collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
                              Where(result.out_dir))
@@ -153,9 +162,10 @@ def build(
             staging.discard()
             return result
         try:
-            staging.commit(moves)
+            result.removed = staging.commit(moves)
         except OutputError as exc:
-            collector.report("F102", str(exc), Where(result.out_dir))
+            collector.report(exc.code, str(exc), Where(result.out_dir))
+            result.partial = exc.partial
             return result
         result.files = written
         return result

@@ -16,6 +16,7 @@ _ENTRIES: tuple[Code, ...] = (
     # --- files and I/O
     Code("F101", E, "input-unreadable", "An input file or folder cannot be read.", io=True),
     Code("F102", E, "output-unwritable", "The output folder cannot be created or written.", io=True),
+    Code("F103", E, "output-locked", "Another build is writing into the same output folder.", io=True),
     # --- site description
     Code("C101", E, "yaml-syntax", "The YAML is malformed."),
     Code("C102", E, "unknown-key", "A key the format does not define (often a misspelling)."),
@@ -141,6 +142,9 @@ _ENTRIES: tuple[Code, ...] = (
     # --- output
     Code("O101", E, "too-many-sitemaps", "More than 50,000 sitemaps would be needed for one index."),
     Code("O102", E, "no-urls", "The site has no URLs to write (an empty urlset fails the XSD)."),
+    Code("O103", E, "output-name-clash", "Two output files would have one name, or a name sitemap-ext keeps for itself."),
+    Code("O104", E, "output-owned-elsewhere", "A file this build writes was written by another site description into the same folder."),
+    Code("O105", E, "output-not-ours", "A link, folder or special file stands where the build writes; it is never followed or replaced."),
 )
 
 REGISTRY: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

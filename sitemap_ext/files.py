@@ -8,6 +8,7 @@ of its own (named after the host) with its own files, index and robots line.
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -28,8 +29,11 @@ def _url_of(base: str, name: str) -> str:
 
 
 def host_folder(origin: Origin) -> str:
-    """The output subfolder of one host's files when a site spans several hosts."""
-    return origin.netloc.replace(":", "_")
+    """The output subfolder of one host's files when a site spans several hosts: the
+    host and port, with anything but letters, digits, '.', '-' and '_' as '_' (hosts
+    are validated before, so this is a last guard: never '.', '..' or a path)."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", origin.netloc)
+    return name if name.strip(".") else "_" + name
 
 
 class _HostFiles:

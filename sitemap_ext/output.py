@@ -1,85 +1,353 @@
-"""Atomic output: build in a staging folder, move into place only when all succeeded.
+"""The output folder: locked, staged inside, committed through a journal.
 
-The staging folder sits inside the output folder (same file system, so every
-move is an atomic rename). Files are moved children first, index last, so a
-reader never sees an index naming a file that is not there yet. Files an
-earlier build wrote and this one does not (a ``sitemap-3.xml`` after the site
-shrank) are removed, as listed in the manifest the last build left.
+A build writes every file into a staging folder inside the output folder (the
+same file system, so each move is one atomic rename). The commit then
+
+1. checks every target: its name stays inside the folder, no folder on its way
+   and no file it replaces is a symbolic link or anything but a regular file, no
+   name is written twice or claimed by another site description's manifest;
+2. writes a journal (the moves, the stale files to remove, the new manifest) and
+   renames it into place: from that instant the commit is decided;
+3. moves the files, children first and the index last, so a reader never sees an
+   index naming a file that is not in place; removes the stale files; replaces
+   the manifest; deletes the journal and the staging folder.
+
+A build killed before step 2 leaves its staging folder, which the next build
+deletes; killed after it, the next build (of any site description into that
+folder) finishes the journal first. The folder is locked (``flock`` on the
+folder itself) for the whole build, so two builds into one folder cannot
+interleave: the second fails at once, saying so.
+
+Each site description owns the files it wrote (the manifest keeps a list per
+description, keyed by the description's path relative to the folder): a build
+removes only its own stale files, and a name that another description wrote is
+an error before anything is moved.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
+import stat
 import tempfile
+from typing import Any
 
+try:  # POSIX; elsewhere builds are not locked
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+#: Every name sitemap-ext keeps for itself in an output folder starts with this.
+RESERVED_PREFIX = ".sitemap-ext"
 MANIFEST = ".sitemap-ext-manifest.json"
+JOURNAL = ".sitemap-ext-journal.json"
+STAGE_PREFIX = ".sitemap-ext-stage-"
+_MANIFEST_VERSION = 2
+_LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
 
 
 def safe_relative_name(name: str) -> bool:
-    """A file name that stays inside the output folder: relative, no '..', no backslash."""
+    """A file name that stays inside the output folder: relative, no '..', no backslash,
+    no control character."""
     if not name or name.startswith(("/", "\\")) or "\\" in name or (len(name) > 1 and name[1] == ":"):
+        return False
+    if any(ord(c) < 32 or c == "\x7f" for c in name):
         return False
     return all(part not in ("", ".", "..") for part in name.split("/"))
 
 
+def reserved_name(name: str) -> bool:
+    """A name sitemap-ext keeps for its own bookkeeping (manifest, journal, staging)."""
+    return name.split("/", 1)[0].startswith(RESERVED_PREFIX)
+
+
 class OutputError(Exception):
-    """The output folder cannot be created or written."""
+    """The output folder cannot be used: ``code`` says why (F102 I/O, F103 locked,
+    O103-O105 the folder's content or the names)."""
+
+    def __init__(self, message: str, code: str = "F102", *, partial: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.partial = partial  # the commit was decided and stopped part-way: the folder changed
+
+
+def owner_key(description: str, out_dir: str) -> str:
+    """How the manifest names a site description: its path relative to the output
+    folder (stable when both move together), '/'-separated."""
+    relative = os.path.relpath(os.path.realpath(description), os.path.realpath(out_dir))
+    return relative.replace(os.sep, "/")
 
 
 class Staging:
-    def __init__(self, out_dir: str) -> None:
+    """One build's hold on an output folder: the lock, the staging folder, the commit."""
+
+    def __init__(self, out_dir: str, owner: str = "") -> None:
         self.out_dir = out_dir
+        self.owner = owner
+        self.removed: list[str] = []
+        self.recovered = False  # a killed build's commit was finished first
+        self._lock: int | None = None
         try:
             os.makedirs(out_dir, exist_ok=True)
-            self.folder = tempfile.mkdtemp(prefix=".sitemap-ext-", dir=out_dir)
+            self._lock = _lock(out_dir)
+            self.recovered = self._recover()
+            self._remove_old_stages()
+            self.folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out_dir)
         except OSError as exc:
+            self._unlock()
             raise OutputError(f"cannot create or write {out_dir}: {exc.strerror or exc}") from exc
+        except OutputError:
+            self._unlock()
+            raise
 
     def path(self, name: str) -> str:
-        """The staging path of an output name (already checked to stay inside)."""
+        """The staging path of an output name."""
+        if not safe_relative_name(name):  # names are checked where they are set; this is the last guard
+            raise OutputError(f"'{name}' is not a name inside the output folder", "O103")
         full = os.path.join(self.folder, *name.split("/"))
         parent = os.path.dirname(full)
         if parent != self.folder:
             os.makedirs(parent, exist_ok=True)
         return full
 
-    def commit(self, moves: list[tuple[str, str]]) -> None:
-        """Move (staging path, output name) pairs into place, in the order given."""
+    # --- commit ---------------------------------------------------------------------
+
+    def commit(self, moves: list[tuple[str, str]]) -> list[str]:
+        """Move (staging path, output name) pairs into place, in the order given; remove
+        this description's stale files. Returns the names removed."""
         try:
-            previous = self._previous_names()
-            for source, name in moves:
-                target = os.path.join(self.out_dir, *name.split("/"))
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                os.replace(source, target)
             names = [name for _, name in moves]
-            for stale in sorted(previous - set(names)):
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(os.path.join(self.out_dir, *stale.split("/")))
-            manifest = os.path.join(self.folder, MANIFEST)
-            with open(manifest, "w", encoding="utf-8") as handle:
-                json.dump({"files": names}, handle, indent=1)
-                handle.write("\n")
-            os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
+            self._check_names(names)
+            manifest = self._manifest()
+            owners: dict[str, list[str]] = manifest["owners"]
+            others = {name: who for who, files in owners.items() if who not in (self.owner, _LEGACY_OWNER)
+                      for name in files}
+            taken = [f"{name} (written by {others[name]})" for name in names if name in others]
+            if taken:
+                raise OutputError(
+                    f"{len(taken)} file(s) this build writes belong to another site description in "
+                    f"{self.out_dir}: {', '.join(taken[:3])}; give each description its own output names "
+                    "(output.pattern, output.index_file) or its own folder", "O104")
+            previous = set(owners.get(self.owner, ())) | set(owners.get(_LEGACY_OWNER, ()))
+            # A stale name behind a link (a host folder replaced by a symlink) is not ours to remove.
+            stale = [name for name in sorted(previous - set(names) - set(others)) if self._removable(name)]
+            for name in names:
+                self._target(name, create=True)  # every folder on the way exists and is ours to write
+            owners.pop(_LEGACY_OWNER, None)
+            owners[self.owner] = names
+            journal = {
+                "stage": os.path.basename(self.folder),
+                "moves": [[os.path.relpath(source, self.folder).replace(os.sep, "/"), name] for source, name in moves],
+                "remove": stale,
+                "manifest": {"version": _MANIFEST_VERSION, "owners": dict(sorted(owners.items()))},
+            }
+            _write_json(os.path.join(self.folder, JOURNAL), journal)
+            os.replace(os.path.join(self.folder, JOURNAL), os.path.join(self.out_dir, JOURNAL))
+            _sync_folder(self.out_dir)
         except OSError as exc:
-            raise OutputError(f"cannot write into {self.out_dir}: {exc.strerror or exc}") from exc
-        finally:
-            self.discard()
+            raise OutputError(f"cannot write into {self.out_dir}: {exc.strerror or exc}; "
+                              "nothing in it was changed") from exc
+        try:
+            self.removed = self._apply(journal)
+        except (OSError, OutputError) as exc:
+            raise OutputError(
+                f"the commit into {self.out_dir} stopped part-way ({getattr(exc, 'strerror', None) or exc}); "
+                "its journal is kept, and the next build into this folder finishes it first", partial=True) from exc
+        return self.removed
+
+    def _removable(self, name: str) -> bool:
+        try:
+            return self._target(name, create=False) is not None
+        except OutputError:
+            return False
+
+    def _check_names(self, names: list[str]) -> None:
+        seen: set[str] = set()
+        for name in names:
+            if not safe_relative_name(name) or reserved_name(name):
+                raise OutputError(f"'{name}' is not a name this build may write in the output folder", "O103")
+            folded = name.casefold()  # sitemap.xml and Sitemap.xml are one file on some file systems
+            if folded in seen:
+                raise OutputError(f"two output files would be named '{name}'; give output.pattern, "
+                                  "output.news_pattern, output.index_file and output.robots distinct names",
+                                  "O103")
+            seen.add(folded)
+
+    def _apply(self, journal: dict[str, Any]) -> list[str]:
+        """Carry out a decided commit (again, after a kill: every step may be repeated)."""
+        stage = os.path.join(self.out_dir, journal["stage"])
+        for source, name in journal["moves"]:
+            path = os.path.join(stage, *source.split("/"))
+            if os.path.lexists(path):  # else moved before a kill
+                os.replace(path, self._target(name, create=True))
+        removed = []
+        for name in journal["remove"]:
+            target = self._target(name, create=False) if self._removable(name) else None
+            if target is not None:
+                try:
+                    if stat.S_ISREG(os.lstat(target).st_mode):
+                        os.remove(target)
+                        removed.append(name)
+                except FileNotFoundError:
+                    pass
+        manifest = os.path.join(self.out_dir, MANIFEST + ".new")
+        _write_json(manifest, journal["manifest"])
+        os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
+        os.remove(os.path.join(self.out_dir, JOURNAL))
+        _sync_folder(self.out_dir)
+        shutil.rmtree(stage, ignore_errors=True)
+        return removed
+
+    def _target(self, name: str, *, create: bool) -> str | None:
+        """The output path of ``name``, walking its folders without following a link.
+
+        Raises when a folder on the way, or the file it would replace, is a symbolic
+        link or not what it should be; with ``create`` missing folders are made, else
+        None is returned for them."""
+        if not safe_relative_name(name) or reserved_name(name):
+            raise OutputError(f"'{name}' is not a name inside the output folder", "O103")
+        parts = name.split("/")
+        path = self.out_dir
+        for part in parts[:-1]:
+            path = os.path.join(path, part)
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                if not create:
+                    return None
+                os.mkdir(path)
+                continue
+            if not stat.S_ISDIR(mode):
+                raise OutputError(
+                    f"{path} is {_kind(mode)}, where the build needs a folder of its own; sitemap-ext does not "
+                    "follow links inside the output folder: remove it or choose another folder", "O105")
+        path = os.path.join(path, parts[-1])
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return path
+        if not stat.S_ISREG(mode):
+            raise OutputError(f"{path} is {_kind(mode)}; the build replaces only regular files: remove it "
+                              "or choose another folder", "O105")
+        return path
+
+    # --- before a build -------------------------------------------------------------
+
+    def _recover(self) -> bool:
+        """Finish the commit a killed build decided; True if there was one."""
+        path = os.path.join(self.out_dir, JOURNAL)
+        if not os.path.lexists(path):
+            return False
+        journal = _read_json(path)
+        if not _valid_journal(journal):
+            raise OutputError(f"{path} is not a journal sitemap-ext can finish; remove it (and check the "
+                              "folder's files) to build again", "O105")
+        self._apply(journal)
+        return True
+
+    def _remove_old_stages(self) -> None:
+        """Staging folders of builds that were killed before their commit."""
+        for entry in os.scandir(self.out_dir):
+            if entry.name.startswith(RESERVED_PREFIX) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+    def _manifest(self) -> dict[str, Any]:
+        data = _read_json(os.path.join(self.out_dir, MANIFEST))
+        owners: dict[str, list[str]] = {}
+        if isinstance(data, dict) and isinstance(data.get("owners"), dict):
+            for who, files in data["owners"].items():
+                if isinstance(who, str) and isinstance(files, list):
+                    owners[who] = [n for n in files if isinstance(n, str) and safe_relative_name(n)]
+        elif isinstance(data, dict) and isinstance(data.get("files"), list):  # 0.1/0.2: one list, no owner
+            owners[_LEGACY_OWNER] = [n for n in data["files"] if isinstance(n, str) and safe_relative_name(n)]
+        return {"version": _MANIFEST_VERSION, "owners": owners}
+
+    # --- the end --------------------------------------------------------------------
 
     def discard(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """Delete the staging folder and let the folder go (after a commit, or instead of one)."""
+        folder = getattr(self, "folder", None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        self._unlock()
 
-    def _previous_names(self) -> set[str]:
-        try:
-            with open(os.path.join(self.out_dir, MANIFEST), encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
-            return set()
-        files = data.get("files") if isinstance(data, dict) else None
-        if not isinstance(files, list):
-            return set()
-        return {name for name in files if isinstance(name, str) and safe_relative_name(name)}
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
 
 
+def _lock(out_dir: str) -> int | None:
+    if fcntl is None:  # pragma: no cover
+        return None
+    descriptor = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise OutputError(f"another sitemap-ext build is writing into {out_dir}; run builds into one folder "
+                          "one after another", "F103") from None
+    return descriptor
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def _read_json(path: str) -> Any:
+    """A small JSON file of ours; None when missing, unreadable or not JSON. Never
+    follows a link; at most 64 MiB (a manifest of 50,000 names per host is far less)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        data = handle.read(64 << 20)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def _write_json(path: str, data: Any) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _sync_folder(path: str) -> None:
+    """Make renames in ``path`` durable (where the platform allows a folder to be synced)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _valid_journal(journal: Any) -> bool:
+    if not isinstance(journal, dict):
+        return False
+    stage, moves, remove = journal.get("stage"), journal.get("moves"), journal.get("remove")
+    if not (isinstance(stage, str) and stage.startswith(STAGE_PREFIX) and "/" not in stage and "\\" not in stage):
+        return False
+    if not (isinstance(moves, list) and isinstance(remove, list) and isinstance(journal.get("manifest"), dict)):
+        return False
+    for move in moves:
+        if not (isinstance(move, list) and len(move) == 2 and all(isinstance(p, str) and safe_relative_name(p)
+                                                                   for p in move)):
+            return False
+    return all(isinstance(name, str) and safe_relative_name(name) for name in remove)

@@ -18,7 +18,7 @@ from . import dates
 from .diagnostics import Collector, Where, did_you_mean
 from .limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from .loader import Doc, Path, load_yaml
-from .output import safe_relative_name
+from .output import reserved_name, safe_relative_name
 from . import langtags
 from .model import Defaults, Locale, OutputConfig, Page, Scope, Site, Source
 from .ext.media import MediaContext
@@ -332,7 +332,31 @@ class _Loader:
                 url += "/"
             ok &= url is not None
             config["public_url"] = url
-        return OutputConfig(**config) if ok else None
+        if not ok:
+            return None
+        output = OutputConfig(**config)
+        return output if self._output_names(top, output) else None
+
+    def _output_names(self, top: _Doc, output: OutputConfig) -> bool:
+        """Output names that would clash with each other or with sitemap-ext's own files."""
+        keys = {"index_file": output.index_file, "pattern": output.pattern, "news_pattern": output.news_pattern,
+                "robots": output.robots}
+        clash = None
+        for key, name in keys.items():
+            if name is not None and reserved_name(name):
+                clash = key, f"output.{key} '{name}' starts with '.sitemap-ext', which is kept for the manifest, " \
+                    "journal and staging folders"
+        if output.robots is not None and output.robots.casefold() == output.index_file.casefold():
+            clash = "robots", f"output.robots '{output.robots}' is the index's name; the robots line would " \
+                "replace the index"
+        if output.pattern.casefold() == output.news_pattern.casefold():
+            clash = "news_pattern", f"output.news_pattern '{output.news_pattern}' is output.pattern; news " \
+                "sitemaps would replace the others"
+        if clash is None:
+            return True
+        key, message = clash
+        self.collector.report("C108", f"{message}: choose another name", top.doc.value_where(("output", key)))
+        return False
 
     # --- sections (the top file and every include) -------------------------------------
 

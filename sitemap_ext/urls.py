@@ -19,13 +19,15 @@ from .limits import MAX_URL_CHARS
 # Already in the form we write: ASCII, lower-case scheme and host, no port (ports
 # take the slow path, which checks their range), only characters allowed unescaped
 # in a URI, and every '%' starting an escape.
+# A host name: dot-separated labels of letters, digits and '-', none empty.
+_HOST_NAME = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*"
 _CLEAN = re.compile(
-    r"https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?"
+    r"https?://" + _HOST_NAME +
     r"/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*"
 )
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 # The same without escapes: one character class, which the regex engine runs much faster.
-_PLAIN = re.compile(r"https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
+_PLAIN = re.compile(r"https?://" + _HOST_NAME + r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 # Many such URLs, one per line (a whole file's locs judged in one call).
 _PLAIN_LINES = re.compile(rf"(?:{_PLAIN.pattern}\n)*{_PLAIN.pattern}")
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
@@ -64,14 +66,16 @@ def origin_text(url: str) -> str:
 
 
 def origin_of(url: str) -> Origin:
+    """The origin of a URL normalise() returned (so it parses)."""
     parts = urlsplit(url)
     return Origin(parts.scheme, parts.netloc)
 
 
 def is_clean(url: str) -> bool:
     """Already in the one form we write (so normalise() would return it unchanged)."""
-    return (_PLAIN.fullmatch(url) is not None or ("%" in url and _CLEAN.fullmatch(url) is not None)) \
-        and len(url) <= MAX_URL_CHARS and "&amp;" not in url
+    return len(url) <= MAX_URL_CHARS and \
+        (_PLAIN.fullmatch(url) is not None or ("%" in url and _CLEAN.fullmatch(url) is not None)) \
+        and "&amp;" not in url
 
 
 def all_clean(urls: Sequence[str]) -> bool:
@@ -97,11 +101,24 @@ def _escape(part: str) -> str:
     return quote(_BAD_PERCENT.sub("%25", part), safe=_SAFE)
 
 
+# Labels may hold '_' (found in real subdomains; DNS allows it, host names do not);
+# an IPv6 literal is hex digits and colons (with an IPv4 tail) in brackets.
+_VALID_HOST = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?"
+                         r"|\[[0-9a-f:.]+\]")
+
+
 def _host(netloc: str) -> str | None:
     """Lower-case the host, punycode an IDN, keep userinfo and port; None if invalid."""
     userinfo, _, hostport = netloc.rpartition("@")
-    host, _, port = hostport.partition(":") if not hostport.startswith("[") else (hostport, "", "")
-    if port and (not port.isdigit() or not 0 < int(port) < 65536):
+    if hostport.startswith("["):  # [IPv6] or [IPv6]:port
+        host, _, rest = hostport.partition("]")
+        host += "]"
+        if rest and not rest.startswith(":"):
+            return None
+        port = rest[1:]
+    else:
+        host, _, port = hostport.partition(":")
+    if port and (not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536):
         return None
     if not host:
         return None
@@ -111,7 +128,7 @@ def _host(netloc: str) -> str | None:
             host = host.encode("idna").decode("ascii")
         except UnicodeError:
             return None
-    elif not re.fullmatch(r"[a-z0-9.\-_]+|\[[0-9a-f:.]+\]", host):
+    if not _VALID_HOST.fullmatch(host) or len(host) > 253:
         return None
     out = host + (":" + port if port else "")
     return (userinfo + "@" + out) if userinfo else out
@@ -142,15 +159,20 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
         url = _WHITESPACE.sub(lambda m: quote(m.group(0)), url)
     if not url:
         return None, (UrlProblem("U101", "URL is empty"),)
-    parts = urlsplit(url)
-    if parts.scheme:
-        if parts.scheme.lower() not in ("http", "https"):
-            return None, (UrlProblem("U102", f"URL scheme '{parts.scheme}:' is not http or https"),)
-    elif base is None:
-        return None, (UrlProblem("U101", f"'{url}' is relative; give an absolute http(s) URL"),)
-    else:
-        url = _join(base, url)
+    if len(url) > 4 * MAX_URL_CHARS:  # judged by its length before any pattern or parser runs
+        return None, (UrlProblem("U103", f"URL has {len(url):,} characters; sitemaps take fewer than 2,048"),)
+    try:
         parts = urlsplit(url)
+        if parts.scheme:
+            if parts.scheme.lower() not in ("http", "https"):
+                return None, (UrlProblem("U102", f"URL scheme '{parts.scheme[:20]}:' is not http or https"),)
+        elif base is None:
+            return None, (UrlProblem("U101", f"'{url}' is relative; give an absolute http(s) URL"),)
+        else:
+            url = _join(base, url)
+            parts = urlsplit(url)
+    except ValueError:  # a bracketed host that is no IP address, say
+        return None, (UrlProblem("U109", f"'{url}' has no valid host"),)
     scheme = parts.scheme.lower()
     try:
         netloc = _host(parts.netloc)
@@ -218,7 +240,10 @@ def identity(url: str) -> str:
 
 def variants(url: str) -> tuple[str, ...]:
     """The URLs this one is most often confused with: the other trailing slash, the other scheme."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ()
     if parts.scheme not in ("http", "https"):
         return ()
     path = parts.path or "/"

@@ -24,20 +24,30 @@ def run(args: argparse.Namespace) -> int:
     code = exit_code(collector, args.strict)
     files = [f.as_dict() for f in result.files]
     if args.format == "json":
-        write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0)
+        write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,
+                   removed=result.removed)
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if args.quiet:
         return code
+    if result.recovered:
+        sys.stderr.write(f"finished the commit of an earlier build into {result.out_dir} that was stopped "
+                         "part-way\n")
     if result.files:
         for f in result.files:
             what = plural(f.urls, "URL") if f.kind in ("urlset", "text") else (
                 plural(f.urls, "sitemap") if f.kind == "index" else "robots.txt line")
             sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
+        for name in result.removed:
+            sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")
         sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
                          f"{counts_line(collector)}\n")
     else:
-        sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
+        if result.partial:
+            sys.stderr.write(f"the commit stopped part-way ({counts_line(collector)}); the next build into "
+                             f"{result.out_dir} finishes it\n")
+        else:
+            sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
     return code
 
 
