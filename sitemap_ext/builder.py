@@ -101,18 +101,22 @@ def build(
     collector: Collector | None = None,
     jobs: int | None = None,
     progress: Callable[[Progress], None] | None = None,
+    allow_read: Iterable[str] = (),
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path``.
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
     ``jobs`` is how many processes share a large source (default 1; the same output
-    either way); ``progress`` is called now and then with a ``Progress``.
+    either way); ``progress`` is called now and then with a ``Progress``;
+    ``allow_read``: folders besides the description's own that sources and includes
+    may come from.
     """
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY)
     result = BuildResult(collector)
-    site = load_site(path, collector, env=env, now=now)
+    allow_read = tuple(allow_read)
+    site = load_site(path, collector, env=env, now=now, allow_read=allow_read)
     if site is None:
         return result
     if gzip is not None:
@@ -146,7 +150,7 @@ def build(
             if staging is not None:
                 staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
-                         strict=strict, collector=fresh, jobs=1, progress=progress)
+                         strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read)
         if files is None or staging is None:
             return result
         try:

@@ -31,6 +31,8 @@ _ENTRIES: tuple[Code, ...] = (
     Code("C111", E, "conflicting-keys", "A page gives keys that exclude each other (loc with path or urls)."),
     Code("C112", E, "unknown-locale", "A page names a locale that locales: does not define."),
     Code("C113", E, "page-other-host", "A page's URL is on no host of the site description, so it cannot be written (it was U107 before 0.2)."),
+    Code("C114", E, "include-outside", "An include lies outside the site description's folder (and the folders --allow-read names)."),
+    Code("C115", W, "include-repeated", "A file is included more than once; it is read once."),
     # --- sources (CSV, JSON Lines)
     Code("S101", E, "source-missing", "A source file is missing or unreadable."),
     Code("S102", E, "csv-row-invalid", "A CSV row has more fields than the header."),
@@ -39,6 +41,8 @@ _ENTRIES: tuple[Code, ...] = (
     Code("S105", E, "source-no-url", "A source has no column that gives the page's URL."),
     Code("S106", E, "source-encoding", "A source is not valid UTF-8."),
     Code("S107", E, "source-format-unknown", "A source's format cannot be told from its name."),
+    Code("S108", E, "source-outside", "A source lies outside the site description's folder (and the folders --allow-read names)."),
+    Code("S109", E, "source-line-long", "A source line longer than 1 MiB; it is skipped."),
     # --- URLs
     Code("U101", E, "url-relative", "A URL is relative where an absolute one is required."),
     Code("U102", E, "url-scheme", "A URL's scheme is not http or https."),

@@ -135,6 +135,21 @@ class Collector:
     # main process decides when merging). Past it only the count grows.
     limit: int | None = MAX_STORED_PER_CODE
     policy: Any = None  # checker.config.Policy: what is shown, and at which severity
+    # Environment values a site description used, shown by their variable's name.
+    redactions: dict[str, str] = field(default_factory=dict)
+
+    def redact(self, name: str, value: str) -> None:
+        """Never show ``value`` (taken from the environment variable ``name``) in a
+        message: ``${name}`` stands in its place. Values under 8 characters are too
+        common to replace and too short to be secrets."""
+        if len(value) >= 8:
+            self.redactions[value] = f"${{{name}}}"
+
+    def _redacted(self, text: str) -> str:
+        for value, label in self.redactions.items():
+            if value in text:
+                text = text.replace(value, label)
+        return text
 
     def severity_of(self, code: str) -> Severity:
         default = self.registry[code].severity
@@ -161,6 +176,10 @@ class Collector:
         if self.policy is not None and not self.policy.shown(code):
             self.ignored[code] += 1
             return None
+        if self.redactions:
+            message = self._redacted(message)
+            suggestion = suggestion and self._redacted(suggestion)
+            url = url and self._redacted(url)
         diag = Diagnostic(
             code=code,
             severity=self.severity_of(code),

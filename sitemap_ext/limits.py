@@ -43,5 +43,9 @@ MAX_NEWS_STOCK_TICKERS: Final = 5
 # Ours, not a protocol's: guards for untrusted input.
 # A YAML document may expand (through aliases) to at most this many nodes.
 MAX_YAML_NODES: Final = 2_000_000
+# A site description file (YAML) is read whole: at most this many bytes.
+MAX_DESCRIPTION_BYTES: Final = 64 << 20
+# A line of a CSV or JSON Lines source (one page): at most this many bytes.
+MAX_SOURCE_LINE: Final = 1 << 20
 # Stored diagnostics per code; further ones are only counted (bounded memory).
 MAX_STORED_PER_CODE: Final = 1_000

@@ -10,7 +10,11 @@ for us are done here on purpose:
 * Duplicate keys are reported; YAML would keep the last one silently.
 
 ``${VAR}`` and ``${VAR:-default}`` are interpolated in string values
-(``$${`` writes a literal ``${``).
+(``$${`` writes a literal ``${``), for the variables the top file declares in
+``env:`` (a list of names, or names with defaults) and those named ``SITEMAP_*``;
+any other name is an error, so a description cannot read the rest of the
+environment. A value taken from the environment is never echoed: the collector
+shows the variable's name in its place.
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ Path = tuple[Union[str, int], ...]
 _STR_TAG = "tag:yaml.org,2002:str"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _VAR = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+#: Variables of this prefix may be used without being declared in ``env:``.
+ENV_PREFIX = "SITEMAP_"
+# Nesting deeper than this is refused (a YAML list in a list in ... 10,000 deep
+# would exhaust Python's stack when converted).
+MAX_DEPTH = 64
 
 
 @dataclass
@@ -44,6 +53,7 @@ class Doc:
 
     file: str
     data: Any
+    env: dict[str, str | None] = field(default_factory=dict)  # declared variables, with defaults
     values: dict[Path, Where] = field(default_factory=dict)
     keys: dict[Path, Where] = field(default_factory=dict)
     texts: dict[Path, str] = field(default_factory=dict)
@@ -88,8 +98,14 @@ def expanded_size(root: Node) -> int:
     return size(root)
 
 
-def interpolate(text: str, env: Mapping[str, str], on_missing: Any) -> str:
-    """Replace ``${VAR}`` / ``${VAR:-default}``; call ``on_missing(name)`` for unset ones."""
+def interpolate(text: str, env: Mapping[str, str], on_missing: Any,
+                declared: Mapping[str, str | None] | None = None, on_undeclared: Any = None,
+                on_value: Any = None) -> str:
+    """Replace ``${VAR}`` / ``${VAR:-default}``; call ``on_missing(name)`` for unset ones.
+
+    With ``declared``, only those names (their value there is a default) and names
+    starting with ``SITEMAP_`` are read; ``on_undeclared(name)`` is called for
+    others. ``on_value(name, value)`` hears of every value taken from ``env``."""
     if "$" not in text:
         return text
 
@@ -97,8 +113,16 @@ def interpolate(text: str, env: Mapping[str, str], on_missing: Any) -> str:
         if match.group(0) == "$${":
             return "${"
         name, default = match.group(1), match.group(2)
+        if declared is not None:
+            if name not in declared and not name.startswith(ENV_PREFIX):
+                on_undeclared(name)
+                return ""
+            if default is None:
+                default = declared.get(name)
         value = env.get(name)
         if value is not None and (value != "" or default is None):
+            if on_value is not None:
+                on_value(name, value)
             return value
         if default is not None:
             return default
@@ -121,6 +145,10 @@ class _Converter:
 
     def convert(self, node: Node, path: Path) -> Any:
         self.doc.values[path] = _where(self.doc.file, node)
+        if len(path) > MAX_DEPTH:
+            self.collector.report("C110", f"values nested more than {MAX_DEPTH} deep; a site description "
+                                  "needs a few levels", _where(self.doc.file, node))
+            return None
         if isinstance(node, ScalarNode):
             return self._scalar(node, path)
         if isinstance(node, SequenceNode):
@@ -141,7 +169,15 @@ class _Converter:
                     where,
                 )
 
-            return interpolate(node.value, self.env, missing)
+            def undeclared(name: str) -> None:
+                self.collector.report(
+                    "C105",
+                    f"${{{name}}} is not declared: list it under env: at the top of the site description "
+                    f"(env: [{name}]), or name it {ENV_PREFIX}...; a description reads no other variable",
+                    where,
+                )
+
+            return interpolate(node.value, self.env, missing, self.doc.env, undeclared, self.collector.redact)
         if node.tag == _TIMESTAMP_TAG:
             return node.value
         try:
@@ -184,13 +220,51 @@ class _Converter:
         return out
 
 
+def _declared(root: Node, file: str, collector: Collector) -> dict[str, str | None]:
+    """The top file's ``env:``: a list of names, or a mapping of names to defaults."""
+    if not isinstance(root, MappingNode):
+        return {}
+    for key, value in root.value:
+        if not (isinstance(key, ScalarNode) and key.value == "env"):
+            continue
+        where = _where(file, value)
+        names: dict[str, str | None] = {}
+        if isinstance(value, SequenceNode):
+            pairs = [(item, None) for item in value.value]
+        elif isinstance(value, MappingNode):
+            pairs = list(value.value)
+        else:
+            pairs = []
+            if not (isinstance(value, ScalarNode) and value.value in ("", "~", "null")):
+                collector.report("C103", "env: must list variable names (env: [SITE_URL]) or give them "
+                                 "defaults (env: {SITE_URL: https://www.example.com/})", where)
+        for name_node, default_node in pairs:
+            name = name_node.value if isinstance(name_node, ScalarNode) else None
+            default = default_node.value if isinstance(default_node, ScalarNode) and \
+                default_node.tag == _STR_TAG else None
+            if name is None or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or \
+                    (default_node is not None and default is None and not (
+                        isinstance(default_node, ScalarNode) and default_node.value in ("", "~", "null"))):
+                collector.report("C103", "env: entries are variable names (letters, digits, _), each with a "
+                                 "string default or none", _where(file, name_node))
+                continue
+            names[name] = default
+        return names
+    return {}
+
+
 def load_yaml(
-    text: str, file: str, collector: Collector, env: Mapping[str, str] | None = None
+    text: str, file: str, collector: Collector, env: Mapping[str, str] | None = None,
+    declared: Mapping[str, str | None] | None = None,
 ) -> Doc | None:
-    """Parse one YAML document; None (with a C101/C110 diagnostic) when unreadable."""
+    """Parse one YAML document; None (with a C101/C110 diagnostic) when unreadable.
+
+    ``declared``: the variables an including file declared; None for a top file,
+    whose own ``env:`` says."""
     env = os.environ if env is None else env
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -199,16 +273,32 @@ def load_yaml(
         collector.report("C101", f"YAML syntax: {problem}", where)
         return None
     except yaml.YAMLError as exc:  # ReaderError (control characters) and the like
-        line = getattr(exc, "position", None)
-        collector.report("C101", f"YAML cannot be read: {exc}", Where(file, 1 if line is None else 1, 1))
+        position = getattr(exc, "position", None)
+        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
+        reason = getattr(exc, "reason", None) or "unreadable characters"
+        character = getattr(exc, "character", None)
+        what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
+        collector.report("C101", f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
+                         "but tab and line breaks", Where(file, line, 1))
+        return None
+    except RecursionError:
+        collector.report("C110", "the YAML is nested too deeply to read; a site description needs a few levels",
+                         Where(file, 1, 1))
         return None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     doc = Doc(file=file, data=None)
+    if node is not None:
+        doc.env = dict(declared) if declared is not None else _declared(node, file, collector)
     if node is None:
         doc.data = {}
         return doc
-    if expanded_size(node) > MAX_YAML_NODES:
+    try:
+        size = expanded_size(node)
+    except RecursionError:
+        size = MAX_YAML_NODES + 1
+    if size > MAX_YAML_NODES:
         collector.report(
             "C110",
             f"the document expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "

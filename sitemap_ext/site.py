@@ -16,7 +16,8 @@ from urllib.parse import quote
 
 from . import dates
 from .diagnostics import Collector, Where, did_you_mean
-from .limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from .limits import MAX_BYTES_PER_FILE, MAX_DESCRIPTION_BYTES, MAX_URLS_PER_FILE
+from .safeio import Refused, inside, read_bounded, regular_file
 from .loader import Doc, Path, load_yaml
 from .output import reserved_name, safe_relative_name
 from . import langtags
@@ -27,7 +28,7 @@ from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
 from .sources import format_of
 from .urls import normalise, origin_of
 
-TOP_KEYS = ("site", "locales", "x_default", "news", "defaults", "pages", "sources", "include", "output")
+TOP_KEYS = ("site", "env", "locales", "x_default", "news", "defaults", "pages", "sources", "include", "output")
 LOCALE_KEYS = ("prefix", "host")
 INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
@@ -40,12 +41,18 @@ DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
 ROBOTS_FILE = "robots-sitemap.txt"
 
 
-def read_text(path: str, collector: Collector, display: str, code: str = "F101") -> str | None:
+def read_text(path: str, collector: Collector, display: str, code: str = "F101",
+              where: Where | None = None) -> str | None:
+    """A site description's text (at most ``MAX_DESCRIPTION_BYTES``, a regular file)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        collector.report(code, f"cannot read {display}: {exc.strerror or exc}", Where(display))
+        data = read_bounded(path, MAX_DESCRIPTION_BYTES)
+    except Refused as exc:
+        hint = "; move page lists into a CSV or JSON Lines source" if "larger" in str(exc) else ""
+        collector.report(code, f"cannot read {display}: it is {exc}{hint}", where or Where(display))
+        return None
+    except (OSError, ValueError) as exc:
+        collector.report(code, f"cannot read {display}: {getattr(exc, 'strerror', None) or exc}",
+                         where or Where(display))
         return None
     try:
         return data.decode("utf-8-sig")
@@ -126,6 +133,7 @@ class _Doc:
 class _Loader:
     collector: Collector
     env: Mapping[str, str] | None
+    allow_read: tuple[str, ...] = ()  # folders besides the description's own that may be read
 
     def load(self, path: str, now: str | None = None) -> Site | None:
         display = display_name(path)
@@ -135,6 +143,11 @@ class _Loader:
         doc = load_yaml(text, display, self.collector, self.env)
         if doc is None:
             return None
+        self.declared = doc.env
+        # Sources and includes are read from the description's folder (and the ones allowed).
+        self.roots = tuple(os.path.realpath(root) for root in (os.path.dirname(os.path.abspath(path)),
+                                                                *self.allow_read))
+        self.loaded: dict[str, Where] = {}  # included files, each read once
         top = _Doc(doc, self.collector)
         data = top.mapping((), doc.data, TOP_KEYS, "the site description")
         if data is None:
@@ -426,26 +439,46 @@ class _Loader:
             return None
         full = os.path.join(os.path.dirname(base), name)
         display = display_name(full)
-        if not os.path.isfile(full):
-            self.collector.report("S101", f"source file '{name}' does not exist (looked for {display})", where)
+        if not self._readable(full, name, where, "S108", "source"):
+            return None
+        if not regular_file(full):
+            problem = "is not a regular file (a FIFO, device or folder)" if os.path.exists(full) else "does not exist"
+            self.collector.report("S101", f"source file '{name}' {problem} (looked for {display})", where)
             return None
         return Source(path=full, display=display, format=fmt, defaults=defaults, where=where)
+
+    def _readable(self, full: str, name: str, where: Where, code: str, what: str) -> bool:
+        """Whether a source or include lies inside the folders this run may read."""
+        if inside(full, self.roots):
+            return True
+        self.collector.report(
+            code, f"{what} '{name}' is outside the site description's folder (after links are followed); "
+            "move it into that folder, or allow its folder with --allow-read DIR", where)
+        return False
 
     def _include(
         self, name: str, where: Where, defaults: Defaults, normaliser: PageNormaliser,
         units: list[Page | Source], stack: list[str], base: str,
     ) -> None:
         full = os.path.join(os.path.dirname(base), name)
+        if not self._readable(full, name, where, "C114", "include"):
+            return
         real = os.path.realpath(full)
         if real in stack:
             self.collector.report("C106", f"'{name}' includes itself (through {len(stack)} files); remove the "
                                   "include that closes the loop", where)
             return
+        if real in self.loaded:
+            first = self.loaded[real]
+            self.collector.report("C115", f"'{name}' is already included (at {first.file}:{first.line}); "
+                                  "it is read once, its pages listed once", where)
+            return
+        self.loaded[real] = where
         display = display_name(full)
-        text = read_text(full, self.collector, display, code="C106")
+        text = read_text(full, self.collector, display, code="C106", where=where)
         if text is None:
             return
-        doc = load_yaml(text, display, self.collector, self.env)
+        doc = load_yaml(text, display, self.collector, self.env, self.declared)
         if doc is None:
             return
         sub = _Doc(doc, self.collector)
@@ -455,7 +488,10 @@ class _Loader:
 
 
 def load_site(
-    path: str, collector: Collector, *, env: Mapping[str, str] | None = None, now: str | None = None
+    path: str, collector: Collector, *, env: Mapping[str, str] | None = None, now: str | None = None,
+    allow_read: Iterable[str] = (),
 ) -> Site | None:
-    """Read a site description; None when it cannot be used at all (see the collector)."""
-    return _Loader(collector, env).load(path, now)
+    """Read a site description; None when it cannot be used at all (see the collector).
+
+    Sources and includes must lie in the description's folder or in ``allow_read``."""
+    return _Loader(collector, env, tuple(allow_read)).load(path, now)

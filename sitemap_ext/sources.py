@@ -16,6 +16,8 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from .diagnostics import Collector, Where
+from .limits import MAX_SOURCE_LINE
+from .safeio import Refused, open_regular
 
 KnownColumn = Callable[[str], bool]
 
@@ -33,9 +35,10 @@ def format_of(path: str) -> str | None:
 
 
 def _open(path: str) -> IO[bytes]:
+    raw = open_regular(path)  # never a FIFO or a device
     if path.lower().endswith(".gz"):
-        return gzip.open(path, "rb")
-    return open(path, "rb")
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    return raw
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
     if part is not None and part.start > 0:
         if header:  # read for its names only: its problems are the first part's to report
             try:
-                yield [_strip_bom(stream.readline()).decode()]
+                yield [_strip_bom(stream.readline(MAX_SOURCE_LINE)).decode()]
             except UnicodeDecodeError:
                 yield ["\n"]  # as the first part reads it: no columns, so no rows
         stream.seek(part.start)
@@ -78,7 +81,25 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
         if not block:
             return
         if block[-1:] != b"\n" and (stop is None or position + len(block) < stop):
-            block += stream.readline()  # the rest of the block's last line
+            rest = stream.readline(MAX_SOURCE_LINE)  # the rest of the block's last line
+            block += rest
+            if len(rest) == MAX_SOURCE_LINE and not rest.endswith(b"\n"):
+                # A line longer than any page needs: reported, and read on as an empty
+                # line (so that the lines after it keep their numbers).
+                cut = block.rfind(b"\n") + 1
+                skipped = len(block) - cut
+                while True:
+                    rest = stream.readline(MAX_SOURCE_LINE)
+                    skipped += len(rest)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                collector.report("S109", f"line is {skipped:,} bytes long, more than {MAX_SOURCE_LINE:,}; "
+                                 "it is skipped (a page needs far less: is this the right file?)",
+                                 Where(display, number + block.count(b"\n", 0, cut)))
+                position += skipped - 1
+                if meter is not None:
+                    meter[0] += skipped - 1
+                block = block[:cut] + b"\n"
         position += len(block)
         if meter is not None:
             meter[0] += len(block)
@@ -133,10 +154,11 @@ class SourceReader:
         collector, display = self.collector, self.display
         try:
             stream = _open(self.path)
-        except OSError as exc:
+        except (OSError, Refused) as exc:
             collector.report(
                 "S101",
-                f"source file cannot be read ({exc.strerror or exc}); the path is relative to the YAML file",
+                f"source file cannot be read ({getattr(exc, 'strerror', None) or exc}); the path is relative "
+                "to the YAML file",
                 Where(display),
             )
             return
@@ -225,6 +247,10 @@ def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known
             obj = json.loads(text)
         except ValueError as exc:
             collector.report("S103", f"line is not valid JSON: {exc}", Where(display, number))
+            continue
+        except RecursionError:
+            collector.report("S103", "line nests JSON too deeply to read; a page is an object of a few levels",
+                             Where(display, number))
             continue
         if not isinstance(obj, dict):
             collector.report("S103", "line must hold one JSON object (one page)", Where(display, number))

@@ -37,7 +37,7 @@ CASES: list[tuple[str, str, dict[str, str | bytes], list[tuple[str, str, int | N
     ("undefined variable", "site:\n  base_url: ${SITEMAP_TEST_UNSET}\npages:\n  - loc: /a\n", {},
      [("C105", "site.yaml", 2, 13), ("U101", "site.yaml", 2, 13)]),
     ("missing include", HEAD + "pages:\n  - loc: /a\ninclude:\n  - nope.yaml\n", {},
-     [("C106", "nope.yaml", None, None)]),
+     [("C106", "site.yaml", 6, 5)]),  # where the include is named (until 0.3: the missing file)
     ("include cycle", HEAD + "pages:\n  - loc: /a\ninclude: [a.yaml]\n",
      {"a.yaml": "include: [b.yaml]\n", "b.yaml": "include: [a.yaml]\n"},
      [("C106", "b.yaml", 1, 11)]),

@@ -34,7 +34,7 @@ class CheckResult:
 
 def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
-          cross_submitted: Sequence[str] = ()) -> CheckResult:
+          cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = ()) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -46,6 +46,8 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     findings are the same for any number. ``policy``: which codes are shown and at
     which severity (every rule runs; the rest are counted). ``cross_submitted``:
     hosts whose robots.txt lists these sitemaps, so they may list those hosts' URLs.
+    ``allow_read``: folders besides a site description's own that its sources and
+    includes may come from.
     """
     if isinstance(paths, str):
         paths = [paths]
@@ -54,7 +56,7 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     sitemaps = []
     for path in paths:
         if path.lower().endswith(SITE_SUFFIXES):
-            built = build(path, now=now, dry_run=True, collector=collector)
+            built = build(path, now=now, dry_run=True, collector=collector, allow_read=allow_read)
             result.files.append({"file": path, "kind": "site", "urls": built.urls})
         else:
             sitemaps.append(path)

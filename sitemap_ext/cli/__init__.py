@@ -47,6 +47,10 @@ def parser() -> argparse.ArgumentParser:
                        "helps where rows take the generic way (url:<code> columns, media objects), "
                        "not on the row fast path; the output is the same")
 
+    allow = ("a folder besides the site description's own that its sources and includes may come from "
+             "(repeatable)")
+    build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
+
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=FORMATS, default="text")
@@ -65,6 +69,7 @@ def parser() -> argparse.ArgumentParser:
                        help="report a code or prefix as error, warning or info (repeatable)")
     check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
+    check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "

@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
-                   jobs=args.jobs, progress=_show_progress if show else None)
+                   jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector

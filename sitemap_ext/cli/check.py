@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
-                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted])
+                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read)
     collector = result.collector
     code = exit_code(collector, args.strict)
     if args.format == "json":

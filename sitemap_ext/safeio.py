@@ -1,0 +1,72 @@
+"""Opening input files safely: only regular files, only inside the roots a run allows.
+
+A FIFO, a device (``/dev/zero``, ``/dev/urandom``) or a socket is refused before
+a byte is read: opening is non-blocking, and the opened descriptor's own type is
+checked (so a path swapped for a FIFO after a check cannot hang the run).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import BinaryIO, Iterable
+
+
+class Refused(Exception):
+    """An input that is not a regular file (the message says what it is)."""
+
+
+def open_regular(path: str) -> BinaryIO:
+    """``path`` opened for binary reading, if it is a regular file; else ``Refused``
+    (``OSError`` as usual when it cannot be opened at all)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise Refused(f"{_kind(mode)}, not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
+def regular_file(path: str) -> bool:
+    """Whether ``path`` is a regular file (following links), without opening it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_bounded(path: str, limit: int) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them; ``Refused`` past that."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise Refused(f"larger than {limit:,} bytes")
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "a special file"
+
+
+def real_root(folder: str) -> str:
+    return os.path.realpath(folder)
+
+
+def inside(path: str, roots: Iterable[str]) -> bool:
+    """Whether ``path``, with every link resolved, lies in one of ``roots`` (real paths)."""
+    real = os.path.realpath(path)
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
