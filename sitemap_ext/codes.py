@@ -109,6 +109,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("X115", E, "urlset-empty", "A urlset or index with no entries."),
     Code("X116", I, "file-misnamed", "A file's name says one kind (.txt, .xml, .gz) and its content another; it is read as its content."),
     Code("X117", I, "file-same-as", "A sitemap and its gzipped copy (sitemap.xml, sitemap.xml.gz) hold the same bytes: checked once."),
+    Code("X118", E, "index-lists-itself", "A sitemap index lists itself."),
     # --- images
     Code("I101", E, "image-loc", "An image without a loc (its URL)."),
     Code("I102", E, "image-too-many", "More than 1,000 images on one page."),

@@ -114,6 +114,16 @@ class Diagnostic:
         return out
 
 
+# A message or URL is shown with at most this many characters: every valid URL fits.
+_MAX_ECHO = 2_100
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= _MAX_ECHO:
+        return text
+    return f"{text[:_MAX_ECHO - 60]}... ({len(text):,} characters in all)"
+
+
 @dataclass
 class Collector:
     """Collects diagnostics from every stage instead of stopping at the first.
@@ -176,6 +186,8 @@ class Collector:
         if self.policy is not None and not self.policy.shown(code):
             self.ignored[code] += 1
             return None
+        if len(message) > _MAX_ECHO or (url is not None and len(url) > _MAX_ECHO):  # a 50 MB URL, say
+            message, url = _shorten(message), url and _shorten(url)
         if self.redactions:
             message = self._redacted(message)
             suggestion = suggestion and self._redacted(suggestion)

@@ -27,7 +27,7 @@ from lxml import etree
 from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import element_fields
 from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
-from .sniff import Report
+from .sniff import Report, wide_encoding
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 LEGACY_SITEMAP_NS = ("http://www.google.com/schemas/sitemap/0.84", "http://www.google.com/schemas/sitemap/0.9",
@@ -129,6 +129,9 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
             for _, element in parser.read_events():
                 if root is None:
                     root = element.getroottree().getroot()
+                    if _declares_dtd(root, report):  # after more prolog than the scan above reads
+                        facts.complete = False
+                        return
                     convert, container = _start(root, facts, names, report)
                     if convert is None:
                         return
@@ -148,6 +151,9 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
         closed = parser.close()
         if root is None:
             root = closed
+            if _declares_dtd(root, report):
+                facts.complete = False
+                return
             convert, container = _start(root, facts, names, report)
             if convert is None:
                 return
@@ -343,14 +349,27 @@ def _has_doctype(prolog: bytes) -> bool:
     return b"<!DOCTYPE" in before or b"<!ENTITY" in before
 
 
+def _declares_dtd(root: etree._Element, report: Report) -> bool:
+    """A DOCTYPE anywhere before the root, as the parser saw it (entities are never
+    expanded: ``resolve_entities=False``). The prolog scan catches the usual case
+    before the parser sees a byte; this one holds for any prolog length."""
+    info = root.getroottree().docinfo
+    if not info.doctype and info.internalDTD is None:
+        return False
+    report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
+           max((root.sourceline or 1) - 1, 1))
+    return True
+
+
 def _line_of(data: bytes, needle: bytes) -> int:
     return data[: max(data.find(needle), 0)].count(b"\n") + 1
 
 
 def _encoding_ok(prolog: bytes, report: Report) -> bool:
     """UTF-8 only: a UTF-16 byte-order mark or another declared encoding is an error (X103)."""
-    if prolog.startswith((b"\xff\xfe", b"\xfe\xff")):
-        report("X103", "the file is UTF-16; sitemaps must be UTF-8", 1)
+    if wide_encoding(prolog):
+        what = "UTF-32" if prolog.startswith((b"\x00\x00", b"\xff\xfe\x00\x00")) else "UTF-16"
+        report("X103", f"the file is {what}; sitemaps must be UTF-8", 1)
         return False
     match = _DECLARED_ENCODING.search(prolog[:200])
     if match and match.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):

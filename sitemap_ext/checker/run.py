@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
 from ..limits import MAX_URLS_PER_FILE
+from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
 from ..urls import origin_text, url_key
 from . import rules
@@ -238,6 +239,7 @@ class Run:
     submitted: set[str] = field(default_factory=set)  # sitemap URLs named by robots.txt files
     noted: set[tuple[str, str]] = field(default_factory=set)
     _done: set[str] = field(default_factory=set)
+    roots: tuple[str, ...] = ()  # the folders an index's children may come from
     clusters: ClusterIndex = field(init=False)
 
     def __post_init__(self) -> None:
@@ -245,6 +247,10 @@ class Run:
 
     def check(self, paths: Sequence[str]) -> None:
         found: list[tuple[str, Sniffed]] = []
+        # An index's children are looked for only in these folders: those given (a
+        # file's own folder) and those --base-url names. Never above them.
+        self.roots = tuple(sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)))
+                                   for p in paths} | {os.path.realpath(f) for _, f in self.options.base_urls}))
         for path in paths:
             if not os.path.exists(path):
                 self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
@@ -311,6 +317,11 @@ class Run:
                                       "folder with --base-url URL=DIR", Where(display, line), url=child_url)
                 continue
             local, index_url = found
+            if os.path.realpath(local) == os.path.realpath(path) or (task.url is not None and child_url == task.url):
+                self.collector.report("X118", "the index lists itself; an index lists sitemaps, and search engines "
+                                      "reject one that names an index: remove this entry", Where(display, line),
+                                      url=child_url)
+                continue
             child_sniffed = sniff(local)
             if child_sniffed.kind == "sitemapindex":
                 self.collector.report("X110", f"{display_name(local)} is itself a sitemap index; an index may list "
@@ -327,16 +338,24 @@ class Run:
         for prefix, folder in self.options.base_urls:
             if url.startswith(prefix):
                 candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))
-                if os.path.isfile(candidate):
+                if self._inside(candidate):
                     return candidate, None
-        segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
+        try:
+            segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
+        except ValueError:
+            return None
         here = os.path.dirname(os.path.abspath(index_path))
         for count in range(1, len(segments) + 1):
             candidate = os.path.join(here, *segments[-count:])
-            if os.path.isfile(candidate):
+            if self._inside(candidate):
                 folder_url = url.rsplit("/", count)[0] + "/"  # the child sits count-1 folders below the index
                 return candidate, folder_url + os.path.basename(index_path)
         return None
+
+    def _inside(self, candidate: str) -> bool:
+        """A regular file inside the folders this check may read (``..``, ``%2e%2e`` and
+        links resolved first): an untrusted index cannot point the check elsewhere."""
+        return inside(candidate, self.roots) and regular_file(candidate)
 
     def _url_of(self, real: str) -> str | None:
         for prefix, folder in self.options.base_urls:
@@ -349,11 +368,15 @@ class Run:
 
     def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
         found = []
+        root = os.path.realpath(folder)
         for top, dirs, names in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
                 path = os.path.join(top, name)
-                if name.startswith(".") or not os.path.isfile(path):
+                if name.startswith(".") or not regular_file(path):
+                    continue
+                if not inside(path, (root,)):  # a link to a file outside the folder given
+                    self.skipped.append(display_name(path))
                     continue
                 if _is_robots(path):
                     self._robots(path)
@@ -371,10 +394,10 @@ class Run:
         and, where the robots.txt's own host is known (--base-url), that host's URLs."""
         own = self._url_of(os.path.realpath(path))
         try:
-            with open(path, "rb") as handle:
-                data = handle.read(1 << 20)
-        except OSError as exc:
-            self.collector.report("F101", f"cannot read {display_name(path)}: {exc.strerror or exc}",
+            with open_regular(path) as handle:
+                data = handle.read(1 << 20)  # Google reads the first 500 KiB of a robots.txt
+        except (OSError, Refused) as exc:
+            self.collector.report("F101", f"cannot read {display_name(path)}: {getattr(exc, 'strerror', None) or exc}",
                                   Where(display_name(path)))
             return
         for line in data.decode("utf-8", "replace").splitlines():

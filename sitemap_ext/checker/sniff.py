@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import IO, Callable, Iterator
 
 from ..limits import MAX_BYTES_PER_FILE
+from ..safeio import Refused, open_regular
 
 CHUNK = 1 << 16
 _PEEK = 1 << 14
@@ -39,9 +40,9 @@ class Sniffed:
 def sniff(path: str) -> Sniffed:
     """The kind of a file from its first bytes (through gzip); never raises."""
     try:
-        with open(path, "rb") as raw:
+        with open_regular(path) as raw:
             head = raw.read(_PEEK)
-    except OSError:
+    except (OSError, Refused):
         return Sniffed(None, False, False)
     gzipped = head[:2] == GZIP_MAGIC
     if gzipped:
@@ -52,10 +53,21 @@ def sniff(path: str) -> Sniffed:
     return kind_of(head, gzipped)
 
 
+# The first bytes of '<' in UTF-16 and UTF-32, with or without a byte-order mark
+# (XML 1.0 appendix F); none is UTF-8, which sitemaps must be.
+_WIDE = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"<\x00", b"\x00<", b"\x00\x00\x00<")
+
+
+def wide_encoding(head: bytes) -> bool:
+    """UTF-16 or UTF-32, told from the first bytes (a BOM, or '<' with NUL bytes beside it)."""
+    return head.startswith(_WIDE)
+
+
 def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
+    if wide_encoding(head):
+        wide = head.replace(b"\x00", b"")
+        return Sniffed("xml-utf16" if b"<" in wide[:8] else "text", gzipped, True)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return Sniffed("xml-utf16" if b"<\x00" in text[:8] or b"\x00<" in text[:8] else "text", gzipped, True)
     if not text.startswith(b"<"):
         return Sniffed("text", gzipped, False)
     match = _ROOT.search(_COMMENT.sub(b"", text))
@@ -67,11 +79,11 @@ def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
 def looks_like_text_sitemap(path: str) -> bool:
     """A text file whose first non-blank line is an absolute http(s) URL."""
     try:
-        with open(path, "rb") as raw:
+        with open_regular(path) as raw:
             head = raw.read(_PEEK)
         if head[:2] == GZIP_MAGIC:
             head = zlib.decompressobj(wbits=31).decompress(head, _PEEK)
-    except (OSError, zlib.error):
+    except (OSError, Refused, zlib.error):
         return False
     head = head.lstrip(b"\xef\xbb\xbf")
     for line in head.splitlines():
@@ -88,7 +100,10 @@ def open_bytes(path: str, report: Report) -> Iterator[bytes]:
     the iterator plus ``report`` having been called (see ``Reading``).
     """
     try:
-        raw = open(path, "rb")
+        raw = open_regular(path)  # never a FIFO or a device: they could block or never end
+    except Refused as exc:
+        report("F101", f"cannot read the file: it is {exc}", None)
+        return
     except OSError as exc:
         report("F101", f"cannot read the file: {exc.strerror or exc}", None)
         return

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
+import re
 from typing import Any, TextIO
 
+from ..checker.sniff import wide_encoding
 from ..diagnostics import Collector, Diagnostic, Severity
+from ..safeio import Refused, read_bounded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
 FORMATS = ("text", "json", "github")
 _SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
 _SOURCE_WIDTH = 160  # longer source lines are cut
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def exit_code(collector: Collector, strict: bool) -> int:
@@ -40,13 +43,17 @@ class _Lines:
 
     @staticmethod
     def _read(file: str) -> list[str] | None:
-        try:
-            if os.path.getsize(file) > _SOURCE_LINE_LIMIT or file.endswith(".gz"):
-                return None
-            with open(file, encoding="utf-8", errors="replace") as handle:
-                return handle.readlines()
-        except OSError:
+        """The lines of a file a diagnostic names (one the run read: a regular file,
+        at most 8 MiB, not gzip); None where they are not to be shown."""
+        if file.endswith(".gz"):
             return None
+        try:
+            data = read_bounded(file, _SOURCE_LINE_LIMIT)
+        except (OSError, Refused, ValueError):
+            return None
+        if wide_encoding(data):
+            return None
+        return data.decode("utf-8", errors="replace").split("\n")  # lines as parsers count them
 
 
 def _location(diag: Diagnostic) -> str:
@@ -70,6 +77,8 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
             message += f" [{diag.url}]"
         out.write(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}\n")
         source = lines.get(diag.file, diag.line)
+        if source is not None and _CONTROL.search(source):
+            source = None  # a terminal is no place for control characters
         if source is not None and source.strip():
             if len(source) > _SOURCE_WIDTH:
                 out.write(f"    {source[:_SOURCE_WIDTH]}...\n")
