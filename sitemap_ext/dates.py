@@ -9,10 +9,12 @@ seconds and a zone, and say so (D106) when we rewrote what was given.
 from __future__ import annotations
 
 import calendar
+import os
+import time
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import Mapping, Union
 
 _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
@@ -158,3 +160,21 @@ def parse_now(raw: str) -> float | None:
 def format_instant(instant: float) -> str:
     """A UTC instant as a W3C date-time (for messages)."""
     return dt.datetime.fromtimestamp(instant, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class ClockError(ValueError):
+    """SOURCE_DATE_EPOCH is set to something that is not a count of seconds."""
+
+
+def default_clock(env: Mapping[str, str] | None = None) -> tuple[float, str]:
+    """The instant to judge dates against when none is given (``--now``, ``site.now``):
+    ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention: whole seconds since
+    1970-01-01 UTC) if set, else the system clock; with where it came from."""
+    env = os.environ if env is None else env
+    raw = env.get("SOURCE_DATE_EPOCH")
+    if raw is not None and raw.strip() != "":
+        text = raw.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 11):
+            raise ClockError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, not '{text[:40]}'")
+        return float(int(text)), "SOURCE_DATE_EPOCH"
+    return float(int(time.time())), "the system clock"

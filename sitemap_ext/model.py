@@ -129,3 +129,4 @@ class Site:
     units: tuple[Union[Page, Source], ...] = ()
     now: float | None = None
     scope: Scope | None = None
+    clock: str = "--now"  # where ``now`` came from: --now, site.now, SOURCE_DATE_EPOCH, the system clock

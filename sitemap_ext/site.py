@@ -190,6 +190,7 @@ class _Loader:
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
         return Site(
             file=display, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
+            clock=self.clock,
         )
 
     # --- parts of the top file ---------------------------------------------------------
@@ -261,16 +262,21 @@ class _Loader:
         return tuple(out)
 
     def _now(self, top: _Doc, site: dict[str, Any], override: str | None) -> float | None:
+        """The build's clock: --now, else site.now, else SOURCE_DATE_EPOCH, else the system
+        clock (``self.clock`` says which)."""
         if override is not None:
+            self.clock = "--now"
             return dates.parse_now(override)
-        if "now" not in site:
-            return None
-        path: Path = ("site", "now")
-        raw = top.string(path, site["now"], "site.now")
-        instant = dates.parse_now(raw) if raw is not None else None
-        if raw is not None and instant is None:
-            self.collector.report("D101", f"site.now '{raw}' is not a W3C date or date-time",
-                                  top.doc.value_where(path))
+        if "now" in site:
+            self.clock = "site.now"
+            path: Path = ("site", "now")
+            raw = top.string(path, site["now"], "site.now")
+            instant = dates.parse_now(raw) if raw is not None else None
+            if raw is not None and instant is None:
+                self.collector.report("D101", f"site.now '{raw}' is not a W3C date or date-time",
+                                      top.doc.value_where(path))
+            return instant
+        instant, self.clock = dates.default_clock(self.env)
         return instant
 
     def _output(self, top: _Doc, value: Any, base_url: str | None) -> OutputConfig | None:

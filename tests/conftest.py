@@ -62,6 +62,9 @@ def make_site(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
+FIXED_EPOCH = 1795262400
+
+
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Diagnostics name files relative to the working folder: run each test in its own.
@@ -69,3 +72,6 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("SITEMAP_TEST_"):
             monkeypatch.delenv(name)
+    # Without --now, dates are judged at SOURCE_DATE_EPOCH: a fixed instant, so that no
+    # test depends on the day it runs (2026-11-21T12:00:00Z).
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(FIXED_EPOCH))

@@ -136,10 +136,14 @@ def test_sitemap_rule_code_and_location(tmp_path: Path, body: str,
     assert got == expected
 
 
-def test_future_lastmod_with_now(tmp_path: Path) -> None:
+def test_future_lastmod_with_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     name = write(tmp_path, "s.xml", "<url><loc>https://e.com/a</loc><lastmod>2026-12-01</lastmod></url>\n")
-    assert found([name]) == []
+    assert found([name], now="2026-12-02T00:00:00Z") == []
     assert found([name], now="2026-11-21T00:00:00Z") == [("D102", "s.xml", 3, "https://e.com/a")]
+    # Without --now: SOURCE_DATE_EPOCH (the test suite's 2026-11-21T12:00:00Z).
+    assert found([name]) == [("D102", "s.xml", 3, "https://e.com/a")]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01
+    assert found([name]) == []
 
 
 def test_out_of_folder_needs_the_files_url(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from ..builder import build
 from ..codes import REGISTRY
-from ..dates import parse_now
+from ..dates import default_clock, format_instant, parse_now
 from ..diagnostics import Collector
 from ..urls import origin_text
 from .config import Policy
@@ -26,6 +26,8 @@ class CheckResult:
     collector: Collector
     files: list[dict[str, object]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # files in folders that hold no sitemap or feed
+    now: float | None = None  # the instant dates were judged against
+    clock: str = "--now"  # where it came from: --now, SOURCE_DATE_EPOCH, the system clock
 
     @property
     def ok(self) -> bool:
@@ -47,23 +49,29 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     which severity (every rule runs; the rest are counted). ``cross_submitted``:
     hosts whose robots.txt lists these sitemaps, so they may list those hosts' URLs.
     ``allow_read``: folders besides a site description's own that its sources and
-    includes may come from.
+    includes may come from. ``now``: the instant dates are judged against (news age,
+    lastmod in the future); default ``SOURCE_DATE_EPOCH``, else the system clock.
     """
     if isinstance(paths, str):
         paths = [paths]
     collector = Collector(REGISTRY, policy=policy)
     result = CheckResult(collector)
+    given = now  # a site description without it takes its site.now, or the default clock
+    if now is None:
+        instant, result.clock = default_clock()
+        now = format_instant(instant)
+    result.now = parse_now(now)
     sitemaps = []
     for path in paths:
         if path.lower().endswith(SITE_SUFFIXES):
-            built = build(path, now=now, dry_run=True, collector=collector, allow_read=allow_read)
+            built = build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read)
             result.files.append({"file": path, "kind": "site", "urls": built.urls})
         else:
             sitemaps.append(path)
     if sitemaps:
         hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
         hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
-        options = Options(now=parse_now(now) if now else None, base_urls=parse_base_urls(base_urls),
+        options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
                           cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs())
         run = Run(collector, options)
         run.check(sitemaps)

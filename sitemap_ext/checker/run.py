@@ -181,6 +181,8 @@ def _misnamed(task: Task, report: rules.context.Report) -> None:
     """X116: the name says another kind than the content (the content wins)."""
     name = task.path.lower()
     sniffed = task.sniffed
+    if sniffed.kind is None:  # unreadable: its F101 says enough
+        return
     said = None
     if name.endswith(".gz") != sniffed.gzipped:
         said = "gzip" if sniffed.gzipped else "not gzip"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..builder import Progress, build
-from ..dates import parse_now
+from ..builder import BuildResult, Progress, build
+from ..dates import ClockError, default_clock, format_instant, parse_now
 from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
 
 
@@ -14,6 +14,11 @@ def run(args: argparse.Namespace) -> int:
     if args.now is not None and parse_now(args.now) is None:
         sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
+        return EXIT_USAGE
+    try:
+        default_clock()
+    except ClockError as exc:
+        sys.stderr.write(f"sitemap-ext build: {exc}\n")
         return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
@@ -25,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     files = [f.as_dict() for f in result.files]
     if args.format == "json":
         write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,
-                   removed=result.removed)
+                   removed=result.removed, now=_clock(result))
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if args.quiet:
@@ -42,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")
         sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
                          f"{counts_line(collector)}\n")
+        if result.site is not None and result.site.now is not None:
+            sys.stderr.write(f"dates judged at {format_instant(result.site.now)} (from {result.site.clock})\n")
     else:
         if result.partial:
             sys.stderr.write(f"the commit stopped part-way ({counts_line(collector)}); the next build into "
@@ -59,3 +66,10 @@ def _show_progress(progress: Progress) -> None:
         line += f", {progress.fraction:.0%}, about {remaining:.0f} s to go"
     sys.stderr.write("\r\033[K" + line)
     sys.stderr.flush()
+
+
+def _clock(result: BuildResult) -> dict[str, str] | None:
+    site = result.site
+    if site is None or site.now is None:
+        return None
+    return {"instant": format_instant(site.now), "from": site.clock}
