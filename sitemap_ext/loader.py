@@ -35,6 +35,7 @@ Path = tuple[Union[str, int], ...]
 _STR_TAG = "tag:yaml.org,2002:str"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _VAR = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: Variables of this prefix may be used without being declared in ``env:``.
 ENV_PREFIX = "SITEMAP_"
 # Nesting deeper than this is refused (a YAML list in a list in ... 10,000 deep
@@ -160,6 +161,10 @@ class _Converter:
     def _scalar(self, node: ScalarNode, path: Path) -> Any:
         if node.tag == _STR_TAG:
             where = _where(self.doc.file, node)
+            if _SURROGATE.search(node.value):
+                self.collector.report("C101", "the string holds a lone surrogate (an escape such as \\ud800), "
+                                      "which is no character: UTF-8 cannot write it", where)
+                return None
 
             def missing(name: str) -> None:
                 self.collector.report(
@@ -182,11 +187,11 @@ class _Converter:
             return node.value
         try:
             value = self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError) as exc:  # ValueError: an integer of over 4,300 digits
+            problem = getattr(exc, "problem", None) or ("a number too long to read" if isinstance(exc, ValueError)
+                                                        else exc)
             self.collector.report(
-                "C101",
-                f"cannot read this value ({getattr(exc, 'problem', None) or exc}); "
-                "quote it to make it a string",
+                "C101", f"cannot read this value ({problem}); quote it to make it a string",
                 _where(self.doc.file, node),
             )
             return None

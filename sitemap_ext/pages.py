@@ -98,7 +98,10 @@ class PageNormaliser:
     def priority(self, value: Any, where: Where) -> str | None:
         number: float | None = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
+            try:
+                number = float(value)
+            except OverflowError:  # a whole number of hundreds of digits
+                number = float("inf")
         elif isinstance(value, str):
             try:
                 number = float(value)

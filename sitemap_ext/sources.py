@@ -255,8 +255,20 @@ def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known
         if not isinstance(obj, dict):
             collector.report("S103", "line must hold one JSON object (one page)", Where(display, number))
             continue
+        if ("\\ud" in text or "\\uD" in text) and _lone_surrogate(obj):
+            collector.report("S103", "line holds a lone surrogate (an escape such as \\ud800 without its pair), "
+                             "which is no character", Where(display, number))
+            continue
         fresh = [key for key in obj if key not in seen_unknown and not known(key)]
         if fresh:
             seen_unknown.update(fresh)
             _unknown(fresh, known, display, collector, Where(display, number))
         yield obj, number
+
+
+def _lone_surrogate(obj: Any) -> bool:
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -182,7 +182,10 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
         return None, (UrlProblem("U109", f"'{url}' has no valid host (or a bad port)"),)
     if parts.fragment:
         problems.append(UrlProblem("U110", "URL has a #fragment, which search engines drop; remove it"))
-    out = urlunsplit((scheme, netloc, _escape(parts.path) or "/", _escape(parts.query), _escape(parts.fragment)))
+    try:
+        out = urlunsplit((scheme, netloc, _escape(parts.path) or "/", _escape(parts.query), _escape(parts.fragment)))
+    except UnicodeEncodeError:  # a lone surrogate: no character, so no UTF-8 for it
+        return None, (UrlProblem("U101", "URL holds a lone surrogate, which is no character"),)
     if len(out) > MAX_URL_CHARS:
         problems.append(
             UrlProblem("U103", f"URL has {len(out):,} characters once encoded; sitemaps take fewer than 2,048")
@@ -232,9 +235,12 @@ def identity(url: str) -> str:
     name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
     if name and port == _DEFAULT_PORTS.get(scheme):
         host = name
-    out = f"{scheme}://{host}{_canonical_part(parts.path) or '/'}"
-    if parts.query or text.endswith("?"):
-        out += "?" + _canonical_part(parts.query)
+    try:
+        out = f"{scheme}://{host}{_canonical_part(parts.path) or '/'}"
+        if parts.query or text.endswith("?"):
+            out += "?" + _canonical_part(parts.query)
+    except UnicodeEncodeError:
+        return text
     return out
 
 

@@ -83,6 +83,8 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
         return None
     if isinstance(value, list):
         ctx.report("V108" if key == "restriction" else "V109", f"one {key} per video; merge the lists", key)
+        if not value:
+            return None
         value = value[0]
     if not isinstance(value, dict):
         ctx.report("C103", f"{key} must be a mapping: {{relationship: allow, {'countries' if key == 'restriction' else 'platforms'}: ...}}", key)
