@@ -166,7 +166,7 @@ def build(
             staging.discard()
             return result
         try:
-            result.removed = staging.commit(moves)
+            result.removed = staging.commit(moves, keep_previous=site.output.versioned)
         except OutputError as exc:
             collector.report(exc.code, str(exc), Where(result.out_dir))
             result.partial = exc.partial

@@ -16,7 +16,7 @@ from .diagnostics import Collector, Where
 from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from .model import Site
 from .output import Staging
-from .series import TextSeries, UrlsetSeries, WrittenFile, file_names
+from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
 from .urls import Origin, origin_of, origin_text
 from .writer import Rendered, write_index
 
@@ -61,10 +61,11 @@ class _HostFiles:
         parts = self.urlsets.finish()
         news = self.news.finish()
         single = len(parts) + len(news) == 1 and out.index == "auto"
+        versioned = out.versioned and not single  # one file and no index: one rename switches it
         for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
-            self._place(scratch, name, stats, moves, written)
+            self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
         for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
-            self._place(scratch, name, stats, moves, written)
+            self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
         parts = parts + news
         entry_point = written[0].url if len(written) == 1 else None
         if len(parts) > 1 or out.index == "always":

@@ -79,6 +79,7 @@ class OutputConfig:
     public_url: str | None = None  # where the files are served; default base_url
     drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
+    versioned: bool = False  # name an index's files by their content; keep the previous build's
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,7 @@ class Scope:
     news_publication: Any = None  # ext.news.Publication inherited by every article
     drop_deprecated: bool = False  # leave deprecated image and video fields out
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
+    versioned: bool = False  # name an index's files by their content; keep the previous build's
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,34 +113,48 @@ class Staging:
 
     # --- commit ---------------------------------------------------------------------
 
-    def commit(self, moves: list[tuple[str, str]]) -> list[str]:
+    def commit(self, moves: list[tuple[str, str]], keep_previous: bool = False) -> list[str]:
         """Move (staging path, output name) pairs into place, in the order given; remove
-        this description's stale files. Returns the names removed."""
+        this description's stale files. Returns the names removed.
+
+        ``keep_previous`` (versioned output): the files of this description's last
+        build that this one does not write stay one build longer, for readers that
+        fetched the last index; those kept before are removed."""
         try:
             names = [name for _, name in moves]
             self._check_names(names)
             manifest = self._manifest()
             owners: dict[str, list[str]] = manifest["owners"]
-            others = {name: who for who, files in owners.items() if who not in (self.owner, _LEGACY_OWNER)
-                      for name in files}
+            retained: dict[str, list[str]] = manifest["retained"]
+            others = {name: who for who, files in [*owners.items(), *retained.items()]
+                      if who not in (self.owner, _LEGACY_OWNER) for name in files}
             taken = [f"{name} (written by {others[name]})" for name in names if name in others]
             if taken:
                 raise OutputError(
                     f"{len(taken)} file(s) this build writes belong to another site description in "
                     f"{self.out_dir}: {', '.join(taken[:3])}; give each description its own output names "
                     "(output.pattern, output.index_file) or its own folder", "O104")
-            previous = set(owners.get(self.owner, ())) | set(owners.get(_LEGACY_OWNER, ()))
+            last = set(owners.get(self.owner, ())) | set(owners.get(_LEGACY_OWNER, ()))
+            kept = sorted(last - set(names) - set(others)) if keep_previous else []
+            previous = last | set(retained.get(self.owner, ()))
             # A stale name behind a link (a host folder replaced by a symlink) is not ours to remove.
-            stale = [name for name in sorted(previous - set(names) - set(others)) if self._removable(name)]
+            stale = [name for name in sorted(previous - set(names) - set(kept) - set(others))
+                     if self._removable(name)]
             for name in names:
                 self._target(name, create=True)  # every folder on the way exists and is ours to write
             owners.pop(_LEGACY_OWNER, None)
             owners[self.owner] = names
+            retained.pop(self.owner, None)
+            if kept:
+                retained[self.owner] = kept
+            new_manifest: dict[str, Any] = {"version": _MANIFEST_VERSION, "owners": dict(sorted(owners.items()))}
+            if retained:
+                new_manifest["retained"] = dict(sorted(retained.items()))
             journal = {
                 "stage": os.path.basename(self.folder),
                 "moves": [[os.path.relpath(source, self.folder).replace(os.sep, "/"), name] for source, name in moves],
                 "remove": stale,
-                "manifest": {"version": _MANIFEST_VERSION, "owners": dict(sorted(owners.items()))},
+                "manifest": new_manifest,
             }
             _write_json(os.path.join(self.folder, JOURNAL), journal)
             os.replace(os.path.join(self.folder, JOURNAL), os.path.join(self.out_dir, JOURNAL))
@@ -254,14 +268,17 @@ class Staging:
 
     def _manifest(self) -> dict[str, Any]:
         data = _read_json(os.path.join(self.out_dir, MANIFEST))
-        owners: dict[str, list[str]] = {}
+        lists: dict[str, dict[str, list[str]]] = {"owners": {}, "retained": {}}
         if isinstance(data, dict) and isinstance(data.get("owners"), dict):
-            for who, files in data["owners"].items():
-                if isinstance(who, str) and isinstance(files, list):
-                    owners[who] = [n for n in files if isinstance(n, str) and safe_relative_name(n)]
+            for key, found in lists.items():
+                listed = data.get(key)
+                for who, files in (listed.items() if isinstance(listed, dict) else ()):
+                    if isinstance(who, str) and isinstance(files, list):
+                        found[who] = [n for n in files if isinstance(n, str) and safe_relative_name(n)]
         elif isinstance(data, dict) and isinstance(data.get("files"), list):  # 0.1/0.2: one list, no owner
-            owners[_LEGACY_OWNER] = [n for n in data["files"] if isinstance(n, str) and safe_relative_name(n)]
-        return {"version": _MANIFEST_VERSION, "owners": owners}
+            lists["owners"][_LEGACY_OWNER] = [n for n in data["files"]
+                                              if isinstance(n, str) and safe_relative_name(n)]
+        return {"version": _MANIFEST_VERSION, **lists}
 
     # --- the end --------------------------------------------------------------------
 

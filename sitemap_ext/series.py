@@ -8,6 +8,7 @@ files will hold them, so a split lands where the limits say.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import queue
 import shutil
@@ -330,3 +331,17 @@ def file_names(config: OutputConfig, count: int, *, text: bool = False, pattern:
     return [stem.replace("{n}", str(n)) + suffix for n in range(1, count + 1)]
 
 
+
+
+def versioned_name(name: str, path: str) -> str:
+    """``sitemap-1.xml`` as ``sitemap-1.<digest>.xml``: the first 10 hex digits of the
+    BLAKE2b digest of the file's bytes (``output.versioned``), so a new build's files
+    never replace what a reader of the previous index may still fetch."""
+    digest = hashlib.blake2b(digest_size=5)
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    for suffix in (".xml.gz", ".xml"):
+        if name.endswith(suffix):
+            return f"{name[: -len(suffix)]}.{digest.hexdigest()}{suffix}"
+    return name

@@ -34,7 +34,7 @@ INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
-    "public_url", "drop_deprecated", "drop_old_news",
+    "public_url", "drop_deprecated", "drop_old_news", "versioned",
 )
 SOURCE_KEYS = ("file", "format")
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
@@ -317,7 +317,7 @@ class _Loader:
                                       "file) or 'always'", top.doc.value_where(at("index")))
                 ok = False
             config["index"] = mode
-        for key in ("gzip", "text", "drop_deprecated", "drop_old_news"):
+        for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned"):
             if key in raw:
                 flag = top.boolean(at(key), raw[key], f"output.{key}")
                 ok &= flag is not None

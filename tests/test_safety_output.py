@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -303,3 +304,47 @@ def test_check_ignores_the_bookkeeping_of_the_output_folder(tmp_path: Path,
     out = tmp_path / "out"
     assert build(str(describe(tmp_path)), str(out)).ok
     assert main(["check", str(out), "--quiet"]) == 0
+
+
+# --- versioned output: the index switches one build's set for another ------------------
+
+def test_versioned_files_are_named_by_content_and_kept_one_build(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    extra = "  versioned: true\n"
+    site = describe(tmp_path, pages=5)
+    site.write_text(site.read_text().replace("output:\n", "output:\n" + extra))
+    first = build(str(site), str(out))
+    assert first.ok
+    names = listed(out / "sitemap.xml")
+    assert len(names) == 3 and all(re.fullmatch(r"sitemap-\d\.[0-9a-f]{10}\.xml", n) for n in names)
+    assert build(str(site), str(out)).removed == []  # the same input: the same names and bytes
+    assert listed(out / "sitemap.xml") == names
+    site.write_text(site.read_text().replace("/site/page-4/", "/site/page-four/"))
+    second = build(str(site), str(out))
+    changed = listed(out / "sitemap.xml")
+    assert changed[:2] == names[:2] and changed[2] != names[2]  # only the file whose bytes changed
+    assert second.removed == [] and (out / names[2]).is_file()  # kept for readers of the last index
+    site.write_text(site.read_text().replace("/site/page-four/", "/site/page-4/"))
+    third = build(str(site), str(out))
+    assert listed(out / "sitemap.xml") == names
+    assert third.removed == [] and (out / changed[2]).is_file()  # the second build's: kept once more
+    assert build(str(site), str(out)).removed == [changed[2]]
+
+
+def test_a_killed_versioned_build_never_shows_an_index_of_mixed_builds(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    site = describe(tmp_path, pages=7)
+    site.write_text(site.read_text().replace("output:\n", "output:\n  versioned: true\n"))
+    assert build(str(site), str(out)).ok
+    old = {name: (out / name).read_bytes() for name in listed(out / "sitemap.xml")}
+    site.write_text(site.read_text().replace("/site/page-", "/site/p-"))  # every file changes
+    for kill_at in range(1, 7):
+        script = _KILLER.format(root=str(ROOT), kill_at=kill_at, site=str(site), out=str(out))
+        subprocess.run([sys.executable, "-c", script], check=False, timeout=60)
+        now = {name: (out / name).read_bytes() for name in listed(out / "sitemap.xml")}
+        assert now == old or not set(now) & set(old)  # one build's set, whole
+        assert all(b"/site/p-" in data for data in now.values()) or now == old
+        assert build(str(site), str(out)).ok
+        old = {name: (out / name).read_bytes() for name in listed(out / "sitemap.xml")}
+        site.write_text(site.read_text().replace("/site/p-", "/site/q-") if "/site/p-" in site.read_text()
+                        else site.read_text().replace("/site/q-", "/site/p-"))
