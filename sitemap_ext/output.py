@@ -334,7 +334,12 @@ def _read_json(path: str) -> Any:
 
 
 def _write_json(path: str, data: Any) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
+    """A new file at ``path`` (whatever stood there, a planted link say, is removed
+    first, never followed)."""
+    if os.path.lexists(path):
+        os.unlink(path)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
         json.dump(data, handle, indent=1)
         handle.write("\n")
         handle.flush()

@@ -348,3 +348,15 @@ def test_a_killed_versioned_build_never_shows_an_index_of_mixed_builds(tmp_path:
         old = {name: (out / name).read_bytes() for name in listed(out / "sitemap.xml")}
         site.write_text(site.read_text().replace("/site/p-", "/site/q-") if "/site/p-" in site.read_text()
                         else site.read_text().replace("/site/q-", "/site/p-"))
+
+
+def test_planted_links_at_the_bookkeeping_names_are_not_followed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    target = tmp_path / "victim.txt"
+    target.write_text("keep")
+    (out / (MANIFEST + ".new")).symlink_to(target)
+    (out / MANIFEST).symlink_to(target)
+    assert build(str(describe(tmp_path)), str(out)).ok
+    assert target.read_text() == "keep"
+    assert not (out / MANIFEST).is_symlink() and json.loads((out / MANIFEST).read_text())["version"] == 2
