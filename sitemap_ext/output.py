@@ -33,6 +33,8 @@ import stat
 import tempfile
 from typing import Any
 
+from .safeio import kind_of_mode
+
 try:  # POSIX; elsewhere builds are not locked
     import fcntl
 except ImportError:  # pragma: no cover
@@ -234,7 +236,7 @@ class Staging:
                 continue
             if not stat.S_ISDIR(mode):
                 raise OutputError(
-                    f"{path} is {_kind(mode)}, where the build needs a folder of its own; sitemap-ext does not "
+                    f"{path} is {kind_of_mode(mode)}, where the build needs a folder of its own; sitemap-ext does not "
                     "follow links inside the output folder: remove it or choose another folder", "O105")
         path = os.path.join(path, parts[-1])
         try:
@@ -242,7 +244,7 @@ class Staging:
         except FileNotFoundError:
             return path
         if not stat.S_ISREG(mode):
-            raise OutputError(f"{path} is {_kind(mode)}; the build replaces only regular files: remove it "
+            raise OutputError(f"{path} is {kind_of_mode(mode)}; the build replaces only regular files: remove it "
                               "or choose another folder", "O105")
         return path
 
@@ -306,14 +308,6 @@ def _lock(out_dir: str) -> int | None:
         raise OutputError(f"another sitemap-ext build is writing into {out_dir}; run builds into one folder "
                           "one after another", "F103") from None
     return descriptor
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a regular file"
 
 
 def _read_json(path: str) -> Any:

@@ -24,7 +24,7 @@ def open_regular(path: str) -> BinaryIO:
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            raise Refused(f"{_kind(mode)}, not a regular file")
+            raise Refused(f"{kind_of_mode(mode)}, not a regular file")
         if hasattr(os, "set_blocking"):
             os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
@@ -50,7 +50,10 @@ def read_bounded(path: str, limit: int) -> bytes:
     return data
 
 
-def _kind(mode: int) -> str:
+def kind_of_mode(mode: int) -> str:
+    """What a file is, by its mode, for a message ("a FIFO (named pipe)", "a folder")."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -60,10 +63,6 @@ def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
     return "a special file"
-
-
-def real_root(folder: str) -> str:
-    return os.path.realpath(folder)
 
 
 def inside(path: str, roots: Iterable[str]) -> bool:

@@ -170,3 +170,8 @@ def test_a_bad_source_date_epoch_is_a_usage_error(tmp_path: Path, monkeypatch: p
     (tmp_path / "s.txt").write_text("https://e.com/a\n")
     assert main(["check", str(tmp_path / "s.txt")]) == 2
     assert "SOURCE_DATE_EPOCH must be whole seconds" in capsys.readouterr().err
+
+
+def test_an_undeclared_prefix_inside_a_url_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "s.xml").write_text(HEAD + "<url><loc>https://e.com/a</loc><a:b:/></url>\n</urlset>\n")
+    assert [code for code, _, _ in found(check([str(tmp_path / "s.xml")]))][0] == "X101"

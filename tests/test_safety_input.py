@@ -168,3 +168,26 @@ def test_the_allow_read_flag_reaches_build_and_check(tmp_path: Path) -> None:
     assert main(["check", str(site), "--quiet"]) == 1
     assert main(["check", str(site), "--quiet", "--allow-read", str(shared)]) == 0
     assert main(["build", str(site), "-o", str(project / "out"), "--allow-read", str(shared)]) == 0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("pages:\n  - loc: /a\n    priority: " + "1" * 310 + "\n", [("D105", 5)]),
+    ("pages:\n  - loc: /a\n    priority: " + "9" * 5000 + "\n", [("C101", 5)]),
+    ('pages:\n  - loc: "/a\\ud800"\n', [("C104", 4), ("C101", 4)]),
+    ('output:\n  pattern: "s\\0-{n}.xml"\npages:\n  - loc: /a\n', [("C108", 4)]),
+    ("pages:\n  - loc: /a\n    videos:\n      - {thumbnail_loc: /t.jpg, title: T, description: D, "
+     "content_loc: /v.mp4, platform: []}\n", [("V109", 6)]),
+])
+def test_values_that_raised_before_give_diagnostics(make_site: Callable[..., Path], tmp_path: Path,
+                                                    text: str, expected: list[tuple[str, int]]) -> None:
+    result = build(str(make_site(HEAD + text)), str(tmp_path / "out"))
+    assert [(code, line) for code, _, line, _ in found(result)] == expected
+
+
+def test_a_bracketed_host_that_is_no_address_is_a_url_finding(make_site: Callable[..., Path],
+                                                              tmp_path: Path) -> None:
+    result = build(str(make_site("site:\n  base_url: https://[x]/\npages:\n  - loc: /a\n")), str(tmp_path / "o"))
+    assert [(code, line) for code, _, line, _ in found(result)] == [("U109", 2)]
+    (tmp_path / "rows.jsonl").write_text('{"loc": "/a\\ud800"}\n{"loc": "/b"}\n')
+    rows = build(str(make_site(HEAD + "sources: [rows.jsonl]\n")), str(tmp_path / "o"))
+    assert found(rows) == [("S103", "rows.jsonl", 1, None)] and rows.urls == 1
