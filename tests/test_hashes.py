@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 from pathlib import Path
 from typing import Callable
 
@@ -100,9 +102,21 @@ def test_packed_text_reads_back_every_string(groups: list[list[str]], block: int
 
     text = PackedText()
     text.BLOCK = block  # type: ignore[misc]
-    for group in groups:  # strings added a file at a time, as the cluster index adds them
-        text.extend(group)
+    for group in groups:  # strings added a file at a time, packed, as the cluster index adds them
+        encoded = [piece.encode("utf-8", "surrogatepass") for piece in group]
+        text.extend_packed(b"".join(encoded), array("I", map(len, encoded)))
     strings = [piece for group in groups for piece in group]
     assert len(text) == len(strings)
     for number in reversed(range(len(strings))):  # any order: blocks inflated again as needed
         assert text[number] == strings[number]
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.integers(-(2 ** 63), 2 ** 63 - 1) | st.sampled_from([0, -1, 1, 2 ** 63 - 1, -(2 ** 63)]),
+                     max_size=300))
+def test_keys_sorted_in_buckets_are_sorted_stably(keys: list[int]) -> None:
+    from sitemap_ext.checker.clusters import sorted_by_key
+
+    order, ordered = sorted_by_key(array("q", keys))
+    expected = sorted(range(len(keys)), key=keys.__getitem__)
+    assert list(order) == expected and list(ordered) == [keys[i] for i in expected]

@@ -30,7 +30,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from hashlib import blake2b
-from itertools import compress
+from itertools import accumulate, compress
 from operator import eq
 from typing import ClassVar
 
@@ -57,22 +57,58 @@ def list_digest(pairs: Pairs) -> int:
                           signed=True)
 
 
+def sorted_by_key(keys: array) -> tuple[array, array]:
+    """The entries in order of their keys (ties in entry order), and the keys so sorted.
+
+    Sorting a million entries at once would make a million Python objects (their
+    numbers and keys) for the moment of the sort: hundreds of megabytes at five
+    million. So entries are first dealt into 256 buckets by their key's top byte
+    (an array of entry numbers each), and each bucket is sorted on its own: the
+    buckets in order are the whole in order, and the transient objects are one
+    bucket's."""
+    buckets = [array("I") for _ in range(256)]
+    appends = [bucket.append for bucket in buckets]
+    for entry, key in enumerate(keys):
+        appends[(key >> 56) + 128](entry)  # signed keys: the top byte -128..127 to 0..255
+    order, ordered = array("I"), array("q")
+    get = keys.__getitem__
+    for bucket in buckets:
+        if bucket:
+            entries = sorted(bucket, key=get)
+            order.extend(entries)
+            ordered.extend(map(get, entries))
+    return order, ordered
+
+
 @dataclass
 class ClusterLog:
-    """What one file contributes to the cluster rules (made where the file is read)."""
+    """What one file contributes to the cluster rules (made where the file is read).
+
+    Packed as it is made, so that it crosses to the main process as a few arrays
+    and byte strings and is added there without a Python object per URL: the locs
+    as UTF-8 bytes with their lengths; each distinct list as its codes (numbers
+    into ``codes``), its URLs' keys and its hrefs (bytes and lengths), from
+    ``bounds[i]`` to ``bounds[i + 1]`` in the item arrays."""
 
     keys: array = field(default_factory=lambda: array("q"))
     lines: array = field(default_factory=lambda: array("I"))
     lists: array = field(default_factory=lambda: array("i"))  # local list, -1: none
     kinds: array = field(default_factory=lambda: array("b"))
     members: array = field(default_factory=lambda: array("b"))  # 1: its URL is in its list under a language
-    locs: list[str] = field(default_factory=list)
-    pairs: list[Pairs] = field(default_factory=list)  # local lists
-    pair_keys: list[tuple[int, ...]] = field(default_factory=list)  # url_key of each list's hrefs
-    digests: list[int] = field(default_factory=list)
-    firsts: list[int] = field(default_factory=list)  # per local list: its first entry
+    loc_bytes: bytearray = field(default_factory=bytearray)
+    loc_lengths: array = field(default_factory=lambda: array("I"))
+    codes: list[str] = field(default_factory=list)  # the language codes the lists use
+    bounds: array = field(default_factory=lambda: array("I", [0]))
+    item_codes: array = field(default_factory=lambda: array("H"))
+    item_keys: array = field(default_factory=lambda: array("q"))
+    href_bytes: bytearray = field(default_factory=bytearray)
+    href_lengths: array = field(default_factory=lambda: array("I"))
+    digests: array = field(default_factory=lambda: array("q"))
+    firsts: array = field(default_factory=lambda: array("I"))  # per local list: its first entry
+    named: array = field(default_factory=lambda: array("I"))  # per local list: URLs under a language
     _local: dict[Pairs, int] = field(default_factory=dict)
-    _previous: tuple[Pairs, int, frozenset[int]] | None = None
+    _code_ids: dict[str, int] = field(default_factory=dict)
+    _previous: tuple[Pairs, int] | None = None
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
             named: frozenset[int]) -> None:
@@ -81,7 +117,9 @@ class ClusterLog:
         self.keys.append(key)
         self.lines.append(line)
         self.kinds.append(kind)
-        self.locs.append(loc)
+        encoded = loc.encode("utf-8", "surrogatepass")
+        self.loc_bytes += encoded
+        self.loc_lengths.append(len(encoded))
         if not pairs:
             self.lists.append(-1)
             self.members.append(0)
@@ -92,19 +130,33 @@ class ClusterLog:
         else:
             found = self._local.get(pairs)
             if found is None:
-                found = self._local[pairs] = len(self.pairs)
-                self.pairs.append(pairs)
-                self.pair_keys.append(keys)
-                self.firsts.append(len(self.keys) - 1)
-                self.digests.append(list_digest(pairs))
+                found = self._local[pairs] = len(self.firsts)
+                self._pack(pairs, keys, named)
             local = found
-            self._previous = (pairs, local, named)
+            self._previous = (pairs, local)
         self.lists.append(local)
         self.members.append(1 if key in named else 0)
 
+    def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int]) -> None:
+        code_ids = self._code_ids
+        for code, href in pairs:
+            code_id = code_ids.get(code)
+            if code_id is None:
+                code_id = code_ids[code] = len(self.codes)
+                self.codes.append(code)
+            self.item_codes.append(code_id)
+            encoded = href.encode("utf-8", "surrogatepass")
+            self.href_bytes += encoded
+            self.href_lengths.append(len(encoded))
+        self.item_keys.extend(keys)
+        self.bounds.append(len(self.item_codes))
+        self.firsts.append(len(self.keys) - 1)
+        self.digests.append(list_digest(pairs))
+        self.named.append(len({key for (code, _), key in zip(pairs, keys) if code != X_DEFAULT}))
+
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
-        state["_local"], state["_previous"] = {}, None  # only needed while adding
+        state["_local"], state["_code_ids"], state["_previous"] = {}, {}, None  # only needed while adding
         return state
 
 
@@ -126,13 +178,14 @@ class PackedText:
     def __len__(self) -> int:
         return len(self.ends)
 
-    def extend(self, texts: list[str]) -> None:
-        start = self.tail_start + len(self.tail)
-        encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
-        for piece in encoded:
-            start += len(piece)
-            self.ends.append(start)
-        self.tail += b"".join(encoded)
+    def extend_packed(self, data: bytes | bytearray, lengths: array) -> None:
+        """Strings given as their UTF-8 bytes one after another, and each one's length."""
+        if not lengths:
+            return
+        ends = accumulate(lengths, initial=self.tail_start + len(self.tail))
+        next(ends)  # the initial value: where the first one starts
+        self.ends.extend(ends)
+        self.tail += data
         if len(self.tail) >= self.BLOCK:
             self.blocks.append(zlib.compress(self.tail, 1))
             self.starts.append(self.tail_start)
@@ -186,35 +239,43 @@ class ClusterIndex:
         file_id = len(self.files)
         self.files.append(display)
         base = len(self.key)
-        ids = [self._list_id(pairs, keys, digest, base + first)
-               for pairs, keys, digest, first in zip(log.pairs, log.pair_keys, log.digests, log.firsts)]
+        ids = []
+        if log.firsts:
+            codes = [self._code_id(code) for code in log.codes]
+            href_ends = list(accumulate(log.href_lengths, initial=0))
+            for local, digest in enumerate(log.digests):
+                found = self.list_ids.get(digest)
+                if found is None:
+                    found = self._new_list(log, local, codes, href_ends, digest, base)
+                ids.append(found)
         self.key.extend(log.keys)
-        self.file.extend([file_id] * len(log.keys))
+        self.file.extend(array("I", [file_id]) * len(log.keys))
         self.line.extend(log.lines)
         self.kind.extend(log.kinds)
-        self.locs.extend(log.locs)
+        self.locs.extend_packed(log.loc_bytes, log.loc_lengths)
         lists = array("i", [ids[local] if local >= 0 else -1 for local in log.lists]) if ids else log.lists
         self.held.extend(lists)
         for list_id in compress(lists, log.members):
             self.list_members[list_id] += 1
 
-    def _list_id(self, pairs: Pairs, keys: tuple[int, ...], digest: int, first: int) -> int:
-        found = self.list_ids.get(digest)
-        if found is not None:
-            return found
+    def _code_id(self, code: str) -> int:
+        code_id = self._code_ids.get(code)
+        if code_id is None:
+            code_id = self._code_ids[code] = len(self.codes)
+            self.codes.append(code)
+        return code_id
+
+    def _new_list(self, log: ClusterLog, local: int, codes: list[int], href_ends: list[int], digest: int,
+                  base: int) -> int:
+        start, stop = log.bounds[local], log.bounds[local + 1]
         list_id = self.list_ids[digest] = len(self.list_first)
-        for code, _ in pairs:
-            code_id = self._code_ids.get(code)
-            if code_id is None:
-                code_id = self._code_ids[code] = len(self.codes)
-                self.codes.append(code)
-            self.item_code.append(code_id)
-        self.item_key.extend(keys)
-        self.hrefs.extend([href for _, href in pairs])
+        self.item_code.extend([codes[code] for code in log.item_codes[start:stop]])
+        self.item_key.extend(log.item_keys[start:stop])
+        self.hrefs.extend_packed(log.href_bytes[href_ends[start]:href_ends[stop]], log.href_lengths[start:stop])
         self.list_start.append(len(self.item_code))
-        self.list_first.append(first)
+        self.list_first.append(base + log.firsts[local])
         self.list_members.append(0)
-        self.list_named.append(len({key for (code, _), key in zip(pairs, keys) if code != X_DEFAULT}))
+        self.list_named.append(log.named[local])
         return list_id
 
     # --- reading back ----------------------------------------------------------------------
@@ -237,10 +298,7 @@ class ClusterIndex:
 
     def finish(self) -> None:
         """Every rule that needs all files: U104, H104, H105, H109-H113."""
-        count = len(self.key)
-        order = sorted(range(count), key=self.key.__getitem__)
-        self._order = array("I", order)
-        self._sorted = array("q", [self.key[entry] for entry in order])
+        self._order, self._sorted = sorted_by_key(self.key)
         examine = self._duplicates()
         x_default = self._code_ids.get(X_DEFAULT, -1)
         report = self.collector.report
