@@ -141,6 +141,35 @@ def test_gzip_files_and_index_naming_them(make_site: Callable[..., Path], tmp_pa
     assert_valid(tmp_path / "out" / "sitemap-2.xml.gz")
 
 
+@pytest.mark.parametrize("deflate", ["isal", "zlib"])
+def test_gzip_with_either_deflate_holds_the_plain_bytes(make_site: Callable[..., Path], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch, deflate: str) -> None:
+    from sitemap_ext.series import deflate_name
+
+    if deflate == "isal":
+        pytest.importorskip("isal", reason="isal (the `fast` extra) is not installed")
+    else:
+        monkeypatch.setenv("SITEMAP_EXT_DEFLATE", "zlib")
+    assert deflate_name() == deflate
+    site = _many(make_site, 7, max_urls=5)
+    assert build(str(site), str(tmp_path / "plain")).ok
+    assert build(str(site), str(tmp_path / "gz"), gzip=True).ok
+    assert build(str(site), str(tmp_path / "gz2"), gzip=True).ok
+    for n in (1, 2):
+        raw = (tmp_path / "gz" / f"sitemap-{n}.xml.gz").read_bytes()
+        assert raw[4:8] == b"\0\0\0\0"  # mtime 0
+        assert gzip.decompress(raw) == (tmp_path / "plain" / f"sitemap-{n}.xml").read_bytes()
+        assert raw == (tmp_path / "gz2" / f"sitemap-{n}.xml.gz").read_bytes()  # the same bytes again
+    zlib_made = (tmp_path / "gz" / "sitemap-1.xml.gz").read_bytes()
+    if deflate == "zlib":  # portable: what Python's gzip module writes at level 6
+        import io
+
+        expected = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=expected, compresslevel=6, mtime=0) as handle:
+            handle.write((tmp_path / "plain" / "sitemap-1.xml").read_bytes())
+        assert zlib_made == expected.getvalue()
+
+
 def test_single_file_takes_the_index_name_unless_index_always(make_site: Callable[..., Path],
                                                               tmp_path: Path) -> None:
     auto = build(str(_many(make_site, 3)), str(tmp_path / "auto"))
