@@ -170,7 +170,7 @@ class PackedText:
     def __init__(self) -> None:
         self.blocks: list[bytes] = []
         self.starts = array("Q")  # offset of each block's first byte
-        self.ends = array("Q")  # per string: where it ends
+        self.ends = array("I")  # per string: where it ends (8-byte numbers past 4 GiB)
         self.tail = bytearray()
         self.tail_start = 0
         self._inflated: tuple[int, bytes] = (-1, b"")
@@ -182,7 +182,10 @@ class PackedText:
         """Strings given as their UTF-8 bytes one after another, and each one's length."""
         if not lengths:
             return
-        ends = accumulate(lengths, initial=self.tail_start + len(self.tail))
+        start = self.tail_start + len(self.tail)
+        if self.ends.typecode == "I" and start + sum(lengths) >= 1 << 32:
+            self.ends = array("Q", self.ends)
+        ends = accumulate(lengths, initial=start)
         next(ends)  # the initial value: where the first one starts
         self.ends.extend(ends)
         self.tail += data

@@ -51,7 +51,9 @@ def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str 
     return not (href or "").strip().lower().startswith(_APP_SCHEMES)
 
 
-@lru_cache(maxsize=1 << 14)
+# A cluster's members mostly stand near each other in a file: a few thousand recent
+# lists catch them, and a worker holds no more than that (each verdict keeps its links).
+@lru_cache(maxsize=1 << 12)
 def judge_links(key: LinkKey) -> Judged:
     """H101, H102, L101-L112 on each link; H106, H107, H108 on the set."""
     findings: list[tuple[int, str, str, str | None, str | None]] = []
