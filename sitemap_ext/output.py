@@ -310,6 +310,17 @@ def _lock(out_dir: str) -> int | None:
     return descriptor
 
 
+def retained_files(out_dir: str) -> list[str]:
+    """The files a versioned build kept from the build before it (by every description
+    writing into ``out_dir``), as the manifest lists them."""
+    data = _read_json(os.path.join(out_dir, MANIFEST))
+    retained = data.get("retained") if isinstance(data, dict) else None
+    if not isinstance(retained, dict):
+        return []
+    return [name for files in retained.values() if isinstance(files, list)
+            for name in files if isinstance(name, str) and safe_relative_name(name)]
+
+
 def _read_json(path: str) -> Any:
     """A small JSON file of ours; None when missing, unreadable or not JSON. Never
     follows a link; at most 64 MiB (a manifest of 50,000 names per host is far less)."""

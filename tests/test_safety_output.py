@@ -16,7 +16,7 @@ from typing import Callable
 import pytest
 from lxml import etree
 
-from sitemap_ext import build
+from sitemap_ext import build, check
 from sitemap_ext.cli import main
 from sitemap_ext.output import JOURNAL, MANIFEST
 
@@ -324,6 +324,10 @@ def test_versioned_files_are_named_by_content_and_kept_one_build(tmp_path: Path)
     changed = listed(out / "sitemap.xml")
     assert changed[:2] == names[:2] and changed[2] != names[2]  # only the file whose bytes changed
     assert second.removed == [] and (out / names[2]).is_file()  # kept for readers of the last index
+    # A check of the folder reads what the index now publishes, not the kept file.
+    report = check([str(out)])
+    assert report.ok and not [d for d in report.collector.diagnostics if d.code == "U104"]
+    assert report.skipped == [os.path.join("out", names[2])]
     site.write_text(site.read_text().replace("/site/page-four/", "/site/page-4/"))
     third = build(str(site), str(out))
     assert listed(out / "sitemap.xml") == names

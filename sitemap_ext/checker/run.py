@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
 from ..limits import MAX_URLS_PER_FILE
+from ..output import retained_files
 from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
 from ..urls import origin_text, url_key
@@ -371,13 +372,16 @@ class Run:
     def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
         found = []
         root = os.path.realpath(folder)
+        # A versioned build keeps its previous files one build longer (for readers of
+        # the previous index): they are not part of what the folder now publishes.
+        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
         for top, dirs, names in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
                 path = os.path.join(top, name)
                 if name.startswith(".") or not regular_file(path):
                     continue
-                if not inside(path, (root,)):  # a link to a file outside the folder given
+                if not inside(path, (root,)) or path in retained:  # a link out; a previous build's file
                     self.skipped.append(display_name(path))
                     continue
                 if _is_robots(path):
