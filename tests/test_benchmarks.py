@@ -1,0 +1,38 @@
+"""The benchmarks' bare writers write the build's bytes, so their floors stay fair."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_ext import build
+
+from .conftest import ROOT
+
+
+def _module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("build_shapes", ROOT / "benchmarks" / "build_shapes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_shapes"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+SHAPES = _module()
+
+
+@pytest.mark.parametrize("shape", SHAPES.shapes(0.0003), ids=lambda s: s.name)
+def test_each_bare_writer_writes_the_builds_bytes(shape, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(SHAPES, "MAX_URLS", 7)  # small splits, so that the index is compared too
+    source = tmp_path / shape.source
+    shape.write_source(str(source), shape.rows)
+    (tmp_path / "site.yaml").write_text(shape.yaml.replace("sources:", "output:\n  max_urls: 7\nsources:"))
+    result = build(str(tmp_path / "site.yaml"), str(tmp_path / "ours"), now="2026-11-21T12:00:00Z")
+    assert result.ok, result.collector.sorted()
+    SHAPES.bare(shape, str(source), str(tmp_path / "bare"))
+    ours, bare = SHAPES.files_of(str(tmp_path / "ours")), SHAPES.files_of(str(tmp_path / "bare"))
+    assert len(ours) > 2 and ours == bare
