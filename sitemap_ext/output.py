@@ -33,7 +33,7 @@ import stat
 import tempfile
 from typing import Any
 
-from .safeio import kind_of_mode
+from .safeio import Refused, kind_of_mode, read_bounded
 
 try:  # POSIX; elsewhere builds are not locked
     import fcntl
@@ -325,13 +325,9 @@ def _read_json(path: str) -> Any:
     """A small JSON file of ours; None when missing, unreadable or not JSON. Never
     follows a link; at most 64 MiB (a manifest of 50,000 names per host is far less)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        data = read_bounded(path, 64 << 20, follow=False)
+    except (OSError, Refused):
         return None
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
-        data = handle.read(64 << 20)
     try:
         return json.loads(data)
     except ValueError:

@@ -16,10 +16,13 @@ class Refused(Exception):
     """An input that is not a regular file (the message says what it is)."""
 
 
-def open_regular(path: str) -> BinaryIO:
+def open_regular(path: str, *, follow: bool = True) -> BinaryIO:
     """``path`` opened for binary reading, if it is a regular file; else ``Refused``
-    (``OSError`` as usual when it cannot be opened at all)."""
+    (``OSError`` as usual when it cannot be opened at all; with ``follow=False`` a
+    symbolic link is not opened either)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     descriptor = os.open(path, flags)
     try:
         mode = os.fstat(descriptor).st_mode
@@ -41,9 +44,9 @@ def regular_file(path: str) -> bool:
         return False
 
 
-def read_bounded(path: str, limit: int) -> bytes:
+def read_bounded(path: str, limit: int, *, follow: bool = True) -> bytes:
     """A regular file's bytes, at most ``limit`` of them; ``Refused`` past that."""
-    with open_regular(path) as handle:
+    with open_regular(path, follow=follow) as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise Refused(f"larger than {limit:,} bytes")
