@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
@@ -134,6 +134,12 @@ class _Loader:
     collector: Collector
     env: Mapping[str, str] | None
     allow_read: tuple[str, ...] = ()  # folders besides the description's own that may be read
+    # Set by load(): the variables the top file declares, the folders sources and
+    # includes may come from, the includes read so far, and where the clock came from.
+    declared: dict[str, str | None] = field(default_factory=dict)
+    roots: tuple[str, ...] = ()
+    loaded: dict[str, Where] = field(default_factory=dict)
+    clock: str = "--now"
 
     def load(self, path: str, now: str | None = None) -> Site | None:
         display = display_name(path)
@@ -147,7 +153,7 @@ class _Loader:
         # Sources and includes are read from the description's folder (and the ones allowed).
         self.roots = tuple(os.path.realpath(root) for root in (os.path.dirname(os.path.abspath(path)),
                                                                 *self.allow_read))
-        self.loaded: dict[str, Where] = {}  # included files, each read once
+        self.loaded = {}
         top = _Doc(doc, self.collector)
         data = top.mapping((), doc.data, TOP_KEYS, "the site description")
         if data is None:
