@@ -11,6 +11,7 @@ import sys
 from typing import Sequence
 
 from .. import __version__
+from ..dates import ClockError, default_clock
 from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
@@ -86,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    if args.verb in ("build", "check"):
+        try:
+            default_clock()  # a SOURCE_DATE_EPOCH that is no count of seconds is a usage error
+        except ClockError as exc:
+            sys.stderr.write(f"sitemap-ext {args.verb}: {exc}\n")
+            return EXIT_USAGE
     if args.verb == "build":
         return build_cmd.run(args)
     if args.verb == "check":

@@ -6,19 +6,15 @@ import argparse
 import sys
 
 from ..builder import BuildResult, Progress, build
-from ..dates import ClockError, default_clock, format_instant, parse_now
-from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
+from ..dates import parse_now
+from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
+                     write_json)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.now is not None and parse_now(args.now) is None:
         sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
-        return EXIT_USAGE
-    try:
-        default_clock()
-    except ClockError as exc:
-        sys.stderr.write(f"sitemap-ext build: {exc}\n")
         return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
@@ -30,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     files = [f.as_dict() for f in result.files]
     if args.format == "json":
         write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,
-                   removed=result.removed, now=_clock(result))
+                   removed=result.removed, now=clock_json(*_clock(result)))
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if args.quiet:
@@ -47,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")
         sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
                          f"{counts_line(collector)}\n")
-        if result.site is not None and result.site.now is not None:
-            sys.stderr.write(f"dates judged at {format_instant(result.site.now)} (from {result.site.clock})\n")
+        write_clock(*_clock(result))
     else:
         if result.partial:
             sys.stderr.write(f"the commit stopped part-way ({counts_line(collector)}); the next build into "
@@ -68,8 +63,5 @@ def _show_progress(progress: Progress) -> None:
     sys.stderr.flush()
 
 
-def _clock(result: BuildResult) -> dict[str, str] | None:
-    site = result.site
-    if site is None or site.now is None:
-        return None
-    return {"instant": format_instant(site.now), "from": site.clock}
+def _clock(result: BuildResult) -> tuple[float | None, str]:
+    return (None, "") if result.site is None else (result.site.now, result.site.clock)

@@ -7,19 +7,15 @@ import sys
 
 from ..checker import check
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
-from ..dates import ClockError, default_clock, format_instant, parse_now
-from .report import EXIT_USAGE, counts_line, exit_code, plural, write_diagnostics, write_json
+from ..dates import parse_now
+from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
+                     write_json)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.now is not None and parse_now(args.now) is None:
         sys.stderr.write(f"sitemap-ext check: --now '{args.now}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
-        return EXIT_USAGE
-    try:
-        default_clock()
-    except ClockError as exc:
-        sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     for mapping in args.base_url:
         if "=" not in mapping:
@@ -39,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     code = exit_code(collector, args.strict)
     if args.format == "json":
         write_json(collector, sys.stdout, result.files, ok=code == 0, skipped=result.skipped,
-                   now=_clock(result.now, result.clock))
+                   now=clock_json(result.now, result.clock))
         return code
     write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if not args.quiet:
@@ -50,10 +46,6 @@ def run(args: argparse.Namespace) -> int:
         if collector.ignored:
             extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
         sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}{extra}\n")
-        if result.now is not None:
-            sys.stderr.write(f"dates judged at {format_instant(result.now)} (from {result.clock})\n")
+        write_clock(result.now, result.clock)
     return code
 
-
-def _clock(now: float | None, source: str) -> dict[str, str] | None:
-    return None if now is None else {"instant": format_instant(now), "from": source}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, TextIO
 
 from ..checker.sniff import wide_encoding
+from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..safeio import Refused, read_bounded
 
@@ -156,3 +158,14 @@ def plural(count: int, word: str) -> str:
 def counts_line(collector: Collector) -> str:
     return ", ".join((plural(collector.errors, "error"), plural(collector.warnings, "warning"),
                       plural(collector.infos, "info")))
+
+
+def clock_json(now: float | None, source: str) -> dict[str, str] | None:
+    """The instant dates were judged at, and where it came from (JSON ``now``)."""
+    return None if now is None else {"instant": format_instant(now), "from": source}
+
+
+def write_clock(now: float | None, source: str) -> None:
+    """The summary line naming that instant (on stderr, with the rest of the summary)."""
+    if now is not None:
+        sys.stderr.write(f"dates judged at {format_instant(now)} (from {source})\n")
