@@ -175,3 +175,11 @@ def test_a_bad_source_date_epoch_is_a_usage_error(tmp_path: Path, monkeypatch: p
 def test_an_undeclared_prefix_inside_a_url_is_a_finding(tmp_path: Path) -> None:
     (tmp_path / "s.xml").write_text(HEAD + "<url><loc>https://e.com/a</loc><a:b:/></url>\n</urlset>\n")
     assert [code for code, _, _ in found(check([str(tmp_path / "s.xml")]))][0] == "X101"
+
+
+def test_an_undeclared_prefix_inside_an_image_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "s.xml").write_text(
+        HEAD.replace("<urlset ", '<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" ')
+        + "<url><loc>https://e.com/a</loc><image:image><image:caption>x<a:b:/></image:caption></image:image>"
+        "</url>\n</urlset>\n")
+    assert [code for code, _, _ in found(check([str(tmp_path / "s.xml")]))][0] == "X101"

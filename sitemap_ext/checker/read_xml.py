@@ -25,7 +25,7 @@ from typing import Iterator, Union
 from lxml import etree
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
-from ..ext.media import element_fields
+from ..ext.media import element_fields, local_name
 from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
 from .sniff import Report, wide_encoding
 
@@ -279,7 +279,7 @@ def _media(child: etree._Element, kind: str, line: int) -> Media:
         loc = child[0]  # the usual image: a loc and nothing else
         return Media(kind, {"loc": loc.text or ""}, {"loc": loc.sourceline or line}, line, ("loc",))
     fields, lines = element_fields(child)
-    return Media(kind, fields, lines, line, tuple(etree.QName(c).localname for c in child if isinstance(c.tag, str)))
+    return Media(kind, fields, lines, line, tuple(local_name(c.tag) for c in child if isinstance(c.tag, str)))
 
 
 def _index(element: etree._Element, names: _Namespaces) -> IndexEntry:

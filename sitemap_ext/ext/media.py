@@ -135,6 +135,12 @@ def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     return parsed
 
 
+def local_name(tag: str) -> str:
+    """The local part of a Clark name ("{uri}loc" -> "loc"); any text libxml2 kept as a
+    tag (an undeclared prefix leaves "a:b:") is returned as it is, never raised on."""
+    return tag.rpartition("}")[2]
+
+
 def element_fields(element: etree._Element) -> tuple[dict[str, Any], dict[str, int]]:
     """An extension element as the mapping its parse() takes, and each field's line.
 
@@ -146,7 +152,7 @@ def element_fields(element: etree._Element) -> tuple[dict[str, Any], dict[str, i
     for child in element:
         if not isinstance(child.tag, str):
             continue
-        name = etree.QName(child).localname
+        name = local_name(child.tag)
         if len(child):
             value: Any = element_fields(child)[0]
         elif child.attrib:
