@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .codes import REGISTRY
 from .dates import format_instant
 from .diagnostics import Collector, Where
+from .limits import MAX_STORED_PER_CODE
 from .ext.news import NAME as NEWS
 from .model import Page, Site, Source
 from .output import OutputError, Staging, owner_key
@@ -102,6 +103,7 @@ def build(
     jobs: int | None = None,
     progress: Callable[[Progress], None] | None = None,
     allow_read: Iterable[str] = (),
+    max_per_code: int | None = MAX_STORED_PER_CODE,
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path``.
 
@@ -110,10 +112,11 @@ def build(
     ``jobs`` is how many processes share a large source (default 1; the same output
     either way); ``progress`` is called now and then with a ``Progress``;
     ``allow_read``: folders besides the description's own that sources and includes
-    may come from.
+    may come from; ``max_per_code``: findings kept per code (the rest are counted;
+    None: all).
     """
     fresh = collector
-    collector = collector if collector is not None else Collector(REGISTRY)
+    collector = collector if collector is not None else Collector(REGISTRY, limit=max_per_code)
     result = BuildResult(collector)
     allow_read = tuple(allow_read)
     site = load_site(path, collector, env=env, now=now, allow_read=allow_read)
@@ -150,7 +153,8 @@ def build(
             if staging is not None:
                 staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
-                         strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read)
+                         strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read,
+                         max_per_code=max_per_code)
         if files is None or staging is None:
             return result
         try:

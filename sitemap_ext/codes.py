@@ -17,6 +17,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("F101", E, "input-unreadable", "An input file or folder cannot be read.", io=True),
     Code("F102", E, "output-unwritable", "The output folder cannot be created or written.", io=True),
     Code("F103", E, "output-locked", "Another build is writing into the same output folder.", io=True),
+    Code("F104", E, "nothing-to-check", "A check found no sitemap, feed or site description among its inputs."),
     # --- site description
     Code("C101", E, "yaml-syntax", "The YAML is malformed."),
     Code("C102", E, "unknown-key", "A key the format does not define (often a misspelling)."),

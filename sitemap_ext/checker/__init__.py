@@ -13,7 +13,8 @@ from typing import Sequence
 from ..builder import build
 from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, parse_now
-from ..diagnostics import Collector
+from ..diagnostics import Collector, Where
+from ..limits import MAX_STORED_PER_CODE
 from ..urls import origin_text
 from .config import Policy
 from .run import Options, Run, default_jobs
@@ -36,7 +37,8 @@ class CheckResult:
 
 def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
-          cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = ()) -> CheckResult:
+          cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
+          max_per_code: int | None = MAX_STORED_PER_CODE) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -51,10 +53,13 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     ``allow_read``: folders besides a site description's own that its sources and
     includes may come from. ``now``: the instant dates are judged against (news age,
     lastmod in the future); default ``SOURCE_DATE_EPOCH``, else the system clock.
+    ``max_per_code``: findings kept per code (the rest are counted; None: all).
+    A check that finds nothing to check (no sitemap, feed or site description among
+    the inputs) reports F104.
     """
     if isinstance(paths, str):
         paths = [paths]
-    collector = Collector(REGISTRY, policy=policy)
+    collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = CheckResult(collector)
     given = now  # a site description without it takes its site.now, or the default clock
     if now is None:
@@ -72,11 +77,16 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
         hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
         hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
         options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
-                          cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs())
+                          cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
+                          max_per_code=max_per_code)
         run = Run(collector, options)
         run.check(sitemaps)
         result.files += run.files
         result.skipped = run.skipped
+    if not result.files and not collector.errors:
+        skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""
+        collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
+                         "give the folder or files that hold them", Where(paths[0]) if paths else Where(None))
     return result
 
 

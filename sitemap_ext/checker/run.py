@@ -25,7 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
-from ..limits import MAX_URLS_PER_FILE
+from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
 from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
@@ -63,6 +63,7 @@ class Options:
     cross_submitted: frozenset[str] = frozenset()  # origins
     policy: Policy | None = None
     jobs: int = 1
+    max_per_code: int | None = MAX_STORED_PER_CODE  # findings kept per code (None: all)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class FileResult:
 def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None) -> FileResult:
     """Read one file with the reader its content asks for, and run every rule on it."""
     display = display_name(task.path)
-    collector = Collector(REGISTRY, policy=options.policy)
+    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from .. import __version__
 from ..dates import ClockError, default_clock
+from ..limits import MAX_STORED_PER_CODE
 from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
@@ -51,6 +52,8 @@ def parser() -> argparse.ArgumentParser:
     allow = ("a folder besides the site description's own that its sources and includes may come from "
              "(repeatable)")
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
+    per_code = f"findings kept per code (default {MAX_STORED_PER_CODE:,}; 0: all); the rest are counted"
+    build.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
@@ -71,6 +74,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
+    check.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "
@@ -80,6 +84,12 @@ def parser() -> argparse.ArgumentParser:
     rules = verbs.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     return top
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (0 for all)")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,7 @@ import sys
 from ..builder import BuildResult, Progress, build
 from ..dates import parse_now
 from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
-                     write_json)
+                     write_json, write_step_summary)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -18,11 +18,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
-                   jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read)
+                   jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
+                   max_per_code=args.max_per_code or None)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
     code = exit_code(collector, args.strict)
+    write_step_summary(collector, "build", f"{args.site}: {plural(result.urls, 'URL')} in "
+                       f"{plural(len(result.files), 'file')}")
     files = [f.as_dict() for f in result.files]
     if args.format == "json":
         write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,

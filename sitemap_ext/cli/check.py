@@ -9,7 +9,7 @@ from ..checker import check
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import parse_now
 from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
-                     write_json)
+                     write_json, write_step_summary)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,9 +30,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
-                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read)
+                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
+                   max_per_code=args.max_per_code or None)
     collector = result.collector
     code = exit_code(collector, args.strict)
+    write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
     if args.format == "json":
         write_json(collector, sys.stdout, result.files, ok=code == 0, skipped=result.skipped,
                    now=clock_json(result.now, result.clock))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import os
 import re
 import sys
 from typing import Any, TextIO
@@ -13,7 +15,11 @@ from ..diagnostics import Collector, Diagnostic, Severity
 from ..safeio import Refused, read_bounded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "github", "csv")
+#: The version of the JSON report's shape (specs/report.schema.json); raised when a
+#: field changes meaning or goes, not when one is added.
+JSON_VERSION = 1
+CSV_COLUMNS = ("code", "severity", "file", "line", "column", "url", "hreflang", "message", "suggestion")
 _SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
 _SOURCE_WIDTH = 160  # longer source lines are cut
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -134,6 +140,7 @@ def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]
 def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
     skipped = extra.pop("skipped", None)
     document = {
+        "version": JSON_VERSION,
         "diagnostics": [d.as_dict() for d in collector.sorted()],
         "summary": summary(collector, files),
     }
@@ -144,11 +151,45 @@ def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], *
     out.write("\n")
 
 
+def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    """One finding per row, with a header row (RFC 4180 quoting)."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        row = diag.as_dict()
+        writer.writerow(["" if row.get(column) is None else row[column] for column in CSV_COLUMNS])
+
+
 def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool) -> None:
     if fmt == "github":
         write_github(collector, out, quiet=quiet)
+    elif fmt == "csv":
+        write_csv(collector, out, quiet=quiet)
     else:
         write_text(collector, out, quiet=quiet)
+
+
+def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
+    """A Markdown summary appended to $GITHUB_STEP_SUMMARY, when GitHub Actions sets it:
+    the counts and a table of codes (the findings themselves are annotations)."""
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    icon = "❌" if collector.errors else ("⚠️" if collector.warnings else "✅")
+    lines = [f"### {icon} sitemap-ext {verb}", "", f"{headline}: {counts_line(collector)}", ""]
+    if collector.counts:
+        lines += ["| code | severity | name | findings |", "| --- | --- | --- | ---: |"]
+        for code, count in sorted(collector.counts.items()):
+            entry = collector.registry[code]
+            lines.append(f"| {code} | {collector.severity_of(code).value} | {entry.name} | {count:,} |")
+        lines.append("")
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+    except OSError as exc:
+        sys.stderr.write(f"sitemap-ext: cannot append to GITHUB_STEP_SUMMARY ({exc.strerror or exc})\n")
 
 
 def plural(count: int, word: str) -> str:
