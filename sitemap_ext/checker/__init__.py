@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+import yaml
+
 from ..builder import build
 from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, parse_now
 from ..diagnostics import Collector, Where
-from ..limits import MAX_STORED_PER_CODE
+from ..limits import MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
+from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .config import Policy
 from .run import Options, Run, default_jobs
@@ -38,7 +41,7 @@ class CheckResult:
 def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
-          max_per_code: int | None = MAX_STORED_PER_CODE) -> CheckResult:
+          max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -54,6 +57,8 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     includes may come from. ``now``: the instant dates are judged against (news age,
     lastmod in the future); default ``SOURCE_DATE_EPOCH``, else the system clock.
     ``max_per_code``: findings kept per code (the rest are counted; None: all).
+    ``only_site_yaml``: a YAML file without a top-level ``site:`` key is skipped, not
+    judged as a site description (for hooks that pass every changed YAML file).
     A check that finds nothing to check (no sitemap, feed or site description among
     the inputs) reports F104.
     """
@@ -67,8 +72,13 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
         now = format_instant(instant)
     result.now = parse_now(now)
     sitemaps = []
+    passed_over = 0  # YAML files that are no site description (only_site_yaml)
     for path in paths:
         if path.lower().endswith(SITE_SUFFIXES):
+            if only_site_yaml and not is_site_description(path):
+                result.skipped.append(path)
+                passed_over += 1
+                continue
             built = build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read)
             result.files.append({"file": path, "kind": "site", "urls": built.urls})
         else:
@@ -82,12 +92,25 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
         run = Run(collector, options)
         run.check(sitemaps)
         result.files += run.files
-        result.skipped = run.skipped
-    if not result.files and not collector.errors:
+        result.skipped += run.skipped
+    if not result.files and not collector.errors and not passed_over:
         skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""
         collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
                          "give the folder or files that hold them", Where(paths[0]) if paths else Where(None))
     return result
+
+
+def is_site_description(path: str) -> bool:
+    """Whether a YAML file is a site description: its top level is a mapping with a
+    ``site`` key (an include, a workflow or any other YAML has none). Read bounded,
+    composed only, never raises; one that cannot be read is judged (and reported)."""
+    try:
+        text = read_bounded(path, MAX_DESCRIPTION_BYTES).decode("utf-8-sig")
+        root = yaml.compose(text, Loader=yaml.SafeLoader)  # nodes only: no value built, no alias expanded
+        return isinstance(root, yaml.MappingNode) and any(
+            isinstance(key, yaml.ScalarNode) and key.value == "site" for key, _ in root.value)
+    except (OSError, Refused, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return True  # unreadable or malformed: judge it, so that the problem is reported
 
 
 def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:

@@ -75,6 +75,9 @@ def parser() -> argparse.ArgumentParser:
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     check.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
+    check.add_argument("--only-site-yaml", action="store_true",
+                       help="skip YAML files without a top-level site: key instead of judging them as site "
+                       "descriptions (for pre-commit, which passes every changed YAML file)")
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                    cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None)
+                   max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml)
     collector = result.collector
     code = exit_code(collector, args.strict)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
