@@ -10,7 +10,7 @@ Python API::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 from .builder import BuildResult, build  # noqa: E402
 from .checker import CheckResult, check  # noqa: E402

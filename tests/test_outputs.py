@@ -83,3 +83,24 @@ def test_nothing_to_check_is_not_a_pass(tmp_path: Path, capsys: pytest.CaptureFi
         (folder / name).write_text(text)
     code, report = run_json(["check", str(folder)], capsys)
     assert code == 1 and [d["code"] for d in report["diagnostics"]] == ["F104"]
+
+
+def test_sarif_follows_the_official_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Validated against the OASIS SARIF 2.1.0 schema (errata 01), kept in tests/data/sarif:
+    no package on PyPI or npm that this project can install ships it."""
+    schema = json.loads((ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    (tmp_path / "planted").mkdir()
+    for path in (ROOT / "tests" / "data" / "planted").iterdir():
+        (tmp_path / "planted" / path.name).write_bytes(path.read_bytes())
+    assert main(["check", str(tmp_path / "planted"), "--format", "sarif"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.Draft4Validator(schema).validate(log)
+    run = log["runs"][0]
+    rules = {rule["id"]: rule for rule in run["tool"]["driver"]["rules"]}
+    assert run["results"] and all(r["ruleId"] in rules for r in run["results"])
+    assert {r["level"] for r in run["results"]} <= {"error", "warning", "note"}
+    h104 = next(r for r in run["results"] if r["ruleId"] == "H104")
+    location = h104["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"].endswith(".xml") and location["region"]["startLine"] >= 1
+    assert h104["relatedLocations"] and rules["H104"]["defaultConfiguration"]["level"] == "error"
+    assert run["tool"]["driver"]["rules"][h104["ruleIndex"]]["id"] == "H104"

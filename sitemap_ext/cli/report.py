@@ -15,7 +15,7 @@ from ..diagnostics import Collector, Diagnostic, Severity
 from ..safeio import Refused, read_bounded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
-FORMATS = ("text", "json", "github", "csv")
+FORMATS = ("text", "json", "github", "csv", "sarif")
 #: The version of the JSON report's shape (specs/report.schema.json); raised when a
 #: field changes meaning or goes, not when one is added.
 JSON_VERSION = 1
@@ -162,11 +162,68 @@ def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         writer.writerow(["" if row.get(column) is None else row[column] for column in CSV_COLUMNS])
 
 
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def write_sarif(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    """SARIF 2.1.0 (GitHub code scanning and other viewers): one run, a rule per code
+    found, a result per finding with its file, line and column (paths as given, with
+    '/'), and the places a finding names as related locations."""
+    from .. import __version__
+
+    shown = [d for d in collector.sorted() if not (quiet and d.severity is Severity.INFO)]
+    codes = sorted({d.code for d in shown})
+    index = {code: number for number, code in enumerate(codes)}
+    rules = []
+    for code in codes:
+        entry = collector.registry[code]
+        rules.append({
+            "id": code, "name": "".join(part.capitalize() for part in entry.name.split("-")),
+            "shortDescription": {"text": entry.summary},
+            "defaultConfiguration": {"level": _SARIF_LEVELS[collector.severity_of(code)]},
+            "properties": {"tags": [entry.name]},
+        })
+    results = []
+    for diag in shown:
+        message = diag.message + (f" [{diag.url}]" if diag.url and diag.url not in diag.message else "")
+        result: dict[str, Any] = {"ruleId": diag.code, "ruleIndex": index[diag.code],
+                                  "level": _SARIF_LEVELS[diag.severity], "message": {"text": message}}
+        if diag.file is not None:
+            result["locations"] = [_sarif_location(diag.file, diag.line, diag.column)]
+        related = [_sarif_location(r.file, r.line, r.column, r.message, number)
+                   for number, r in enumerate(diag.related, 1) if r.file is not None]
+        if related:
+            result["relatedLocations"] = related
+        results.append(result)
+    document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "sitemap-ext", "version": __version__, "rules": rules}},
+        "columnKind": "unicodeCodePoints", "results": results,
+    }]}
+    json.dump(document, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _sarif_location(file: str, line: int | None, column: int | None, message: str | None = None,
+                    number: int | None = None) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": {"uri": file.replace(os.sep, "/")}}
+    if line is not None:
+        physical["region"] = {"startLine": line, **({"startColumn": column} if column is not None else {})}
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if number is not None:
+        location["id"] = number
+    if message is not None:
+        location["message"] = {"text": message}
+    return location
+
+
 def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool) -> None:
     if fmt == "github":
         write_github(collector, out, quiet=quiet)
     elif fmt == "csv":
         write_csv(collector, out, quiet=quiet)
+    elif fmt == "sarif":
+        write_sarif(collector, out, quiet=quiet)
     else:
         write_text(collector, out, quiet=quiet)
 
