@@ -77,7 +77,8 @@ def test_generated_sites_round_trip(pages: list[dict[str, object]], max_urls: in
                     loc = url.findtext(f"{SM}loc") or ""
                     assert loc.isascii() and " " not in loc
                     written.append(unquote(loc))
-        assert written == ["https://www.example.com" + str(p["loc"]) for p in pages]
+        # A loc that arrives XML-escaped ('&amp;') is written unescaped once (U106).
+        assert written == ["https://www.example.com" + str(p["loc"]).replace("&amp;", "&") for p in pages]
 
 
 @settings(max_examples=60, deadline=None)
