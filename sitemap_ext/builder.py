@@ -7,13 +7,14 @@ duplicate check. The output folder changes only when the whole build succeeded.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codes import REGISTRY
-from .dates import format_instant
+from .dates import format_instant, now_argument
 from .diagnostics import Collector, Where
 from .limits import MAX_STORED_PER_CODE
 from .ext.news import NAME as NEWS
@@ -90,11 +91,11 @@ def resolve_out_dir(site: Site, out_dir: str | None) -> str:
 
 
 def build(
-    path: str,
-    out_dir: str | None = None,
+    path: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str] | None = None,
     *,
     gzip: bool | None = None,
-    now: str | None = None,
+    now: str | dt.datetime | dt.date | None = None,
     env: Mapping[str, str] | None = None,
     engine: str = "fast",
     dry_run: bool = False,
@@ -115,6 +116,14 @@ def build(
     may come from; ``max_per_code``: findings kept per code (the rest are counted;
     None: all).
     """
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise TypeError(f"build() takes the path of a site description (str or os.PathLike), not "
+                        f"{type(path).__name__}")
+    if out_dir is not None:
+        out_dir = os.fspath(out_dir)
+    now = now_argument(now)
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY, limit=max_per_code)
     result = BuildResult(collector)

@@ -178,3 +178,22 @@ def default_clock(env: Mapping[str, str] | None = None) -> tuple[float, str]:
             raise ClockError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, not '{text[:40]}'")
         return float(int(text)), "SOURCE_DATE_EPOCH"
     return float(int(time.time())), "the system clock"
+
+
+def now_argument(value: object) -> str | None:
+    """``now`` as the Python API takes it: None, a W3C date or date-time string, a
+    ``datetime`` (naive ones are taken as UTC) or a ``date`` (its midnight UTC); the
+    W3C text the rest of the toolkit reads. A wrong type is a TypeError, a string
+    that is no date a ValueError: programming errors, not findings."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)
+        return format_instant(moment.timestamp())
+    if isinstance(value, dt.date):
+        return value.isoformat() + "T00:00:00Z"
+    if isinstance(value, str):
+        if parse_now(value) is None:
+            raise ValueError(f"now={value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)")
+        return value
+    raise TypeError(f"now must be a datetime, a date or an ISO 8601 string, not {type(value).__name__}")

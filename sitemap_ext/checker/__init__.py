@@ -7,6 +7,8 @@ plans the files and spreads them over processes.
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -14,7 +16,7 @@ import yaml
 
 from ..builder import build
 from ..codes import REGISTRY
-from ..dates import default_clock, format_instant, parse_now
+from ..dates import default_clock, format_instant, now_argument, parse_now
 from ..diagnostics import Collector, Where
 from ..limits import MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
 from ..safeio import Refused, read_bounded
@@ -38,7 +40,8 @@ class CheckResult:
         return self.collector.errors == 0
 
 
-def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequence[str] = (),
+def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
+          now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False) -> CheckResult:
@@ -62,8 +65,12 @@ def check(paths: Sequence[str] | str, *, now: str | None = None, base_urls: Sequ
     A check that finds nothing to check (no sitemap, feed or site description among
     the inputs) reports F104.
     """
-    if isinstance(paths, str):
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        raise TypeError("check() takes a path (str or os.PathLike) or a list of them")
+    paths = [os.fspath(p) for p in paths]
+    now = now_argument(now)
     collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = CheckResult(collector)
     given = now  # a site description without it takes its site.now, or the default clock
