@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .diagnostics import Collector, Where
+from .htmlview import INDEX_VIEW, write_index_view, write_sitemap_views
 from .limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from .model import Site
 from .output import Staging
@@ -67,6 +68,7 @@ class _HostFiles:
         for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
         parts = parts + news
+        sitemaps = list(written)
         entry_point = written[0].url if len(written) == 1 else None
         if len(parts) > 1 or out.index == "always":
             if len(parts) > MAX_SITEMAPS_PER_INDEX:
@@ -86,6 +88,8 @@ class _HostFiles:
             text_parts = self.text.finish()
             for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
                 self._place(scratch, name, stats, moves, written)
+        if out.html and sitemaps:
+            self._views(sitemaps, moves, written)
         if out.robots is not None and entry_point is not None:
             name = self.folder + out.robots
             path = self.staging.path(name)
@@ -95,6 +99,22 @@ class _HostFiles:
             moves.append((path, name))
             written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
         return moves, written
+
+    def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
+        """output.html: a static HTML view of each sitemap and a list of them all."""
+        listed = []
+        for stats in sitemaps:
+            views = write_sitemap_views(self.staging.path(stats.name), stats.name[len(self.folder):], stats.urls,
+                                        lambda view: self.staging.path(self.folder + view))
+            for view, size in views:
+                moves.append((self.staging.path(self.folder + view), self.folder + view))
+                written.append(WrittenFile(name=self.folder + view, kind="html", bytes=size, uncompressed=size))
+            listed.append((stats.name[len(self.folder):], views[0][0], stats.urls,
+                           stats.lastmod.text if stats.lastmod is not None else None))
+        name = self.folder + INDEX_VIEW
+        size = write_index_view(self.staging.path(name), listed)
+        moves.append((self.staging.path(name), name))
+        written.append(WrittenFile(name=name, kind="html", bytes=size, uncompressed=size))
 
     def _place(self, scratch: str, name: str, stats: WrittenFile, moves: list[tuple[str, str]],
                written: list[WrittenFile]) -> None:
@@ -186,7 +206,7 @@ class Files:
             written += host_written
         # Children first, the index after them, then the rest: a reader never sees an
         # index naming a file that is not in place yet.
-        order = {"urlset": 0, "text": 0, "index": 1, "robots": 2}
+        order = {"urlset": 0, "text": 0, "index": 1, "robots": 2, "html": 3}
         kinds = {f.name: f.kind for f in written}
         moves.sort(key=lambda move: order[kinds[move[1]]])
         return moves, written

@@ -80,6 +80,7 @@ class OutputConfig:
     drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
+    html: bool = False  # a static HTML view of every sitemap, for people
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,7 @@ class Scope:
     drop_deprecated: bool = False  # leave deprecated image and video fields out
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
+    html: bool = False  # a static HTML view of every sitemap, for people
 
 
 @dataclass(frozen=True, slots=True)

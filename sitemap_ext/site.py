@@ -34,7 +34,7 @@ INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
-    "public_url", "drop_deprecated", "drop_old_news", "versioned",
+    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html",
 )
 SOURCE_KEYS = ("file", "format")
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
@@ -323,7 +323,7 @@ class _Loader:
                                       "file) or 'always'", top.doc.value_where(at("index")))
                 ok = False
             config["index"] = mode
-        for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned"):
+        for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned", "html"):
             if key in raw:
                 flag = top.boolean(at(key), raw[key], f"output.{key}")
                 ok &= flag is not None
