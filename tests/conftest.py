@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
+import signal
 import textwrap
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 from lxml import etree
@@ -75,3 +77,21 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Without --now, dates are judged at SOURCE_DATE_EPOCH: a fixed instant, so that no
     # test depends on the day it runs (2026-11-21T12:00:00Z).
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(FIXED_EPOCH))
+
+
+@contextlib.contextmanager
+def hang_guard(seconds: int = 120) -> Iterator[None]:
+    """Fail, instead of hanging the suite, when the body runs past ``seconds``: a guard
+    against a blocking read or a super-linear blow-up, far above any normal run (speed
+    is measured in benchmarks/, never asserted here)."""
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s: a hang or a super-linear cost")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

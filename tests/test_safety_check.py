@@ -7,7 +7,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -15,6 +14,8 @@ import pytest
 
 from sitemap_ext import build, check
 from sitemap_ext.cli import main
+
+from .conftest import hang_guard
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n'
@@ -72,9 +73,8 @@ def test_wide_encodings_are_refused_with_or_without_a_byte_order_mark(tmp_path: 
 def test_a_52_mb_loc_costs_little(tmp_path: Path) -> None:
     with gzip.open(tmp_path / "s.xml.gz", "wb") as handle:
         handle.write(HEAD.encode() + b"<url><loc>https://e.com/" + b"a" * 52_000_000 + b"</loc></url></urlset>")
-    started = time.monotonic()
-    result = check([str(tmp_path / "s.xml.gz")])
-    assert time.monotonic() - started < 10
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        result = check([str(tmp_path / "s.xml.gz")])
     assert [code for code, _, _ in found(result)] == ["X101"]
     assert all(len(d.message) < 2_200 for d in result.collector.diagnostics)
 
@@ -84,10 +84,9 @@ def test_text_sitemaps_are_read_in_linear_time(tmp_path: Path, capsys: pytest.Ca
         handle.write(b"https://e.com/a\n" + b"\n" * (40 << 20) + b"https://e.com/b\n")
     with gzip.open(tmp_path / "long.txt.gz", "wb") as handle:
         handle.write(b"https://e.com/a\n" + b"x" * (40 << 20) + b"\nhttps://e.com/b\n")
-    started = time.monotonic()
-    blank = check([str(tmp_path / "blank.txt.gz")], jobs=1)
-    long = check([str(tmp_path / "long.txt.gz")], jobs=1)
-    assert time.monotonic() - started < 20
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        blank = check([str(tmp_path / "blank.txt.gz")], jobs=1)
+        long = check([str(tmp_path / "long.txt.gz")], jobs=1)
     assert found(blank) == [] and blank.files[0]["urls"] == 2
     assert found(long) == [("X113", "long.txt.gz", 2)] and long.files[0]["urls"] == 2
     assert main(["check", str(tmp_path / "long.txt.gz")]) == 1
@@ -107,10 +106,9 @@ def test_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "s.xml")
     (tmp_path / "folder").mkdir()
     os.mkfifo(tmp_path / "folder" / "t.xml")
-    started = time.monotonic()
-    given = check([str(tmp_path / "s.xml")])
-    walked = check([str(tmp_path / "folder")])
-    assert time.monotonic() - started < 10
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        given = check([str(tmp_path / "s.xml")])
+        walked = check([str(tmp_path / "folder")])
     assert [code for code, _, _ in found(given)] == ["F101"]
     assert "FIFO" in given.collector.diagnostics[0].message
     assert [code for code, _, _ in found(walked)] == ["F104"]  # the FIFO is skipped: nothing left to check

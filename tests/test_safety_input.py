@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import textwrap
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -13,6 +12,8 @@ import pytest
 
 from sitemap_ext import build
 from sitemap_ext.cli import main
+
+from .conftest import hang_guard
 
 HEAD = "site:\n  base_url: https://www.example.com/\n"
 
@@ -57,17 +58,15 @@ def test_devices_and_fifos_are_refused_without_hanging(make_site: Callable[..., 
     os.mkfifo(tmp_path / "pipe.yaml")
     site = make_site(HEAD + "pages:\n  - loc: /a/\nsources:\n  - pipe.csv\ninclude:\n  - pipe.yaml\n"
                      "  - /dev/zero\n")
-    started = time.monotonic()
-    result = build(str(site), str(tmp_path / "out"), allow_read=["/dev"])
-    assert time.monotonic() - started < 10
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        result = build(str(site), str(tmp_path / "out"), allow_read=["/dev"])
     assert found(result) == [("S101", "site.yaml", 6, 5), ("C106", "site.yaml", 8, 5),
                              ("C106", "site.yaml", 9, 5)]
     messages = [d.message for d in result.collector.sorted()]
     assert "not a regular file" in messages[0] and "FIFO" in messages[1] and "device" in messages[2]
     # A FIFO given as the site description itself.
-    started = time.monotonic()
-    assert found(build(str(tmp_path / "pipe.yaml"), str(tmp_path / "out")))[0][0] == "F101"
-    assert time.monotonic() - started < 10
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        assert found(build(str(tmp_path / "pipe.yaml"), str(tmp_path / "out")))[0][0] == "F101"
 
 
 def test_includes_in_a_diamond_are_read_once(make_site: Callable[..., Path], tmp_path: Path) -> None:
@@ -75,9 +74,8 @@ def test_includes_in_a_diamond_are_read_once(make_site: Callable[..., Path], tmp
     files = {f"l{i}.yaml": f"include: [l{i + 1}.yaml, l{i + 1}.yaml]\n" for i in range(25)}
     files["l25.yaml"] = "pages:\n  - loc: /deep/\n"
     site = make_site(HEAD + "pages:\n  - loc: /a/\ninclude: [l0.yaml]\n", **files)
-    started = time.monotonic()
-    result = build(str(site), str(tmp_path / "out"))
-    assert time.monotonic() - started < 10
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        result = build(str(site), str(tmp_path / "out"))
     assert result.ok and result.urls == 2
     assert {code for code, *_ in found(result)} == {"C115"}
     assert len(found(result)) == 25
@@ -119,9 +117,8 @@ def test_a_source_line_of_60_mb_is_skipped_in_bounded_time(make_site: Callable[.
         handle.write(b"/" + b"x" * (60 << 20) + b"\n")
         handle.write(b"/b/\n/c,d/\n")
     site = make_site(HEAD + "sources: [rows.csv]\n")
-    started = time.monotonic()
-    result = build(str(site), str(tmp_path / "out"))
-    assert time.monotonic() - started < 20
+    with hang_guard():  # a hang or a super-linear cost, not a measurement
+        result = build(str(site), str(tmp_path / "out"))
     assert found(result) == [("S109", "rows.csv", 3, None), ("S102", "rows.csv", 5, None)]
     assert result.urls == 2
 
