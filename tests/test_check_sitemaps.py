@@ -6,7 +6,6 @@ import gzip
 import resource
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 from sitemap_ext import check
 from sitemap_ext.cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, hang_guard
 
 PLANTED = ROOT / "tests" / "data" / "planted"
 HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -241,9 +240,8 @@ def test_billion_laughs_is_refused_unread(tmp_path: Path) -> None:
            + "".join(f' <!ENTITY lol{i} "{("&lol%s;" % (i - 1 if i > 1 else "")) * 10}">\n' for i in range(1, 10))
            + ']>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>&lol9;</loc></url></urlset>\n')
     (tmp_path / "lol.xml").write_text(lol)
-    start = time.monotonic()
-    assert found(["lol.xml"]) == [("X102", "lol.xml", 2, None)]
-    assert time.monotonic() - start < 5
+    with hang_guard():  # an expansion would never end
+        assert found(["lol.xml"]) == [("X102", "lol.xml", 2, None)]
 
 
 def test_external_entity_is_refused(tmp_path: Path) -> None:
@@ -274,14 +272,10 @@ def test_gzip_bomb_stops_at_the_limit_in_bounded_memory(tmp_path: Path) -> None:
     code = ("import resource, sys; from sitemap_ext import check; r = check(['bomb.xml.gz']);"
             "print([d.code for d in r.collector.diagnostics]);"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    start = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    elapsed = time.monotonic() - start
     codes, peak_kib = proc.stdout.splitlines()
     assert codes == "['X109']", proc.stderr
     assert int(peak_kib) < 300 * 1024, f"peak {int(peak_kib) // 1024} MiB"
-    assert elapsed < 60
-    assert resource  # imported for the child's measurement
 
 
 def test_truncated_and_corrupt_files(tmp_path: Path) -> None:
