@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import resource
 import subprocess
 import sys
 import zlib
