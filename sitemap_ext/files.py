@@ -104,13 +104,13 @@ class _HostFiles:
         """output.html: a static HTML view of each sitemap and a list of them all."""
         listed = []
         for stats in sitemaps:
-            views = write_sitemap_views(self.staging.path(stats.name), stats.name[len(self.folder):], stats.urls,
+            name = stats.name[len(self.folder):]  # relative to this host's folder
+            views = write_sitemap_views(self.staging.path(stats.name), name, stats.urls,
                                         lambda view: self.staging.path(self.folder + view))
             for view, size in views:
                 moves.append((self.staging.path(self.folder + view), self.folder + view))
                 written.append(WrittenFile(name=self.folder + view, kind="html", bytes=size, uncompressed=size))
-            listed.append((stats.name[len(self.folder):], views[0][0], stats.urls,
-                           stats.lastmod.text if stats.lastmod is not None else None))
+            listed.append((name, views[0][0], stats.urls, stats.lastmod.text if stats.lastmod is not None else None))
         name = self.folder + INDEX_VIEW
         size = write_index_view(self.staging.path(name), listed)
         moves.append((self.staging.path(name), name))

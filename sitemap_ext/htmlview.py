@@ -1,32 +1,29 @@
 """A static HTML view of the sitemaps a build writes (``output.html``): for people, in any
 browser, with no XSLT and no script.
 
-Each sitemap gets pages of at most ``ROWS_PER_PAGE`` entries (``sitemap-1.html``,
-``sitemap-1.2.html``, ...): a table of URL, lastmod, alternates by language, images,
-videos and news titles. The index (or the single sitemap) gets ``<index_file>.html``
+Each sitemap gets pages of at most ``ROWS_PER_PAGE`` entries beside it
+(``sitemap-1.html``, ``sitemap-1.2.html``, ...): a table of URL, lastmod, alternates
+by language, images, videos and news titles. Each host's folder gets ``sitemaps.html``
 listing every sitemap with its count, newest lastmod and the link to its view. The
-view is read back from the files just written (our own bytes), so it shows exactly
-what search engines get.
+view is read back from the files just written (our own bytes, through the checker's
+bounded opener), so it shows exactly what search engines get.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 from typing import Callable, Iterator
 
 from lxml import etree
 from lxml.html import builder as E
 
-from .ext import SITEMAP_NS
+from .ext import SITEMAP_NS, image, news, video, xhtml
 
 ROWS_PER_PAGE = 1_000
 
 _SM = f"{{{SITEMAP_NS}}}"
-_XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
-_IMAGE = "{http://www.google.com/schemas/sitemap-image/1.1}"
-_VIDEO = "{http://www.google.com/schemas/sitemap-video/1.1}"
-_NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
+_XHTML_LINK = f"{{{xhtml.URI}}}link"
+_IMAGE, _VIDEO, _NEWS = (f"{{{ext.URI}}}" for ext in (image, video, news))
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:1rem;color:#1b1b1b}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
@@ -50,10 +47,12 @@ def _relative(target: str, page: str) -> str:
 
 
 def _entries(path: str) -> Iterator[etree._Element]:
-    with open(path, "rb") as raw:
-        stream = gzip.GzipFile(fileobj=raw) if raw.read(2) == b"\x1f\x8b" else raw
-        raw.seek(0)
-        for _, element in etree.iterparse(stream, tag=f"{_SM}url", resolve_entities=False, no_network=True):
+    from .checker.sniff import open_bytes  # here: the checker package imports the builder, which imports us
+
+    parser = etree.XMLPullParser(events=("end",), tag=f"{_SM}url", resolve_entities=False, no_network=True)
+    for chunk in open_bytes(path, lambda *args, **kwargs: None):  # gzip or not, bounded
+        parser.feed(chunk)
+        for _, element in parser.read_events():
             yield element
             element.clear()
 

@@ -19,6 +19,7 @@ MAX_LINE = 1 << 14
 # A non-blank character: the scan for the next one skips blank lines at C speed.
 _CONTENT = re.compile(rb"\S")
 _BOM = b"\xef\xbb\xbf"
+_LONG = f"a line longer than {MAX_LINE:,} bytes; a text sitemap line holds one URL (fewer than 2,048 characters)"
 
 
 def read_text(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iterator[UrlEntry]:
@@ -47,8 +48,7 @@ def read_text(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iter
             yield from _lines(body, number, report)
             number += body.count(b"\n")
         if len(carry) > MAX_LINE:
-            report("X113", f"a line longer than {MAX_LINE:,} bytes; a text sitemap line holds one URL "
-                   "(fewer than 2,048 characters)", number)
+            report("X113", _LONG, number)
             carry, skipping = b"", True
     if carry and not skipping:
         yield from _lines(carry, number, report)
@@ -71,8 +71,7 @@ def _lines(body: bytes, number: int, report: Report) -> Iterator[UrlEntry]:
 
 def _line(raw: bytes, number: int, report: Report) -> Iterator[UrlEntry]:
     if len(raw) > MAX_LINE:
-        report("X113", f"a line longer than {MAX_LINE:,} bytes; a text sitemap line holds one URL "
-               "(fewer than 2,048 characters)", number)
+        report("X113", _LONG, number)
         return
     try:
         text = raw.decode("utf-8").rstrip("\r")
