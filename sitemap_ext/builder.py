@@ -11,24 +11,23 @@ import datetime as dt
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from .codes import REGISTRY
 from .dates import format_instant, now_argument
 from .diagnostics import Collector, Where
 from .limits import MAX_STORED_PER_CODE
 from .ext.news import NAME as NEWS
-from .model import Page, Site, Source
+from .model import Layout, Page, Site, Source
 from .output import OutputError, Staging, owner_key
 from .pages import PageNormaliser, source_column
 from .site import load_site
 from .sources import SourceReader
 from . import parallel
-from .fastrows import FastRows
 from .files import Files
 from .hashes import SeenUrls
 from .series import WrittenFile
-from .writer import RENDERERS, FastRenderer, Rendered, Renderer, page_namespaces
+from .writer import RENDERERS, Rendered, Renderer, page_namespaces
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -50,36 +49,27 @@ class BuildResult:
 
 
 class SourceRows:
-    """One source row to its rendered record: the fast path where it applies, else the
-    generic way (a Page through the flow)."""
+    """A source's rows to rendered records: each row's fields as a mapping, through the
+    one normaliser (as YAML pages are), then the flow."""
 
     def __init__(self, site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow) -> None:
         self.source = source
         self.normaliser = normaliser
         self.flow = flow
-        self.fast = FastRows(site, normaliser, source.defaults, flow.seen, flow.now) \
-            if isinstance(flow.renderer, FastRenderer) else None
 
     def records(self, reader: SourceReader) -> Iterator[Rendered | None]:
         """Each row's record (None for a row that gives no page), in order."""
-        display, defaults, page = self.source.display, self.source.defaults, self.normaliser.page
-        fast: Callable[[Any], Rendered | None] | None = None
+        display, defaults, page, flow = self.source.display, self.source.defaults, self.normaliser.page, self.flow
         columns: list[str] | None = None
         first = True
         for values, line in reader:
             if first:  # the header has been read
                 first = False
                 columns = reader.columns
-                fast = self.fast.row_function(columns) if self.fast is not None else None
-            if fast is not None:
-                record = fast(values)
-                if record is not None:
-                    yield record
-                    continue
             raw = dict(zip(columns, values)) if columns is not None else values
             where = Where(display, line)
             found = page(raw, lambda _key, where=where: where, defaults, where, row=True)
-            yield self.flow(found) if found is not None else None
+            yield flow(found) if found is not None else None
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:
@@ -202,37 +192,55 @@ class PageFlow:
         self.renderer = renderer  # None: checking only, nothing to render
         # The URLs written, as hashes (``bases``: the locales' bases, see SeenUrls).
         self.seen = SeenUrls(bases)
+        self._keyed: dict[Layout, bool] = {}  # layouts whose pages are kept by their rest
 
     def __call__(self, page: Page) -> Rendered | None:
-        page = self._drop_duplicates(page)
+        key = None
+        layout = page.layout
+        if layout is not None and self._by_rest(layout):
+            key = self.seen.add_cluster_if_new(page.rest)
+            if key is None:
+                page = self._drop_duplicates(page)  # (None: nothing added; it reports which)
+        elif not self.seen.add_if_new(page.locs):
+            # A page's own URLs are distinct (the normaliser makes them so: H107), so
+            # one test against every earlier URL decides the common case.
+            page = self._drop_duplicates(page)
         if page is None:
             return None
-        if self.now is not None and page.lastmod is not None and page.lastmod.instant > self.now:
+        lastmod = page.lastmod
+        if lastmod is not None and self.now is not None and lastmod.instant > self.now:
             self.collector.report(
-                "D102", f"lastmod {page.lastmod.text} is after the build time {format_instant(self.now)}; "
-                "lastmod is when the page last changed", page.where, url=page.versions[0].loc,
+                "D102", f"lastmod {lastmod.text} is after the build time {format_instant(self.now)}; "
+                "lastmod is when the page last changed", page.where, url=page.locs[0],
             )
-        entries = self.renderer.entries(page) if self.renderer is not None else []
-        return Rendered([v.loc for v in page.versions], b"".join(entries), [len(entry) for entry in entries],
-                        page_namespaces(page), page.lastmod, any(name == NEWS for name, _ in page.extensions))
+        blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
+        extensions = page.extensions
+        return Rendered(page.locs, blob, sizes, page_namespaces(page), lastmod,
+                        any(name == NEWS for name, _ in extensions) if extensions else False, key)
+
+    def _by_rest(self, layout: Layout) -> bool:
+        """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""
+        found = self._keyed.get(layout)
+        if found is None:
+            found = self._keyed[layout] = self.seen.clusters and tuple(sorted(layout.bases)) == self.seen.bases
+        return found
 
     def _drop_duplicates(self, page: Page) -> Page | None:
+        """A page some of whose URLs were written before: reported, and kept without them."""
         seen = self.seen
-        # A page's own URLs are distinct (the normaliser makes them so: H107), so
-        # one test against every earlier URL decides the common case.
-        if seen.add_if_new([version.loc for version in page.versions]):
-            return page
         kept = []
-        for version in page.versions:
-            if version.loc in seen:
-                self.collector.report("U104", f"{version.loc} is listed more than once; it is written once",
-                                      page.where, url=version.loc)
+        for loc, code in zip(page.locs, page.codes or (None,) * len(page.locs)):
+            if loc in seen:
+                self.collector.report("U104", f"{loc} is listed more than once; it is written once",
+                                      page.where, url=loc)
                 continue
-            seen.add(version.loc)
-            kept.append(version)
-        if len(kept) == len(page.versions):
-            return page
-        return dataclasses.replace(page, versions=tuple(kept)) if kept else None
+            seen.add(loc)
+            kept.append((loc, code))
+        if not kept:
+            return None
+        return dataclasses.replace(page, locs=tuple(loc for loc, _ in kept),
+                                   codes=tuple(code for _, code in kept) if page.codes is not None else None,
+                                   layout=None, rest="")
 
 
 @dataclass(frozen=True)

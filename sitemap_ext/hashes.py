@@ -225,15 +225,18 @@ class SeenUrls:
         prefix_free = all(not b.startswith(a) for a, b in zip(found, found[1:]))
         self.bases = tuple(found) if found and prefix_free else ()
         self.clusters = bool(self.bases)
+        # A URL's base, if any, is its first n characters for one of a few lengths n.
+        self._lengths = sorted({len(base) for base in self.bases})
+        self._base_set = frozenset(self.bases)
         self.urls = UrlSeen()
         self.rests = UrlSeen()
         self.blocked = UrlSeen()
 
     def _rest(self, loc: str) -> int | None:
         """hash() of what follows the base a URL starts with, if any."""
-        for base in self.bases:
-            if loc.startswith(base):
-                return hash(loc[len(base):])
+        for length in self._lengths:
+            if loc[:length] in self._base_set:  # (prefix-free: at most one base matches)
+                return hash(loc[length:])
         return None
 
     def __contains__(self, loc: str) -> bool:

@@ -27,8 +27,25 @@ class Version:
 
 
 @dataclass(frozen=True, slots=True)
+class Layout:
+    """Locales whose URLs are each one's base followed by one and the same rest.
+
+    The normaliser makes one per site (every locale, in written order) and hands it
+    to each page expanded from a path; the writer keeps a template per layout, so
+    such a page is rendered from its rest alone.
+    """
+
+    codes: tuple[str, ...]  # hreflang codes, in written order
+    bases: tuple[str, ...]  # each code's base URL, ending in '/'
+    x_default: int | None = None  # the index of the base x-default points to, if any
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
-    versions: tuple[Version, ...]
+    """One logical page: one URL (``codes`` None) or a hreflang cluster (a code per URL)."""
+
+    locs: tuple[str, ...]
+    codes: tuple[str, ...] | None = None  # hreflang of each loc, in written order
     lastmod: Lastmod | None = None
     changefreq: str | None = None
     priority: str | None = None  # already formatted ("0.8"), as written
@@ -37,11 +54,20 @@ class Page:
     # extension module owns the type of its value.
     extensions: tuple[tuple[str, Any], ...] = ()
     where: Where = NOWHERE
+    # When every loc is layout.bases[i] + rest (and x_default, if any, is
+    # bases[layout.x_default] + rest): what the writer renders the page from.
+    layout: Layout | None = None
+    rest: str = ""
 
     @property
     def is_cluster(self) -> bool:
-        # A page's versions all have a hreflang code, or it has one version without.
-        return self.versions[0].hreflang is not None
+        return self.codes is not None
+
+    @property
+    def versions(self) -> tuple[Version, ...]:
+        """The page's URLs with their hreflang codes (made on demand)."""
+        codes = self.codes if self.codes is not None else (None,) * len(self.locs)
+        return tuple(Version(loc, code) for loc, code in zip(self.locs, codes))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import re
 from . import langtags
 from .dates import DateCache, Lastmod, from_python
 from .diagnostics import Collector, Where
-from .model import CHANGEFREQS, Defaults, Page, Scope, Version, XDefault, XDefaultCode, XDefaultUrl
+from .model import CHANGEFREQS, Defaults, Layout, Page, Scope, XDefault, XDefaultCode, XDefaultUrl
 from .ext import image as image_ext
 from .ext import news as news_ext
 from .ext import video as video_ext
@@ -33,12 +33,25 @@ PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locale
              "images", "videos", "news")
 IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
+_MEDIA_KEYS = frozenset({"images", "videos", "news", IMAGE_COLUMN})
 
 
 def source_column(name: str) -> bool:
     """Whether a source column is a page field (url:<code> and image columns included);
     others are reported once (S104) and ignored."""
     return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
+
+
+_MEMO_LIMIT = 4096  # entries a memo of verdicts on repeated values keeps before it starts again
+
+
+def _priority_text(text: str) -> str | None:
+    """A priority written as text, as the files write it; None if it is no number in [0, 1]."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return format_priority(number) if 0.0 <= number <= 1.0 else None
 
 
 def format_priority(value: float) -> str:
@@ -54,9 +67,10 @@ class PageNormaliser:
         self.locales = {locale.code: locale for locale in scope.locales}
         self.locale_codes = tuple(self.locales)
         self._base_origin = str(origin_of(scope.base_url))
+        self._base_root = self._base_origin + "/"  # what a root-relative URL is joined to
+        self._keys: dict[str, tuple[str, str]] = {}  # urls key -> (its code, its root) when it says nothing
         # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
-        # origin when it starts with "scheme://host[:port]/". These precomputed facts
-        # (down to noted) are also what fastrows.FastRows relies on.
+        # origin when it starts with "scheme://host[:port]/".
         self.origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
         self.in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
         # Path expansion gives distinct URLs when the locales' bases are distinct.
@@ -64,12 +78,28 @@ class PageNormaliser:
         self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
         self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
         self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
-        self._url_keys: dict[tuple[str, ...], tuple[str, ...]] = {}  # row shape -> its url:<code> columns
+        # row shape -> its url:<code> columns, and whether it has media fields
+        self._shapes: dict[tuple[str, ...], tuple[tuple[str, ...], bool]] = {}
         self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
+        self._priorities: dict[str, str | None] = {}  # priority text -> as written (None: not valid)
+        # Every locale, a path joined to each base: when the bases are distinct and in
+        # the sitemaps' folder, such a page needs no judgement per URL (see _cluster).
+        self.layout: Layout | None = None
+        if self.sorted_bases and self.distinct_bases and all(self.in_folder.values()):
+            codes = tuple(code for code, _ in self.sorted_bases)
+            x_default = scope.x_default
+            self.layout = Layout(codes, tuple(base for _, base in self.sorted_bases),
+                                 codes.index(x_default.code) if isinstance(x_default, XDefaultCode)
+                                 and x_default.code in codes else None)
 
     # --- single fields -------------------------------------------------------------
 
     def lastmod(self, value: Any, where: Where) -> Lastmod | None:
+        if type(value) is str:  # the common case: a verdict memoised by the date cache
+            lastmod, problems = self.dates.parse(value)
+            for problem in problems:
+                self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
+            return lastmod
         if isinstance(value, dt.date):
             return from_python(value)
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -96,6 +126,18 @@ class PageNormaliser:
         return None
 
     def priority(self, value: Any, where: Where) -> str | None:
+        if type(value) is str:  # from a source row: the verdict on each text once
+            found = self._priorities.get(value, "")
+            if found == "":
+                if len(self._priorities) >= _MEMO_LIMIT:
+                    self._priorities.clear()
+                found = self._priorities[value] = _priority_text(value)
+            if found is not None:
+                return found
+            self.collector.report(
+                "D105", f"priority '{value}' must be a number from 0.0 to 1.0 (0.5 is the default)", where
+            )
+            return None
         number: float | None = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             try:
@@ -118,7 +160,28 @@ class PageNormaliser:
         """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
         return self.scope.robots or not url.startswith(self._base_origin) or url.startswith(self.scope.folder)
 
+    def _ready(self, value: Any, root: str) -> str | None:
+        """The URL for ``value`` when there is nothing to say about it, else None: clean
+        already, or root-relative and clean (normalise() would join it to ``root``,
+        "scheme://host/", and change nothing else), on the site's hosts and in the
+        sitemaps' folder."""
+        if type(value) is not str:
+            return None
+        if value[:1] == "/":
+            if value[:2] == "//" or not is_clean_path(value) or len(value) + len(root) > MAX_URL_CHARS + 1:
+                return None
+            url = root + value[1:]
+        elif is_clean(value):
+            url = value
+        else:
+            return None
+        return url if url.startswith(self.origin_prefixes) and self._folder_ok(url) else None
+
     def url(self, value: Any, where: Where, *, what: str = "loc", check_scope: bool = True) -> str | None:
+        if check_scope:
+            ready = self._ready(value, self._base_root)
+            if ready is not None:
+                return ready
         if type(value) is str and is_clean(value):
             url: str | None = value
         elif not isinstance(value, str):
@@ -169,16 +232,26 @@ class PageNormaliser:
         """A page from its fields; ``where`` is the entry's (or row's) own position.
 
         ``row`` says the fields come from a source row (url:<code> columns, and
-        list values written as text).
+        list values written as text). YAML entries and source rows of every shape
+        take this one way; what makes it cheap per row is that every verdict on a
+        value that repeats (a lastmod, a changefreq, a priority, an image host, a
+        row shape) is memoised, and a path over every locale is joined to the
+        locales' bases once, as a ``Layout`` the writer renders from.
         """
-        value = raw.get("loc")
-        urls = raw.get("urls")
+        get = raw.get
+        value = get("loc")
+        path = get("path")
+        urls = get("urls")
+        media = True
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
-            columns = self._url_columns(raw)
-            if columns:
-                urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
-        multilingual = _given(raw, "path") or bool(urls)
-        if multilingual and _given(raw, "loc"):
+            url_keys, media = self._row_shape(raw)
+            if url_keys:
+                columns = {key[len(URL_COLUMN):]: raw[key] for key in url_keys if raw[key] not in (None, "")}
+                if columns:
+                    urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
+        has_path = path is not None and path != ""
+        multilingual = has_path or bool(urls)
+        if multilingual and value is not None and value != "":
             self.collector.report("C111", "a page has either loc (one URL) or path / urls (one URL per locale), "
                                   "not both", where_of("loc"))
             return None
@@ -186,28 +259,26 @@ class PageNormaliser:
             self.collector.report("C104", "a page needs a loc (its URL, absolute or relative to site.base_url), "
                                   "or a path / urls for its locales", where)
             return None
+        layout: Layout | None = None
+        rest = ""
+        codes: tuple[str, ...] | None
         if multilingual:
-            versions, x_default = self._cluster(raw, urls, where_of, where, row)
+            locs, codes, x_default, layout, rest = self._cluster(raw, path if has_path else None, urls, where_of,
+                                                                 where, row)
         else:
             loc = self.url(value, where_of("loc"))
-            versions, x_default = ((Version(loc),) if loc else ()), None
-        lastmod = self.lastmod(raw["lastmod"], where_of("lastmod")) if _given(raw, "lastmod") else defaults.lastmod
-        changefreq = (
-            self.changefreq(raw["changefreq"], where_of("changefreq"))
-            if _given(raw, "changefreq") else defaults.changefreq
-        )
-        priority = self.priority(raw["priority"], where_of("priority")) if _given(raw, "priority") else defaults.priority
-        if not versions:
+            locs, codes, x_default = ((loc,) if loc else ()), None, None
+        text = get("lastmod")
+        lastmod = defaults.lastmod if text is None or text == "" else self.lastmod(text, where_of("lastmod"))
+        text = get("changefreq")
+        changefreq = defaults.changefreq if text is None or text == "" else \
+            text if type(text) is str and text in CHANGEFREQS else self.changefreq(text, where_of("changefreq"))
+        text = get("priority")
+        priority = defaults.priority if text is None or text == "" else self.priority(text, where_of("priority"))
+        if not locs:
             return None
-        return Page(
-            versions=versions,
-            lastmod=lastmod,
-            changefreq=changefreq,
-            priority=priority,
-            x_default=x_default,
-            extensions=self._media(raw, where_of, versions[0].loc, row),
-            where=where,
-        )
+        return Page(locs, codes, lastmod, changefreq, priority, x_default,
+                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest)
 
     # --- images, videos, news -----------------------------------------------------
 
@@ -266,34 +337,43 @@ class PageNormaliser:
 
     # --- clusters -----------------------------------------------------------------
 
-    def _url_columns(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def _row_shape(self, raw: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+        """A row's url:<code> columns, and whether it has media fields: once per shape
+        (a CSV source has one; JSON Lines objects, a few)."""
         shape = tuple(raw)
-        keys = self._url_keys.get(shape)
-        if keys is None:
-            keys = self._url_keys[shape] = tuple(key for key in shape if key.startswith(URL_COLUMN))
-        return {key[len(URL_COLUMN):]: raw[key] for key in keys if raw[key] not in (None, "")}
+        found = self._shapes.get(shape)
+        if found is None:
+            if len(self._shapes) >= _MEMO_LIMIT:
+                self._shapes.clear()
+            found = self._shapes[shape] = (tuple(key for key in shape if key.startswith(URL_COLUMN)),
+                                           not _MEDIA_KEYS.isdisjoint(shape))
+        return found
 
     def _cluster(
-        self, raw: Mapping[str, Any], urls: Any, where_of: WhereOf, where: Where, row: bool
-    ) -> tuple[tuple[Version, ...], str | None]:
+        self, raw: Mapping[str, Any], path: Any, urls: Any, where_of: WhereOf, where: Where, row: bool
+    ) -> tuple[tuple[str, ...], tuple[str, ...], str | None, Layout | None, str]:
+        """A cluster's locs and codes (in written order), its x-default URL, and its
+        layout and rest when its locs are every locale's base + one rest."""
+        layout = self.layout
+        if layout is not None and not urls and type(path) is str and raw.get("locales") in (None, "") \
+                and (self.scope.x_default is None or isinstance(self.scope.x_default, XDefaultCode)) \
+                and raw.get("x_default") in (None, ""):
+            if not is_clean_path(path):
+                path = self._escaped_path(path)
+            if path is not None and len(path) + self.longest_base <= MAX_URL_CHARS:
+                # The common case, in one step: every locale's base is clean and in
+                # scope (checked when locales: was read), and so is base + a clean path.
+                rest = path[1:]
+                x_index = layout.x_default
+                return (tuple([base + rest for base in layout.bases]), layout.codes,
+                        None if x_index is None else layout.bases[x_index] + rest, layout, rest)
+            path = raw.get("path")
         by_code: dict[str, str] = {}
-        if _given(raw, "path"):
-            path = raw["path"]
-            subset = raw.get("locales")
-            if not urls and subset in (None, "") and self.distinct_bases and type(path) is str \
-                    and is_clean_path(path) and all(self.in_folder.values()) \
-                    and len(path) + self.longest_base <= MAX_URL_CHARS:
-                # The common case, in one step: every locale, clean bases (checked when
-                # locales: was read) joined to a clean path, already in order.
-                tail = path[1:]
-                versions = tuple([Version(base + tail, code) for code, base in self.sorted_bases])
-                return versions, self._x_default(raw, {v.hreflang: v.loc for v in versions}, where_of, where) \
-                    if "x_default" in raw or self.scope.x_default is not None else None
-            codes = self._subset(subset, where_of("locales"), row)
+        if path is not None:
+            codes = self._subset(raw.get("locales"), where_of("locales"), row)
             if type(path) is str and is_clean_path(path):
-                # The common case, once per page: each locale's base is clean and in scope
-                # (checked when locales: was read), so base + path is too; only its
-                # length and the folder remain to judge.
+                # Each locale's base is clean and in scope (checked when locales: was
+                # read), so base + path is too; only its length and the folder remain.
                 for code in codes:
                     url = self.locales[code].base + path[1:]
                     if len(url) > MAX_URL_CHARS or not self.in_folder[code]:
@@ -311,13 +391,24 @@ class PageNormaliser:
                 self.collector.report("C103", "urls must map hreflang codes to URLs (de: /de/schuhe)",
                                       where_of("urls"))
             else:
+                keys = self._keys
                 for key, value in urls.items():
+                    known = keys.get(key) if type(key) is str else None
+                    if known is not None:  # a code judged before, with nothing to say
+                        code, root = known
+                        url = self._ready(value, root)
+                        if url is not None:
+                            by_code[code] = url
+                            continue
                     key_where = where_of(URL_COLUMN + key) if row else where_of(("urls", str(key)))
                     code = self._code(str(key), key_where, once=row)
                     if code is None:
                         continue
                     locale = self.locales.get(code)
                     base = locale.host_root if locale is not None else self.scope.base_url
+                    if known is None and type(key) is str and not langtags.judge(key).problems \
+                            and len(keys) < _MEMO_LIMIT:
+                        keys[key] = (code, base)
                     url = self.url(_under_root(base, value), key_where, what=f"urls.{key}") \
                         if isinstance(value, str) else self.url(value, key_where, what=f"urls.{key}")
                     if url is not None:
@@ -326,20 +417,36 @@ class PageNormaliser:
             # Expanded from one path over distinct bases: URLs are distinct, and the
             # locales' own order is precomputed.
             order = self._code_order
-            versions = tuple(Version(by_code[code], code) for code in sorted(by_code, key=order.__getitem__))
-            return versions, self._x_default(raw, by_code, where_of, where)
-        versions = tuple(Version(by_code[code], code) for code in sorted(by_code, key=str.lower))
+            codes = tuple(sorted(by_code, key=order.__getitem__))
+            return (tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where),
+                    None, "")
+        codes = tuple(sorted(by_code, key=str.lower))
         seen: dict[str, str] = {}
-        for version in versions:
-            if version.loc in seen:
+        for code in codes:
+            loc = by_code[code]
+            if loc in seen:
                 self.collector.report(
-                    "H107", f"{version.loc} is given for both {seen[version.loc]} and {version.hreflang}; each "
-                    "language version needs its own URL", where, url=version.loc, hreflang=version.hreflang,
+                    "H107", f"{loc} is given for both {seen[loc]} and {code}; each "
+                    "language version needs its own URL", where, url=loc, hreflang=code,
                 )
-            seen.setdefault(version.loc, version.hreflang or "")
-        if len(seen) != len(versions):
-            versions = tuple(v for v in versions if seen.get(v.loc) == v.hreflang)
-        return versions, self._x_default(raw, by_code, where_of, where)
+            seen.setdefault(loc, code)
+        if len(seen) != len(codes):
+            codes = tuple(code for code in codes if seen.get(by_code[code]) == code)
+        return tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where), \
+            None, ""
+
+    def _escaped_path(self, path: str) -> str | None:
+        """A root-relative path that needs percent-encoding (non-ASCII letters, say),
+        encoded once for every locale: encoding works character by character and every
+        base is clean, so base + the encoded path is what encoding base + path gives.
+        None when the path needs more than encoding (a problem to report per URL)."""
+        if path[:1] != "/" or path[:2] == "//":
+            return None
+        base = self.sorted_bases[0][1]
+        url, problems = normalise(base + path[1:])
+        if url is None or problems or not url.startswith(base):
+            return None
+        return "/" + url[len(base):]
 
     def _subset(self, value: Any, where: Where, row: bool) -> tuple[str, ...]:
         if value in (None, ""):

@@ -25,7 +25,7 @@ from lxml import etree
 from .dates import Lastmod
 from .ext import EXTENSIONS, SITEMAP_NS
 from .ext import xhtml
-from .model import Page
+from .model import Layout, Page
 from .xmlesc import escape
 
 URLSET_TAIL = b"</urlset>\n"
@@ -44,7 +44,9 @@ _NAMESPACES: dict[tuple[bool, tuple[str, ...]], frozenset[str]] = {}
 
 def page_namespaces(page: Page) -> frozenset[str]:
     """Prefixes of the extension namespaces a page's entries use."""
-    shape = (page.is_cluster or page.x_default is not None, tuple(name for name, _ in page.extensions))
+    extensions = page.extensions
+    shape = (page.codes is not None or page.x_default is not None,
+             tuple([name for name, _ in extensions]) if extensions else ())
     found = _NAMESPACES.get(shape)
     if found is None:
         used = {EXTENSIONS[name].prefix for name in shape[1]}
@@ -84,11 +86,13 @@ class Rendered:
 
 
 class Renderer(Protocol):
-    def entries(self, page: Page) -> list[bytes]: ...
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        """A page's <url> entries, one after another, and each one's size in bytes."""
+        ...
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
-    """lastmod, changefreq, priority as the fast path writes them (values are valid already)."""
+    """lastmod, changefreq, priority as the string renderer writes them (values are valid already)."""
     out = ""
     if lastmod is not None:
         out += f"<lastmod>{lastmod.text}</lastmod>"
@@ -104,33 +108,71 @@ def entries(escaped_locs: list[str], tail: bytes) -> list[bytes]:
     return [b"<url><loc>" + loc.encode() + tail for loc in escaped_locs]
 
 
-def entry_start(escaped_base: str) -> bytes:
-    """The start of an entry whose loc begins with ``escaped_base``: the rest of the
-    loc, then tail(), complete it (the fast row path's form of entries())."""
-    return b"<url><loc>" + escaped_base.encode()
-
-
-def entry_rest(escaped_rest: str, shared: str) -> bytes:
-    """The end of an entry begun by entry_start(): the rest of its loc, then the part
-    the page's entries share."""
-    return f"{escaped_rest}</loc>{shared}</url>\n".encode()
-
-
 def tail(shared: str) -> bytes:
-    return entry_rest("", shared)
+    """The end of an entry after its loc: the part a page's entries share, closed."""
+    return f"</loc>{shared}</url>\n".encode()
+
+
+class _Template:
+    """What every page of one layout writes alike, rendered once: the start of each
+    entry (up to its base) and the start of each link (up to the rest of its href).
+    Escaping works character by character, so escape(base + rest) is escape(base) +
+    escape(rest): a page of the layout adds only its escaped rest."""
+
+    __slots__ = ("starts", "start_sizes", "link_starts")
+
+    def __init__(self, layout: Layout) -> None:
+        escaped = [escape(base) for base in layout.bases]
+        starts = [b"<url><loc>" + base.encode() for base in escaped]
+        self.start_sizes = [len(start) for start in starts]
+        self.starts = starts + [b""]  # shared.join(starts) is every entry: start + shared, in turn
+        links = [xhtml.link_start(code) + base for code, base in zip(layout.codes, escaped)]
+        if layout.x_default is not None:
+            links.append(xhtml.link_start(xhtml.X_DEFAULT) + escaped[layout.x_default])
+        self.link_starts = links
 
 
 class FastRenderer:
-    """String rendering; a cluster's shared part (dates, alternates, media) once."""
+    """String rendering; a cluster's shared part (dates, alternates, media) once, and a
+    template per layout for pages expanded from a path."""
 
-    def entries(self, page: Page) -> list[bytes]:
-        shared = [core_fields(page.lastmod, page.changefreq, page.priority)]
-        locs = [escape(v.loc) for v in page.versions]
-        if page.is_cluster or page.x_default is not None:
-            shared.append(xhtml.render_fast(page, locs))
-        for name, value in page.extensions:
-            shared.append(EXTENSIONS[name].render_fast(value))
-        return entries(locs, tail("".join(shared)))
+    def __init__(self) -> None:
+        self._templates: dict[Layout, _Template] = {}
+        self._cores: dict[tuple[str | None, str | None, str | None], str] = {}
+
+    def _core(self, page: Page) -> str:
+        lastmod = page.lastmod
+        key = (lastmod.text if lastmod is not None else None, page.changefreq, page.priority)
+        core = self._cores.get(key)
+        if core is None:
+            if len(self._cores) >= 4096:
+                self._cores.clear()
+            core = self._cores[key] = core_fields(lastmod, page.changefreq, page.priority)
+        return core
+
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        shared = self._core(page)
+        extensions = page.extensions
+        media = "".join([EXTENSIONS[name].render_fast(value) for name, value in extensions]) if extensions else ""
+        layout = page.layout
+        if layout is not None:
+            template = self._templates.get(layout)
+            if template is None:
+                template = self._templates[layout] = _Template(layout)
+            rest = escape(page.rest)
+            close = rest + xhtml.LINK_END
+            # Every link ends in the same escaped rest: one join writes them all.
+            end = f"{rest}</loc>{shared}{close.join(template.link_starts)}{close}{media}</url>\n".encode()
+            size = len(end)
+            return end.join(template.starts), [start + size for start in template.start_sizes]
+        if page.codes is None and page.x_default is None:
+            entry = f"<url><loc>{escape(page.locs[0])}</loc>{shared}{media}</url>\n".encode()
+            return entry, [len(entry)]  # (a page without alternates has one URL)
+        locs = [escape(loc) for loc in page.locs]
+        if page.codes is not None or page.x_default is not None:
+            shared += xhtml.render_fast(page, locs)
+        found = entries(locs, tail(shared + media))
+        return b"".join(found), [len(entry) for entry in found]
 
 
 class LxmlRenderer:
@@ -156,19 +198,23 @@ class LxmlRenderer:
         self._buffer.truncate()
         return data
 
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        found = self.entries(page)
+        return b"".join(found), [len(entry) for entry in found]
+
     def entries(self, page: Page) -> list[bytes]:
         xf = self._xf
         out = []
-        for version in page.versions:
+        for loc in page.locs:
             with xf.element(_URL):
                 with xf.element(_LOC):
-                    xf.write(version.loc)
+                    xf.write(loc)
                 for tag, value in ((_LASTMOD, page.lastmod.text if page.lastmod else None),
                                    (_CHANGEFREQ, page.changefreq), (_PRIORITY, page.priority)):
                     if value is not None:
                         with xf.element(tag):
                             xf.write(value)
-                if page.is_cluster or page.x_default is not None:
+                if page.codes is not None or page.x_default is not None:
                     xhtml.render_lxml(xf, page)
                 for name, value in page.extensions:
                     EXTENSIONS[name].render_lxml(xf, value)

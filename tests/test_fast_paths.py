@@ -1,7 +1,11 @@
 """The fast paths write exactly what the plain paths write.
 
-* Source rows: with the common-case row path on and off, a build writes the same
-  bytes and reports the same diagnostics (generated sources, awkward rows included).
+* Layouts: pages expanded from a path over every locale are rendered from a
+  per-layout template and kept as one key; with layouts off (every URL judged and
+  rendered one by one) a build writes the same bytes and reports the same
+  diagnostics (generated sources, awkward rows included).
+* One normaliser: the same pages written as YAML entries and as source rows give
+  the same files and the same findings.
 * Two processes: a build split across workers writes what one process writes.
 * Renderers: the string renderer and the lxml reference give the same canonical
   XML for every feature (generated pages with alternates, images, videos, news).
@@ -25,6 +29,8 @@ from hypothesis import strategies as st
 import sitemap_ext.builder as builder
 import sitemap_ext.parallel as parallel
 from sitemap_ext import build
+from sitemap_ext.pages import PageNormaliser
+from sitemap_ext.writer import FastRenderer
 
 from .conftest import canonical
 
@@ -39,15 +45,16 @@ def diagnostics(result: Any) -> list[tuple[Any, ...]]:
     return [(d.code, d.file, d.line, d.column, d.url, d.message) for d in result.collector.sorted()]
 
 
-class _NoFastRows(builder.FastRows):
-    def row_function(self, columns: Any) -> None:
-        return None
+class _NoLayout(PageNormaliser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.layout = None
 
 
 def _both(folder: Path, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> tuple[Any, Any]:
     fast = build(str(folder / "site.yaml"), str(folder / "fast"), jobs=1, **kwargs)
     with monkeypatch.context() as patch:
-        patch.setattr(builder, "FastRows", _NoFastRows)
+        patch.setattr(builder, "PageNormaliser", _NoLayout)
         plain = build(str(folder / "site.yaml"), str(folder / "plain"), jobs=1, **kwargs)
     return fast, plain
 
@@ -108,7 +115,7 @@ def sources(draw: Any) -> tuple[str, str, str]:
 
 @settings(max_examples=80, deadline=None)
 @given(sources())
-def test_row_fast_path_writes_what_the_plain_path_writes(case: tuple[str, str, str]) -> None:
+def test_layouts_write_what_url_by_url_writes(case: tuple[str, str, str]) -> None:
     site, rows, name = case
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         folder = Path(tmp)
@@ -161,20 +168,62 @@ def test_a_duplicate_across_chunks_falls_back_to_one_process(tmp_path: Path, mon
     assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
 
 
-def test_the_row_fast_path_is_taken_for_the_common_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    taken: list[int] = []
-    path_row = builder.FastRows.path_row
+def test_a_path_over_every_locale_is_rendered_from_its_layout(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[bool] = []
+    render = FastRenderer.render
 
-    def spy(self: Any, *fields: str) -> Any:
-        found = path_row(self, *fields)
-        taken.append(found is not None)
-        return found
-    monkeypatch.setattr(builder.FastRows, "path_row", spy)
+    def spy(self: Any, page: Any) -> Any:
+        taken.append(page.layout is not None)
+        return render(self, page)
+    monkeypatch.setattr(FastRenderer, "render", spy)
     (tmp_path / "site.yaml").write_text(yaml.safe_dump({
         "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
-    (tmp_path / "rows.csv").write_text("path,lastmod,sku\n/a,2026-01-02,A1\n/b,2026-01-02,B2\n/a,,A1\n")
-    assert build(str(tmp_path / "site.yaml"), str(tmp_path / "out")).ok
-    assert taken == [True, True, False]  # the repeated /a goes the generic way, which reports it
+    (tmp_path / "rows.csv").write_text("path,lastmod,sku,locales\n/a,2026-01-02,A1,\n/gr\u00f6\u00dfe,2026-01-02,B2,\n"
+                                       "/a,,A1,\n/b,,B3,en de\n", encoding="utf-8")
+    result = build(str(tmp_path / "site.yaml"), str(tmp_path / "out"))
+    assert [d.code for d in result.collector.diagnostics] == ["S104"] + ["U104"] * 3  # (sku: not a page field)
+    # the repeated /a keeps nothing; /b names a subset of the locales: URL by URL
+    assert taken == [True, True, False]
+
+
+VALUE = st.sampled_from(["", "2026-01-05", "2026-02-30", "2026-03-01T10:00", "2027-01-01"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(PATH, VALUE, PRIORITY, CHANGEFREQ), min_size=1, max_size=25),
+       clustered=st.booleans(), jsonl=st.booleans())
+def test_yaml_pages_and_source_rows_give_the_same_files_and_findings(
+        rows: list[tuple[str, str, str, str]], clustered: bool, jsonl: bool) -> None:
+    key = "path" if clustered else "loc"
+    fields = [(key, "lastmod", "priority", "changefreq")]
+    entries = [{name: value for name, value in zip(fields[0], row) if value != ""} for row in rows]
+    base: dict[str, Any] = {"site": {"base_url": "https://e.com/", "now": "2026-06-01T00:00:00Z"},
+                            "output": {"max_urls": 7}}
+    if clustered:
+        base.update(locales=LOCALES, x_default="en")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "pages.yaml").write_text(yaml.safe_dump({**base, "pages": entries}, allow_unicode=True),
+                                           encoding="utf-8")
+        if jsonl:
+            (folder / "rows.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+        else:
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows(fields + rows)
+            (folder / "rows.csv").write_text(out.getvalue(), encoding="utf-8")
+        (folder / "rows.yaml").write_text(yaml.safe_dump({**base, "sources": [
+            {"file": "rows.jsonl" if jsonl else "rows.csv"}]}))
+        pages = build(str(folder / "pages.yaml"), str(folder / "a"), jobs=1)
+        sourced = build(str(folder / "rows.yaml"), str(folder / "b"), jobs=1)
+
+        def findings(result: Any) -> list[tuple[Any, ...]]:
+            return sorted((d.code, d.url, d.message) for d in result.collector.diagnostics if d.code != "O102")
+        assert findings(pages) == findings(sourced)
+        assert pages.ok == sourced.ok
+        if pages.ok:  # (the manifests name their descriptions)
+            assert {k: v for k, v in files_of(folder / "a").items() if "manifest" not in k} == \
+                {k: v for k, v in files_of(folder / "b").items() if "manifest" not in k}
 
 
 def test_a_failing_worker_ends_quietly_and_the_build_runs_in_one_process(tmp_path: Path,

@@ -99,10 +99,10 @@ def render_loc(escaped_loc: str) -> str:
 def render_fast(images: tuple[Image, ...]) -> str:
     out = []
     for image in images:
-        fields = _fields(image)
-        if len(fields) == 1:  # loc only
-            out.append(render_loc(escape(image.loc)))
+        if image.caption is None and image.geo_location is None and image.title is None and image.license is None:
+            out.append(render_loc(escape(image.loc)))  # loc only, the common case
         else:
+            fields = _fields(image)
             out.append("<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in fields)
                        + "</image:image>")
     return "".join(out)

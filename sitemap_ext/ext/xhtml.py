@@ -10,11 +10,12 @@ NAME = "xhtml"
 URI = "http://www.w3.org/1999/xhtml"
 PREFIX = "xhtml"
 _LINK = f"{{{URI}}}link"
+X_DEFAULT = "x-default"
 
 
 def alternates(page: Page) -> list[tuple[str, str]]:
     """(hreflang, href) pairs every entry of the cluster lists: each version, then x-default."""
-    pairs = [(v.hreflang, v.loc) for v in page.versions if v.hreflang is not None]
+    pairs = list(zip(page.codes, page.locs)) if page.codes is not None else []
     if page.x_default is not None:
         pairs.append(("x-default", page.x_default))
     return pairs
@@ -35,10 +36,11 @@ def link_start(code: str) -> str:
 def render_fast(page: Page, escaped: list[str] | None = None) -> str:
     """The links; ``escaped`` holds the versions' locs escaped already (the renderer's)."""
     if escaped is None:
-        escaped = [escape(v.loc) for v in page.versions]
-    links = [link_start(v.hreflang) + href + LINK_END for v, href in zip(page.versions, escaped) if v.hreflang]
+        escaped = [escape(loc) for loc in page.locs]
+    links = [link_start(code) + href + LINK_END for code, href in zip(page.codes, escaped)] \
+        if page.codes is not None else []
     if page.x_default is not None:
-        links.append(link_start("x-default") + escape(page.x_default) + LINK_END)
+        links.append(link_start(X_DEFAULT) + escape(page.x_default) + LINK_END)
     return "".join(links)
 
 
