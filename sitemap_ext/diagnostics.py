@@ -26,9 +26,12 @@ class Severity(str, enum.Enum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Where:
-    """A position in an input file (1-based line and column)."""
+    """A position in an input file (1-based line and column).
+
+    Treated as immutable (hashable by value) but not frozen, which would make it
+    three times as costly to make: a build makes one per source row."""
 
     file: str | None = None
     line: int | None = None

@@ -26,13 +26,13 @@ class Version:
     hreflang: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Layout:
     """Locales whose URLs are each one's base followed by one and the same rest.
 
     The normaliser makes one per site (every locale, in written order) and hands it
     to each page expanded from a path; the writer keeps a template per layout, so
-    such a page is rendered from its rest alone.
+    such a page is rendered from its rest alone. Compared by identity (a cheap key).
     """
 
     codes: tuple[str, ...]  # hreflang codes, in written order
@@ -40,9 +40,14 @@ class Layout:
     x_default: int | None = None  # the index of the base x-default points to, if any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Page:
-    """One logical page: one URL (``codes`` None) or a hreflang cluster (a code per URL)."""
+    """One logical page: one URL (``codes`` None) or a hreflang cluster (a code per URL).
+
+    Treated as immutable (``dataclasses.replace`` makes changed copies) but not
+    frozen: a frozen dataclass costs five times as much to make, and a build makes
+    one per source row.
+    """
 
     locs: tuple[str, ...]
     codes: tuple[str, ...] | None = None  # hreflang of each loc, in written order

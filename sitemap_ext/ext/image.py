@@ -23,7 +23,9 @@ FIELDS = ("loc", "caption", "geo_location", "title", "license")
 DEPRECATED = FIELDS[1:]
 
 
-@dataclass(frozen=True, slots=True)
+# Treated as immutable, hashable by value, but not frozen: a frozen dataclass costs
+# several times as much to make, and a build makes one per source row.
+@dataclass(slots=True, unsafe_hash=True)
 class Image:
     loc: str
     caption: str | None = None

@@ -37,8 +37,11 @@ def _path(field: Field) -> tuple[Union[str, int], ...]:
     return field if isinstance(field, tuple) else (field,)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MediaContext:
+    """What an extension's parser needs of its page: treated as immutable (within()
+    makes changed copies), not frozen, which costs more to make: one per page."""
+
     page_loc: str
     report: Reporter
     resolve: UrlResolver
@@ -61,7 +64,8 @@ class MediaContext:
         def sub_resolve(value: Any, field: Field) -> str | None:
             return resolve(value, path + _path(field))
 
-        return dataclasses.replace(self, report=sub_report, resolve=sub_resolve)
+        return MediaContext(self.page_loc, sub_report, sub_resolve, self.dates, self.now, self.drop_deprecated,
+                            self.drop_old_news, self.writing, self.noted)
 
 
 def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str,

@@ -33,7 +33,9 @@ class Publication:
     language: str
 
 
-@dataclass(frozen=True, slots=True)
+# Treated as immutable, hashable by value, but not frozen: a frozen dataclass costs
+# several times as much to make, and a build makes one per source row.
+@dataclass(slots=True, unsafe_hash=True)
 class News:
     publication: Publication
     publication_date: Lastmod

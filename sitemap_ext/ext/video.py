@@ -40,7 +40,9 @@ class Listed:
     items: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+# Treated as immutable, hashable by value, but not frozen: a frozen dataclass costs
+# several times as much to make, and a build makes one per source row.
+@dataclass(slots=True, unsafe_hash=True)
 class Video:
     thumbnail_loc: str
     title: str
@@ -122,6 +124,10 @@ def _deprecated(raw: Mapping[str, Any], ctx: MediaContext, key: str, what: str) 
     return not dropped
 
 
+# The fields most videos have; parse_one() judges the others only when one is given.
+_BASIC = frozenset({"thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration"})
+
+
 def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     if not isinstance(raw, dict):
         ctx.report("C103", "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
@@ -152,6 +158,11 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
                 attrs.append((name, ("yes" if value else "no") if isinstance(value, bool) else str(value)))
     duration = integer(raw, "duration", ctx, code="V106", what="duration (seconds)",
                        low=limits.VIDEO_DURATION_RANGE[0], high=limits.VIDEO_DURATION_RANGE[1])
+    if _BASIC.issuperset(raw):  # none of the fields below is given (the common video): nothing to judge
+        if thumbnail is None or title is None or description is None or (content is None and player is None):
+            return None
+        return Video(thumbnail_loc=thumbnail, title=title, description=description, content_loc=content,
+                     player_loc=player, player_attrs=tuple(attrs), duration=duration)
     rating = _rating(raw, ctx)
     view_count = integer(raw, "view_count", ctx, code="V117", what="view_count", low=0)
     expiration = date(raw, "expiration_date", ctx, code="V113", what="expiration_date")
@@ -256,34 +267,38 @@ def parse(raw: Any, ctx: MediaContext) -> tuple[Video, ...]:
     return tuple(video for video in videos if video is not None)
 
 
+_NO_ATTRIBUTES: dict[str, str] = {}  # shared, never changed
+
+
 def _elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
     """(name, attributes, text) in the XSD's order."""
     def yn(flag: bool) -> str:
         return "yes" if flag else "no"
 
-    yield "thumbnail_loc", {}, video.thumbnail_loc
-    yield "title", {}, video.title
-    yield "description", {}, video.description
+    none = _NO_ATTRIBUTES
+    yield "thumbnail_loc", none, video.thumbnail_loc
+    yield "title", none, video.title
+    yield "description", none, video.description
     if video.content_loc:
-        yield "content_loc", {}, video.content_loc
+        yield "content_loc", none, video.content_loc
     if video.player_loc:
         yield "player_loc", dict(video.player_attrs), video.player_loc
     if video.duration is not None:
-        yield "duration", {}, str(video.duration)
+        yield "duration", none, str(video.duration)
     if video.expiration_date:
-        yield "expiration_date", {}, video.expiration_date.text
+        yield "expiration_date", none, video.expiration_date.text
     if video.rating is not None:
-        yield "rating", {}, video.rating
+        yield "rating", none, video.rating
     if video.view_count is not None:
-        yield "view_count", {}, str(video.view_count)
+        yield "view_count", none, str(video.view_count)
     if video.publication_date:
-        yield "publication_date", {}, video.publication_date.text
+        yield "publication_date", none, video.publication_date.text
     for tag in video.tags:
-        yield "tag", {}, tag
+        yield "tag", none, tag
     if video.category:
-        yield "category", {}, video.category
+        yield "category", none, video.category
     if video.family_friendly is not None:
-        yield "family_friendly", {}, yn(video.family_friendly)
+        yield "family_friendly", none, yn(video.family_friendly)
     if video.restriction:
         yield "restriction", {"relationship": video.restriction.relationship}, " ".join(video.restriction.items)
     if video.gallery_loc:
@@ -291,13 +306,13 @@ def _elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
     for amount, attrs in video.prices:
         yield "price", dict(attrs), amount
     if video.requires_subscription is not None:
-        yield "requires_subscription", {}, yn(video.requires_subscription)
+        yield "requires_subscription", none, yn(video.requires_subscription)
     if video.uploader:
         yield "uploader", ({"info": video.uploader[1]} if video.uploader[1] else {}), video.uploader[0]
     if video.platform:
         yield "platform", {"relationship": video.platform.relationship}, " ".join(video.platform.items)
     if video.live is not None:
-        yield "live", {}, yn(video.live)
+        yield "live", none, yn(video.live)
 
 
 def render_fast(videos: tuple[Video, ...]) -> str:
@@ -305,7 +320,7 @@ def render_fast(videos: tuple[Video, ...]) -> str:
     for video in videos:
         out.append("<video:video>")
         for name, attrs, value in _elements(video):
-            attributes = "".join(f' {k}="{escape(v)}"' for k, v in attrs.items())
+            attributes = "".join([f' {k}="{escape(v)}"' for k, v in attrs.items()]) if attrs else ""
             out.append(f"<video:{name}{attributes}>{escape(value)}</video:{name}>")
         out.append("</video:video>")
     return "".join(out)
