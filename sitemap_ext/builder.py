@@ -17,7 +17,7 @@ from .codes import REGISTRY
 from .dates import format_instant, now_argument
 from .diagnostics import Collector, Where
 from .limits import MAX_STORED_PER_CODE
-from .ext.news import NAME as NEWS
+from .ext.news import PREFIX as NEWS_PREFIX
 from .model import Layout, Page, Site, Source
 from .output import OutputError, Staging, owner_key
 from .pages import PageNormaliser, source_column
@@ -214,9 +214,8 @@ class PageFlow:
                 "lastmod is when the page last changed", page.where, url=page.locs[0],
             )
         blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
-        extensions = page.extensions
-        return Rendered(page.locs, blob, sizes, page_namespaces(page), lastmod,
-                        any(name == NEWS for name, _ in extensions) if extensions else False, key)
+        prefixes = page_namespaces(page)
+        return Rendered(page.locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
 
     def _by_rest(self, layout: Layout) -> bool:
         """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""

@@ -36,12 +36,36 @@ class HashSet:
         return self.keys[self._find(key)] == key
 
     def add(self, key: int) -> bool:
-        """Add key; False when it was there already."""
+        """Add key; False when it was there already (the probing loop inlined)."""
         key = key or 1
-        slot = self._find(key)
-        if self.keys[slot]:
-            return False
-        self._put(slot, key)
+        table, mask = self.keys, self.mask
+        slot = key & mask
+        while True:
+            found = table[slot]
+            if found == key:
+                return False
+            if found == 0:
+                break
+            slot = (slot + 1) & mask
+        table[slot] = key
+        self.size += 1
+        if self.size * 2 > mask:
+            self._grow()
+        return True
+
+    def isdisjoint(self, keys: Iterable[int]) -> bool:
+        """Whether none of the keys is here (the probing loop inlined)."""
+        table, mask = self.keys, self.mask
+        for key in keys:
+            key = key or 1
+            slot = key & mask
+            while True:
+                found = table[slot]
+                if found == key:
+                    return False
+                if found == 0:
+                    break
+                slot = (slot + 1) & mask
         return True
 
     def add_if_new(self, keys: list[int]) -> bool:
@@ -174,7 +198,7 @@ class UrlSeen:
             return self.plain.isdisjoint(keys)
         table = self._table
         assert table is not None
-        return not any(key in table for key in keys)
+        return table.isdisjoint(keys)
 
     def update(self, keys: Iterable[int]) -> None:
         if self.plain is not None:
@@ -183,6 +207,19 @@ class UrlSeen:
                 self._spill()
         else:
             self._table.update(keys)  # type: ignore[union-attr]
+
+    def add_one_if_new(self, key: int) -> bool:
+        """Add one key unless it was seen (True when added)."""
+        plain = self.plain
+        if plain is not None:
+            if key in plain:
+                return False
+            plain.add(key)
+            if len(plain) > self.SPILL:
+                self._spill()
+            return True
+        assert self._table is not None
+        return self._table.add(key)
 
     def add_if_new(self, keys: list[int]) -> bool:
         """Add every key when none was seen (True); add nothing otherwise (False).
@@ -255,6 +292,8 @@ class SeenUrls:
 
     def add_if_new(self, locs: Sequence[str]) -> bool:
         """Add a page's URLs (distinct) when none was seen (True); else nothing (False)."""
+        if not self.bases and len(locs) == 1:  # a plain page of a site with no locales
+            return self.urls.add_one_if_new(hash(locs[0]))
         rests = [rest for rest in map(self._rest, locs) if rest is not None] if self.bases else []
         if rests and not self.rests.isdisjoint(rests):
             return False
@@ -285,9 +324,13 @@ class SeenUrls:
         URLs of its other pages. False (nothing added) when one was seen here."""
         if not self.rests.isdisjoint(rests) or not self.blocked.isdisjoint(rests):
             return False
-        if any(loc in self for loc in others):
+        keys = [hash(loc) for loc in others]
+        if not self.urls.isdisjoint(keys):
             return False
-        for loc in others:
-            self.add(loc)
+        blocked = [rest for rest in map(self._rest, others) if rest is not None] if self.bases else []
+        if blocked and not self.rests.isdisjoint(blocked):
+            return False
+        self.urls.update(keys)
+        self.blocked.update(blocked)
         self.rests.update(rests)
         return True

@@ -69,6 +69,9 @@ class PageNormaliser:
         self._base_origin = str(origin_of(scope.base_url))
         self._base_root = self._base_origin + "/"  # what a root-relative URL is joined to
         self._keys: dict[str, tuple[str, str]] = {}  # urls key -> (its code, its root) when it says nothing
+        self._roots: dict[str, tuple[bool, bool]] = {}  # a root -> (on the site's hosts, all in the folder)
+        self._robots = scope.robots
+        self._folder = scope.folder
         # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
         # origin when it starts with "scheme://host[:port]/".
         self.origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
@@ -158,7 +161,7 @@ class PageNormaliser:
 
     def _folder_ok(self, url: str) -> bool:
         """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
-        return self.scope.robots or not url.startswith(self._base_origin) or url.startswith(self.scope.folder)
+        return self._robots or not url.startswith(self._base_origin) or url.startswith(self._folder)
 
     def _ready(self, value: Any, root: str) -> str | None:
         """The URL for ``value`` when there is nothing to say about it, else None: clean
@@ -168,14 +171,18 @@ class PageNormaliser:
         if type(value) is not str:
             return None
         if value[:1] == "/":
-            if value[:2] == "//" or not is_clean_path(value) or len(value) + len(root) > MAX_URL_CHARS + 1:
+            if value[:2] == "//" or len(value) + len(root) > MAX_URL_CHARS + 1 or not is_clean_path(value):
                 return None
             url = root + value[1:]
-        elif is_clean(value):
-            url = value
-        else:
+            under = self._roots.get(root)
+            if under is None:  # once per root: is all of it on the site's hosts and in the folder?
+                under = self._roots[root] = (root.startswith(self.origin_prefixes), self._folder_ok(root))
+            if under[0] and (under[1] or self._folder_ok(url)):
+                return url
             return None
-        return url if url.startswith(self.origin_prefixes) and self._folder_ok(url) else None
+        if is_clean(value) and value.startswith(self.origin_prefixes) and self._folder_ok(value):
+            return value
+        return None
 
     def url(self, value: Any, where: Where, *, what: str = "loc", check_scope: bool = True) -> str | None:
         if check_scope:
