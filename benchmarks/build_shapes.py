@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="share of the sizes above (default 1.0)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", action="append", default=[], metavar="SHAPE", help="run only these shapes")
-    parser.add_argument("--jobs", type=int, default=1, help="the build's --jobs (default 1)")
+    parser.add_argument("--jobs", type=int, default=None, help="the build's --jobs (default: the build's own default)")
     parser.add_argument("--scratch", default="/dev/shm" if os.path.isdir("/dev/shm") else WORK,
                         help="folder for the outputs (default /dev/shm: no disk write-back noise)")
     args = parser.parse_args(argv)
@@ -356,8 +356,8 @@ def main(argv: list[str] | None = None) -> int:
             with open(site, "w", encoding="utf-8") as handle:
                 handle.write(shape.yaml)
         ours_out, bare_out = os.path.join(scratch, "ours"), os.path.join(scratch, "bare")
-        ours_cmd = [sys.executable, "-m", "sitemap_ext", "build", site, "--quiet", "--jobs", str(args.jobs),
-                    "--now", "2026-11-21T12:00:00Z", "-o", ours_out]
+        ours_cmd = [sys.executable, "-m", "sitemap_ext", "build", site, "--quiet",
+                    "--now", "2026-11-21T12:00:00Z", "-o", ours_out] + (["--jobs", str(args.jobs)] if args.jobs else [])
         bare_cmd = [sys.executable, os.path.abspath(__file__), "--bare", shape.name, str(args.scale), source, bare_out]
         ours_times, bare_times = [], []
         for _ in range(args.repeat):
@@ -370,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((shape.name, urls, statistics.median(bare_times), statistics.median(ours_times), same))
         print(f"{shape.name} done", file=sys.stderr)
     shutil.rmtree(scratch, ignore_errors=True)
-    print(f"\nbuild --jobs {args.jobs} on each shape against its bare writer; median of {args.repeat}, "
+    print(f"\nbuild {f'--jobs {args.jobs}' if args.jobs else '(default --jobs)'} on each shape against its bare "
+          f"writer; median of {args.repeat}, "
           f"{os.cpu_count()} cores, "
           f"outputs in {args.scratch}\n")
     print(f"{'shape':12} {'URLs':>10} {'bare s':>8} {'build s':>8} {'ratio':>6}  same bytes")

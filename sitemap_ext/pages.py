@@ -21,7 +21,7 @@ from .ext import news as news_ext
 from .ext import video as video_ext
 from .ext.media import Field, MediaContext
 from .limits import MAX_URL_CHARS
-from .urls import is_clean, is_clean_path, normalise, origin_of
+from .urls import is_clean, is_clean_path, normalise, origin_of, origin_text
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -82,9 +82,11 @@ class PageNormaliser:
         self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
         self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
         # row shape -> its url:<code> columns, and whether it has media fields
-        self._shapes: dict[tuple[str, ...], tuple[tuple[str, ...], bool]] = {}
+        self._shapes: dict[tuple[str, ...], tuple[tuple[tuple[str, str], ...], bool]] = {}
+        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
         self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
         self._priorities: dict[str, str | None] = {}  # priority text -> as written (None: not valid)
+        self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
         # Every locale, a path joined to each base: when the bases are distinct and in
         # the sitemaps' folder, such a page needs no judgement per URL (see _cluster).
         self.layout: Layout | None = None
@@ -251,9 +253,9 @@ class PageNormaliser:
         urls = get("urls")
         media = True
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
-            url_keys, media = self._row_shape(raw)
-            if url_keys:
-                columns = {key[len(URL_COLUMN):]: raw[key] for key in url_keys if raw[key] not in (None, "")}
+            url_columns, media = self._row_shape(raw)
+            if url_columns:
+                columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")}
                 if columns:
                     urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
         has_path = path is not None and path != ""
@@ -321,8 +323,14 @@ class PageNormaliser:
         return tuple(out)
 
     def _column_image(self, value: Any, where_of: WhereOf, page_loc: str) -> image_ext.Image | None:
-        if type(value) is str and image_ext.says_nothing(value, page_loc, self.noted):
-            return image_ext.Image(value)
+        if type(value) is str:
+            if value.startswith(self._quiet_image_hosts) and is_clean(value):
+                return image_ext.Image(value)  # a host noted before: nothing more to say about it
+            if image_ext.says_nothing(value, page_loc, self.noted):
+                host = origin_text(value)
+                if ("image-host", host) in self.noted:
+                    self._quiet_image_hosts += (host + "/",)
+                return image_ext.Image(value)
         return image_ext.parse_one(value, self._media_context(IMAGE_COLUMN, where_of, page_loc))
 
     def _media_context(self, key: str, where_of: WhereOf, page_loc: str) -> MediaContext:
@@ -344,16 +352,17 @@ class PageNormaliser:
 
     # --- clusters -----------------------------------------------------------------
 
-    def _row_shape(self, raw: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
-        """A row's url:<code> columns, and whether it has media fields: once per shape
-        (a CSV source has one; JSON Lines objects, a few)."""
+    def _row_shape(self, raw: Mapping[str, Any]) -> tuple[tuple[tuple[str, str], ...], bool]:
+        """A row's url:<code> columns (each with the key it gives urls), and whether it
+        has media fields: once per shape (a CSV source has one; JSON Lines, a few)."""
         shape = tuple(raw)
         found = self._shapes.get(shape)
         if found is None:
             if len(self._shapes) >= _MEMO_LIMIT:
                 self._shapes.clear()
-            found = self._shapes[shape] = (tuple(key for key in shape if key.startswith(URL_COLUMN)),
-                                           not _MEDIA_KEYS.isdisjoint(shape))
+            found = self._shapes[shape] = (
+                tuple((key, key[len(URL_COLUMN):]) for key in shape if key.startswith(URL_COLUMN)),
+                not _MEDIA_KEYS.isdisjoint(shape))
         return found
 
     def _cluster(
@@ -427,20 +436,25 @@ class PageNormaliser:
             codes = tuple(sorted(by_code, key=order.__getitem__))
             return (tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where),
                     None, "")
-        codes = tuple(sorted(by_code, key=str.lower))
-        seen: dict[str, str] = {}
-        for code in codes:
-            loc = by_code[code]
-            if loc in seen:
-                self.collector.report(
-                    "H107", f"{loc} is given for both {seen[loc]} and {code}; each "
-                    "language version needs its own URL", where, url=loc, hreflang=code,
-                )
-            seen.setdefault(loc, code)
-        if len(seen) != len(codes):
+        given = tuple(by_code)
+        codes = self._orders.get(given)  # (rows name their codes in one order: sorted once)
+        if codes is None:
+            if len(self._orders) >= _MEMO_LIMIT:
+                self._orders.clear()
+            codes = self._orders[given] = tuple(sorted(given, key=str.lower))
+        locs = tuple([by_code[code] for code in codes])
+        if len(set(locs)) != len(locs):
+            seen: dict[str, str] = {}
+            for code, loc in zip(codes, locs):
+                if loc in seen:
+                    self.collector.report(
+                        "H107", f"{loc} is given for both {seen[loc]} and {code}; each "
+                        "language version needs its own URL", where, url=loc, hreflang=code,
+                    )
+                seen.setdefault(loc, code)
             codes = tuple(code for code in codes if seen.get(by_code[code]) == code)
-        return tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where), \
-            None, ""
+            locs = tuple([by_code[code] for code in codes])
+        return locs, codes, self._x_default(raw, by_code, where_of, where), None, ""
 
     def _escaped_path(self, path: str) -> str | None:
         """A root-relative path that needs percent-encoding (non-ASCII letters, say),

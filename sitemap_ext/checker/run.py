@@ -27,6 +27,7 @@ from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
+from ..parallel import usable_cores
 from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
 from ..urls import origin_text, url_key
@@ -49,11 +50,7 @@ _STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
 
 def default_jobs() -> int:
     """One process per core, at most four (the pool pays off from two files on)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4))
+    return min(usable_cores(), 4)
 
 
 @dataclass(frozen=True)

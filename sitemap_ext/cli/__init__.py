@@ -45,9 +45,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
                        help="renderer: fast (default) or lxml (the reference; same XML, slower)")
     build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
-                       help="processes sharing a large source (default 1): each renders a part of it; "
-                       "helps where rows take the generic way (url:<code> columns, media objects), "
-                       "not on the row fast path; the output is the same")
+                       help="processes sharing a large source (default: one per core, at most 4; "
+                       "sources under 4 MiB take one): each renders a part of it; the output is the same")
 
     allow = ("a folder besides the site description's own that its sources and includes may come from "
              "(repeatable)")
