@@ -10,7 +10,7 @@ a table past it: small sites pay nothing, large ones stay near flat in memory.
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 
 class HashSet:
@@ -247,14 +247,16 @@ class UrlSeen:
 class SeenUrls:
     """Every URL written so far, by hash().
 
-    A page of the row fast path has one URL per locale, each locale's base followed
-    by one and the same rest (``/products/x``): it is kept as the hash of that rest,
-    once for all its URLs (``rests``), which makes the common case five times cheaper
-    in time and memory. Other pages' URLs are kept one by one (``urls``), and those
-    that start with a base also by their rest (``blocked``), so that a fast-path page
-    is judged by one key in two sets. This is sound when no base is a prefix of
-    another (a URL then starts with at most one base); otherwise there are no rests
-    and every URL is kept one by one (``clusters`` is False).
+    A page of a layout has one URL per locale, each locale's base followed by one and
+    the same rest (``/products/x``): it is kept as the hash of that rest, once for all
+    its URLs (``rests``), which makes the common case five times cheaper in time and
+    memory. Other pages' URLs are kept one by one (``urls``). A URL under a base is
+    also judged against ``rests`` (by its rest); a layout page is also judged against
+    ``urls`` (each of its URLs), but only once some URL under a base was kept one by
+    one (``based``): a site whose pages all come from paths never pays for it, and
+    one whose pages never do keeps one key per URL. This is sound when no base is a
+    prefix of another (a URL then starts with at most one base); otherwise there are
+    no rests and every URL is kept one by one (``clusters`` is False).
     """
 
     def __init__(self, bases: Iterable[str]) -> None:
@@ -267,14 +269,19 @@ class SeenUrls:
         self._base_set = frozenset(self.bases)
         self.urls = UrlSeen()
         self.rests = UrlSeen()
-        self.blocked = UrlSeen()
+        self.based = False  # a URL under a base is in urls
+
+    def _base_length(self, loc: str) -> int:
+        """The length of the base a URL starts with; 0 if none."""
+        for length in self._lengths:
+            if loc[:length] in self._base_set:  # (prefix-free: at most one base matches)
+                return length
+        return 0
 
     def _rest(self, loc: str) -> int | None:
         """hash() of what follows the base a URL starts with, if any."""
-        for length in self._lengths:
-            if loc[:length] in self._base_set:  # (prefix-free: at most one base matches)
-                return hash(loc[length:])
-        return None
+        length = self._base_length(loc)
+        return hash(loc[length:]) if length else None
 
     def __contains__(self, loc: str) -> bool:
         if hash(loc) in self.urls:
@@ -286,51 +293,60 @@ class SeenUrls:
 
     def add(self, loc: str) -> None:
         self.urls.add(hash(loc))
-        rest = self._rest(loc)
-        if rest is not None:
-            self.blocked.add(rest)
+        if not self.based and self.bases and self._base_length(loc):
+            self.based = True
 
     def add_if_new(self, locs: Sequence[str]) -> bool:
         """Add a page's URLs (distinct) when none was seen (True); else nothing (False)."""
-        if not self.bases and len(locs) == 1:  # a plain page of a site with no locales
-            return self.urls.add_one_if_new(hash(locs[0]))
-        rests = [rest for rest in map(self._rest, locs) if rest is not None] if self.bases else []
-        if rests and not self.rests.isdisjoint(rests):
-            return False
+        if not self.bases:
+            if len(locs) == 1:  # a plain page of a site with no locales
+                return self.urls.add_one_if_new(hash(locs[0]))
+            return self.urls.add_if_new([hash(loc) for loc in locs])
+        if len(self.rests):
+            rests = [rest for rest in map(self._rest, locs) if rest is not None]
+            if rests and not self.rests.isdisjoint(rests):
+                return False
         if not self.urls.add_if_new([hash(loc) for loc in locs]):
             return False
-        self.blocked.update(rests)
+        if not self.based and any(map(self._base_length, locs)):
+            self.based = True
         return True
 
     def add_cluster_if_new(self, rest: str) -> int | None:
-        """A fast-path page, whose URLs are every base + ``rest`` (needs ``clusters``):
+        """A layout page, whose URLs are every base + ``rest`` (needs ``clusters``):
         the key it is kept as, or None when one of its URLs was seen (nothing added)."""
         key = hash(rest)
-        rests, blocked = self.rests.plain, self.blocked.plain
-        if rests is not None and blocked is not None:  # both still sets: no call
-            if key in rests or key in blocked:
+        if self.based and not self.urls.isdisjoint([hash(base + rest) for base in self.bases]):
+            return None
+        rests = self.rests.plain
+        if rests is not None:  # still a set: no call
+            if key in rests:
                 return None
             rests.add(key)
             if len(rests) > UrlSeen.SPILL:
                 self.rests._spill()
             return key
-        if key in self.rests or key in self.blocked:
+        if key in self.rests:
             return None
         self.rests.add(key)
         return key
 
-    def claim(self, rests: Sequence[int], others: Sequence[str]) -> bool:
-        """Add the pages of another process: the keys of its fast-path pages and the
-        URLs of its other pages. False (nothing added) when one was seen here."""
-        if not self.rests.isdisjoint(rests) or not self.blocked.isdisjoint(rests):
+    def claim(self, rests: Sequence[int], others: Sequence[str], keyed: Callable[[], Sequence[str]]) -> bool:
+        """Add the pages of another process: the keys of its layout pages (``keyed``
+        gives their URLs, needed only when URLs under a base were kept one by one) and
+        the URLs of its other pages. False (nothing added) when one was seen here."""
+        if not self.rests.isdisjoint(rests):
+            return False
+        if self.based and rests and not self.urls.isdisjoint([hash(loc) for loc in keyed()]):
             return False
         keys = [hash(loc) for loc in others]
         if not self.urls.isdisjoint(keys):
             return False
-        blocked = [rest for rest in map(self._rest, others) if rest is not None] if self.bases else []
-        if blocked and not self.rests.isdisjoint(blocked):
-            return False
+        if self.bases:
+            under = [rest for rest in map(self._rest, others) if rest is not None]
+            if under and not self.rests.isdisjoint(under):
+                return False
+            self.based = self.based or bool(under)
         self.urls.update(keys)
-        self.blocked.update(blocked)
         self.rests.update(rests)
         return True

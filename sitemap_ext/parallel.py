@@ -173,12 +173,18 @@ class Chunk:
         rests = [page[4] for page in self.meta if page[4] is not None]
         others: list[str] = []
         if len(rests) < len(self.meta):
-            locs, entry = self.locs(), 0
-            for count, page in zip(self.counts, self.meta):
-                if page[4] is None:
-                    others.extend(locs[entry:entry + count])
-                entry += count
-        return seen.claim(rests, others)
+            others = self._locs(keyed=False)
+        return seen.claim(rests, others, lambda: self._locs(keyed=True))
+
+    def _locs(self, keyed: bool) -> list[str]:
+        """The URLs of the pages kept by a key (``keyed``), or of the others."""
+        found: list[str] = []
+        locs, entry = self.locs(), 0
+        for count, page in zip(self.counts, self.meta):
+            if (page[4] is not None) == keyed:
+                found.extend(locs[entry:entry + count])
+            entry += count
+        return found
 
     def records(self, start: int = 0) -> Iterator[Rendered]:
         """Pages one by one from page ``start`` (where runs do not apply)."""

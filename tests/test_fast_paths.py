@@ -168,6 +168,26 @@ def test_a_duplicate_across_chunks_falls_back_to_one_process(tmp_path: Path, mon
     assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
 
 
+@pytest.mark.parametrize("written_before", ["https://e.com/de/p20", "https://e.com/ch/p3"])
+def test_a_worker_page_repeating_an_earlier_url_under_a_base_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written_before: str) -> None:
+    """A URL under a base kept one by one (a YAML page), then a layout page with that
+    URL among its own in a worker's part: found as in one process."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform: builds run in one process")
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "CHUNK_ROWS", 5)
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "pages": [{"loc": written_before}],
+        "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p{i}\n" for i in range(30)))
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert [(d.code, d.url) for d in one.collector.diagnostics] == [("U104", written_before)]
+    assert diagnostics(one) == diagnostics(two)
+    assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
 def test_a_path_over_every_locale_is_rendered_from_its_layout(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     taken: list[bool] = []
