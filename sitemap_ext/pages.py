@@ -343,6 +343,8 @@ class PageNormaliser:
             self.collector.report(code, message, where(field), url=page_loc, suggestion=suggestion, once=once)
 
         def resolve(value: Any, field: Field) -> str | None:
+            if type(value) is str and is_clean(value):
+                return value  # (a media URL may be on any host: nothing else to judge)
             return self.url(value, where(field), what=".".join(str(p) for p in (key,) + (
                 field if isinstance(field, tuple) else (field,) if field is not None else ())), check_scope=False)
 
