@@ -19,7 +19,8 @@ from .model import Site
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
 from .urls import Origin, origin_of, origin_text
-from .writer import Rendered, write_index
+from .stylesheet import STYLESHEET
+from .writer import XSL_FILE, Rendered, write_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parallel import Chunk
@@ -48,10 +49,10 @@ class _HostFiles:
         self.public = public  # where this host serves the files, ending in '/'
         scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
         os.mkdir(scratch)
-        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip)
+        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip, out.xsl)
         # News pages get files of their own: Google reads at most 1,000 news entries a file.
         self.news = UrlsetSeries(os.path.join(scratch, "news"), min(out.max_urls, MAX_NEWS_PER_FILE),
-                                 out.max_bytes, out.gzip)
+                                 out.max_bytes, out.gzip, out.xsl)
         os.mkdir(self.news.folder)
         self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
 
@@ -78,7 +79,7 @@ class _HostFiles:
                 )
             name = self.folder + out.index_file
             path = self.staging.path(name)
-            size = write_index(path, [(f.url or "", f.lastmod) for f in written])
+            size = write_index(path, [(f.url or "", f.lastmod) for f in written], out.xsl)
             index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
                                 url=_url_of(self.public, out.index_file))
             moves.append((path, name))
@@ -88,6 +89,13 @@ class _HostFiles:
             text_parts = self.text.finish()
             for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
                 self._place(scratch, name, stats, moves, written)
+        if out.xsl and sitemaps:
+            name = self.folder + XSL_FILE
+            path = self.staging.path(name)
+            with open(path, "wb") as handle:
+                handle.write(STYLESHEET)
+            moves.append((path, name))
+            written.append(WrittenFile(name=name, kind="xsl", bytes=len(STYLESHEET), uncompressed=len(STYLESHEET)))
         if out.html and sitemaps:
             self._views(sitemaps, moves, written)
         if out.robots is not None and entry_point is not None:
@@ -206,7 +214,7 @@ class Files:
             written += host_written
         # Children first, the index after them, then the rest: a reader never sees an
         # index naming a file that is not in place yet.
-        order = {"urlset": 0, "text": 0, "index": 1, "robots": 2, "html": 3}
+        order = {"xsl": 0, "urlset": 0, "text": 0, "index": 1, "robots": 2, "html": 3}
         kinds = {f.name: f.kind for f in written}
         moves.sort(key=lambda move: order[kinds[move[1]]])
         return moves, written

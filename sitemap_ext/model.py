@@ -112,6 +112,7 @@ class OutputConfig:
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
     html: bool = False  # a static HTML view of every sitemap, for people
+    xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,6 +182,7 @@ class UrlsetSeries:
     max_urls: int
     max_bytes: int
     gzip: bool
+    stylesheet: bool = False  # output.xsl: each file names the stylesheet
     parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (file written, stats)
     _current: _Part | None = None
     _background: _Background = field(default_factory=_Background)
@@ -190,7 +191,7 @@ class UrlsetSeries:
         path = os.path.join(self.folder, f".part-{len(self.parts) + 1}.xml" + (".gz" if self.gzip else ""))
         raw = open(path, "wb")
         sink = _gzip(raw) if self.gzip else raw
-        head = urlset_head(prefixes)
+        head = urlset_head(prefixes, self.stylesheet)
         sink.write(head)
         return _Part(path, raw, sink, head, prefixes=prefixes, head_bytes=len(head), background=self._background)
 
@@ -218,7 +219,7 @@ class UrlsetSeries:
         view, position = memoryview(blob), 0
         for size in sizes:
             merged = part.prefixes | prefixes
-            head = len(urlset_head(merged)) if merged != part.prefixes else part.head_bytes
+            head = len(urlset_head(merged, self.stylesheet)) if merged != part.prefixes else part.head_bytes
             if part.urls and (part.urls >= self.max_urls or head + part.body_bytes + size + len(URLSET_TAIL) > self.max_bytes):
                 self._close()
                 part = self._current = self._open(prefixes)
@@ -275,7 +276,7 @@ class UrlsetSeries:
             part.sink.close()
         size = part.raw.tell()
         part.raw.close()
-        head = urlset_head(part.prefixes)
+        head = urlset_head(part.prefixes, self.stylesheet)
         if head != part.written_head:
             size = _rewrite_head(part.path, len(part.written_head), head, self.gzip)
         stats = WrittenFile(name="", kind="urlset", urls=part.urls, bytes=size,

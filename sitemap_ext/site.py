@@ -21,6 +21,7 @@ from .safeio import Refused, inside, read_bounded, regular_file
 from .loader import Doc, Path, load_yaml
 from .output import reserved_name, safe_relative_name
 from . import langtags
+from .writer import XSL_FILE
 from .model import Defaults, Locale, OutputConfig, Page, Scope, Site, Source
 from .ext.media import MediaContext
 from .ext.news import parse_publication
@@ -34,7 +35,7 @@ INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
-    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html",
+    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl",
 )
 SOURCE_KEYS = ("file", "format")
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
@@ -323,7 +324,7 @@ class _Loader:
                                       "file) or 'always'", top.doc.value_where(at("index")))
                 ok = False
             config["index"] = mode
-        for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned", "html"):
+        for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl"):
             if key in raw:
                 flag = top.boolean(at(key), raw[key], f"output.{key}")
                 ok &= flag is not None
@@ -374,6 +375,11 @@ class _Loader:
         if output.robots is not None and output.robots.casefold() == output.index_file.casefold():
             clash = "robots", f"output.robots '{output.robots}' is the index's name; the robots line would " \
                 "replace the index"
+        if output.xsl:
+            for key in ("index_file", "robots"):
+                name = keys[key]
+                if name is not None and name.casefold() == XSL_FILE:
+                    clash = key, f"output.{key} '{name}' is the name of the stylesheet output.xsl writes"
         if output.pattern.casefold() == output.news_pattern.casefold():
             clash = "news_pattern", f"output.news_pattern '{output.news_pattern}' is output.pattern; news " \
                 "sitemaps would replace the others"

@@ -18,7 +18,7 @@ import contextlib
 import io
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Protocol, Sequence
+from typing import BinaryIO, Callable, Protocol, Sequence
 
 from lxml import etree
 
@@ -56,15 +56,31 @@ def page_namespaces(page: Page) -> frozenset[str]:
     return found
 
 
+# output.xsl: the stylesheet written beside the files, and what points to it. The
+# reference is relative, so the files show the same on any host they are served from.
+XSL_FILE = "sitemap.xsl"
+_STYLESHEET = etree.tostring(etree.PI("xml-stylesheet", f'type="text/xsl" href="{XSL_FILE}"')) + b"\n"
+
+
+def _start(xf: etree.xmlfile, sink: BinaryIO, stylesheet: bool) -> None:
+    """The declaration (lxml ends it with a newline) and, with output.xsl, the
+    stylesheet instruction on a line of its own (lxml writes nothing but the root
+    element after the declaration, so the instruction goes to the sink directly)."""
+    xf.write_declaration()
+    if stylesheet:
+        xf.flush()
+        sink.write(_STYLESHEET)
+
+
 @lru_cache(maxsize=64)
-def urlset_head(prefixes: frozenset[str]) -> bytes:
+def urlset_head(prefixes: frozenset[str], stylesheet: bool = False) -> bytes:
     """Declaration and <urlset> start tag declaring exactly ``prefixes`` (sorted)."""
     known = all_prefixes()
     nsmap: dict[str | None, str] = {None: SITEMAP_NS}
     nsmap.update({p: known[p] for p in sorted(prefixes)})
     buffer = io.BytesIO()
     with etree.xmlfile(buffer, encoding="UTF-8") as xf:
-        xf.write_declaration()  # lxml ends it with a newline
+        _start(xf, buffer, stylesheet)
         with xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap):
             xf.flush()
             head = buffer.getvalue() + b"\n"
@@ -227,11 +243,11 @@ class LxmlRenderer:
 RENDERERS: dict[str, Callable[[], Renderer]] = {"fast": FastRenderer, "lxml": LxmlRenderer}
 
 
-def write_index(path: str, entries: list[tuple[str, Lastmod | None]]) -> int:
+def write_index(path: str, entries: list[tuple[str, Lastmod | None]], stylesheet: bool = False) -> int:
     """A <sitemapindex> of (URL, newest lastmod) entries, by lxml."""
     with open(path, "wb") as handle:
         with etree.xmlfile(handle, encoding="UTF-8") as xf:
-            xf.write_declaration()
+            _start(xf, handle, stylesheet)
             with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
                 xf.write("\n")
                 for url, lastmod in entries:
