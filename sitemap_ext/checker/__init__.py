@@ -21,6 +21,7 @@ from ..diagnostics import Collector, Where
 from ..limits import MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
+from .clusters import Coverage
 from .config import Policy
 from .run import Options, Run, default_jobs
 
@@ -34,6 +35,7 @@ class CheckResult:
     skipped: list[str] = field(default_factory=list)  # files in folders that hold no sitemap or feed
     now: float | None = None  # the instant dates were judged against
     clock: str = "--now"  # where it came from: --now, SOURCE_DATE_EPOCH, the system clock
+    coverage: Coverage | None = None  # the hreflang coverage picture, when asked for
 
     @property
     def ok(self) -> bool:
@@ -44,7 +46,8 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
           now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
-          max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False) -> CheckResult:
+          max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
+          coverage: int = 0) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -63,7 +66,8 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     ``only_site_yaml``: a YAML file without a top-level ``site:`` key is skipped, not
     judged as a site description (for hooks that pass every changed YAML file).
     A check that finds nothing to check (no sitemap, feed or site description among
-    the inputs) reports F104.
+    the inputs) reports F104. ``coverage``: keep the hreflang coverage picture of at
+    most this many clusters in ``result.coverage`` (defective ones first; 0: none).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -98,6 +102,8 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
                           max_per_code=max_per_code)
         run = Run(collector, options)
         run.check(sitemaps)
+        if coverage:
+            result.coverage = run.clusters.coverage(coverage)
         result.files += run.files
         result.skipped += run.skipped
     if not result.files and not collector.errors and not passed_over:

@@ -209,6 +209,25 @@ class PackedText:
         return data.decode("utf-8", "surrogatepass")
 
 
+# States of a cell of the coverage picture (a URL a cluster names for one code).
+WHOLE, DIFFERS, ABSENT = "whole", "differs", "absent"
+
+
+@dataclass
+class Coverage:
+    """The hreflang coverage picture: for each cluster (a distinct list of alternates
+    with two codes or more, as some page announces it) and each code, the URL named and
+    its state: WHOLE (listed in a sitemap, announcing exactly this list back), DIFFERS
+    (listed, announcing another list or none: some return link is missing) or ABSENT
+    (in no sitemap given). Clusters with a defect come first; at most ``limit`` are
+    kept, and the counts say how many there were."""
+
+    codes: list[str]  # the columns: every code named, x-default last
+    rows: list[dict[str, tuple[str, str]]]  # code -> (URL, state)
+    clusters: int = 0  # distinct lists with two codes or more
+    whole: int = 0  # of which every URL named announces the same list back
+
+
 @dataclass
 class ClusterIndex:
     collector: Collector
@@ -296,6 +315,36 @@ class ClusterIndex:
         """The places in sorted order of every entry with this key."""
         low = bisect_left(self._sorted, key)
         return range(low, bisect_right(self._sorted, key, low))
+
+    def coverage(self, limit: int) -> Coverage:
+        """The coverage picture after finish(): see Coverage."""
+        whole_rows: list[dict[str, tuple[str, str]]] = []
+        broken_rows: list[dict[str, tuple[str, str]]] = []
+        clusters = whole = 0
+        used: set[str] = set()
+        for list_id in range(len(self.list_first)):
+            items = self._items(list_id)
+            if len({self.item_code[i] for i in items}) < 2:
+                continue
+            clusters += 1
+            complete = self.list_members[list_id] == self.list_named[list_id]
+            whole += complete
+            rows = whole_rows if complete else broken_rows
+            if len(broken_rows) >= limit or (complete and len(whole_rows) >= limit):
+                continue
+            row: dict[str, tuple[str, str]] = {}
+            for item in items:
+                code, key = self.codes[self.item_code[item]], self.item_key[item]
+                held = {self.held[self._order[place]] for place in self._listings(key)}
+                if code == X_DEFAULT:  # a language selector need not announce the cluster back
+                    state = WHOLE if held else ABSENT
+                else:
+                    state = WHOLE if list_id in held else DIFFERS if held else ABSENT
+                row.setdefault(code, (self.hrefs[item], state))
+                used.add(code)
+            rows.append(row)
+        codes = sorted(used - {X_DEFAULT}, key=str.lower) + ([X_DEFAULT] if X_DEFAULT in used else [])
+        return Coverage(codes, (broken_rows + whole_rows)[:limit], clusters, whole)
 
     # --- judging -------------------------------------------------------------------------
 

@@ -56,7 +56,10 @@ def parser() -> argparse.ArgumentParser:
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--format", choices=FORMATS, default="text")
+    check.add_argument("--format", choices=FORMATS, default="text",
+                       help="text (default), json, github, csv, sarif, or html (one self-contained report with "
+                       "the hreflang coverage picture)")
+    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     check.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
     check.add_argument("--now", metavar="ISO8601", help="the time to judge dates against (default: none)")
     check.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")

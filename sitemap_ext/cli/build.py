@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from ..builder import BuildResult, Progress, build
-from ..dates import parse_now
+from ..dates import format_instant, parse_now
+from .html_report import write_html
 from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
                      write_json, write_step_summary)
 
@@ -31,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
         write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,
                    removed=result.removed, now=clock_json(*_clock(result)))
         return code
-    write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
+    if args.format == "html":
+        write_html(collector, sys.stdout, title=f"sitemap-ext build {args.site}", files=files,
+                   clock=_clock_text(result), quiet=args.quiet)
+    else:
+        write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
     if args.quiet:
         return code
     if result.recovered:
@@ -69,3 +74,8 @@ def _show_progress(progress: Progress) -> None:
 
 def _clock(result: BuildResult) -> tuple[float | None, str]:
     return (None, "") if result.site is None else (result.site.now, result.site.clock)
+
+
+def _clock_text(result: BuildResult) -> str | None:
+    now, source = _clock(result)
+    return None if now is None else f"{format_instant(now)} (from {source})"

@@ -7,8 +7,9 @@ import sys
 
 from ..checker import check
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
-from ..dates import parse_now
-from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
+from ..dates import format_instant, parse_now
+from .html_report import COVERAGE_ROWS, write_html
+from .report import (EXIT_IO, EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
                      write_json, write_step_summary)
 
 
@@ -31,15 +32,30 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                    cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml)
+                   max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
+                   coverage=COVERAGE_ROWS if args.format == "html" else 0)
     collector = result.collector
     code = exit_code(collector, args.strict)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
-    if args.format == "json":
-        write_json(collector, sys.stdout, result.files, ok=code == 0, skipped=result.skipped,
-                   now=clock_json(result.now, result.clock))
-        return code
-    write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
+    try:
+        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    except OSError as exc:
+        sys.stderr.write(f"sitemap-ext check: cannot write {args.output}: {exc.strerror or exc}\n")
+        return EXIT_IO
+    try:
+        if args.format == "json":
+            write_json(collector, out, result.files, ok=code == 0, skipped=result.skipped,
+                       now=clock_json(result.now, result.clock))
+            return code
+        if args.format == "html":
+            clock = None if result.now is None else f"{format_instant(result.now)} (from {result.clock})"
+            write_html(collector, out, title="sitemap-ext check " + " ".join(args.paths), files=result.files,
+                       coverage=result.coverage, clock=clock, quiet=args.quiet)
+        else:
+            write_diagnostics(collector, args.format, out, quiet=args.quiet)
+    finally:
+        if out is not sys.stdout:
+            out.close()
     if not args.quiet:
         urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") != "sitemapindex")
         extra = ""

@@ -15,7 +15,7 @@ from ..diagnostics import Collector, Diagnostic, Severity
 from ..safeio import Refused, read_bounded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
-FORMATS = ("text", "json", "github", "csv", "sarif")
+FORMATS = ("text", "json", "github", "csv", "sarif", "html")
 #: The version of the JSON report's shape (specs/report.schema.json); raised when a
 #: field changes meaning or goes, not when one is added.
 JSON_VERSION = 1
