@@ -36,37 +36,18 @@ class HashSet:
         return self.keys[self._find(key)] == key
 
     def add(self, key: int) -> bool:
-        """Add key; False when it was there already (the probing loop inlined)."""
+        """Add key; False when it was there already."""
         key = key or 1
-        table, mask = self.keys, self.mask
-        slot = key & mask
-        while True:
-            found = table[slot]
-            if found == key:
-                return False
-            if found == 0:
-                break
-            slot = (slot + 1) & mask
-        table[slot] = key
-        self.size += 1
-        if self.size * 2 > mask:
-            self._grow()
+        slot = self._find(key)
+        if self.keys[slot]:
+            return False
+        self._put(slot, key)
         return True
 
     def isdisjoint(self, keys: Iterable[int]) -> bool:
-        """Whether none of the keys is here (the probing loop inlined)."""
-        table, mask = self.keys, self.mask
-        for key in keys:
-            key = key or 1
-            slot = key & mask
-            while True:
-                found = table[slot]
-                if found == key:
-                    return False
-                if found == 0:
-                    break
-                slot = (slot + 1) & mask
-        return True
+        """Whether none of the keys is here."""
+        table, find = self.keys, self._find
+        return not any(table[find(key or 1)] for key in keys)
 
     def add_if_new(self, keys: list[int]) -> bool:
         """Add every key when none is here (True); add nothing otherwise (False).
