@@ -100,8 +100,9 @@ def build(
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
-    ``jobs`` is how many processes share a large source (default: one per core,
-    at most four; the same output either way); ``progress`` is called now and then with a ``Progress``;
+    ``jobs`` is how many processes share a large source (default: one per core, at
+    most four; the same output either way); ``progress`` is called now and then with
+    a ``Progress``;
     ``allow_read``: folders besides the description's own that sources and includes
     may come from; ``max_per_code``: findings kept per code (the rest are counted;
     None: all).

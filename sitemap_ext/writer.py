@@ -185,9 +185,7 @@ class FastRenderer:
             entry = f"<url><loc>{escape(page.locs[0])}</loc>{shared}{media}</url>\n".encode()
             return entry, [len(entry)]  # (a page without alternates has one URL)
         locs = [escape(loc) for loc in page.locs]
-        if page.codes is not None or page.x_default is not None:
-            shared += xhtml.render_fast(page, locs)
-        found = entries(locs, tail(shared + media))
+        found = entries(locs, tail(shared + xhtml.render_fast(page, locs) + media))
         return b"".join(found), [len(entry) for entry in found]
 
 
