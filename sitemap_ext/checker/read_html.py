@@ -1,0 +1,162 @@
+"""The HTML reader: what a built page's ``<head>`` says to search engines.
+
+A first part of the issue "The built site": the reader only, for the checker to
+wire in. It reads a page's bytes up to the end of its head (``</head>`` or the
+first ``<body>``), never more than ``HEAD_LIMIT``, parses them with lxml's HTML
+parser (libxml2: the encoding from the BOM or ``<meta charset>``, broken markup
+recovered, no network), and gives the alternates in the same ``Link`` shape the
+sitemap reader gives (so one rule set judges both), the canonical, the robots
+directives and ``<html lang>``, each with its line and column. ``page_url`` maps a
+built file to the URL it is served at.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Iterator
+from urllib.parse import quote
+
+from lxml import etree
+
+from .record import Link, Value
+
+HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
+_HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
+_OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
+_ROBOTS_NAMES = frozenset({"robots", "googlebot"})
+_PARSER = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True,
+                           huge_tree=False)
+
+
+@dataclass(slots=True)
+class Placed:
+    """A value with its line and column (1-based) in the page."""
+
+    text: str
+    line: int
+    column: int | None
+
+
+@dataclass(slots=True)
+class PageHead:
+    alternates: tuple[Link, ...] = ()  # (rel, hreflang, href, media) as written
+    alternate_places: tuple[Placed, ...] = ()  # where each alternate is (its href)
+    canonicals: tuple[Placed, ...] = ()  # every rel="canonical" href (more than one is a defect)
+    robots: tuple[Placed, ...] = ()  # the content of each meta robots / googlebot
+    lang: Placed | None = None  # <html lang>
+    complete: bool = True  # False: the head did not end within HEAD_LIMIT
+
+    @property
+    def noindex(self) -> bool:
+        """Whether a robots directive keeps the page out of the index (noindex, none)."""
+        return any(token.strip() in ("noindex", "none")
+                   for placed in self.robots for token in placed.text.lower().split(","))
+
+    def locs(self) -> tuple[Value, ...]:
+        """The alternates' hrefs as record values (for the rules that judge URLs)."""
+        return tuple(Value(place.text, place.line) for place in self.alternate_places)
+
+
+def read_head(chunks: Iterator[bytes]) -> PageHead:
+    """The head of one page from its bytes (``complete`` is False when it did not end
+    within ``HEAD_LIMIT``: nothing of it is taken then)."""
+    data = _head_bytes(chunks)
+    if data is None:
+        return PageHead(complete=False)
+    if not data.strip():
+        return PageHead()
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError:  # nothing recoverable at all
+        return PageHead()
+    if root is None:
+        return PageHead()
+    columns = _Columns(data)
+    alternates: list[Link] = []
+    places: list[Placed] = []
+    canonicals: list[Placed] = []
+    robots: list[Placed] = []
+    lang = None
+    for element in root.iter("html", "link", "meta"):
+        tag, line = element.tag, element.sourceline or 1
+        column = columns.of(line, b"<" + tag.encode())  # every element counted: the n-th on its line
+        if tag == "html":
+            value = element.get("lang")
+            if value is not None and lang is None:
+                lang = Placed(value, line, column)
+        elif tag == "link":
+            rel = (element.get("rel") or "").lower().split()
+            href = element.get("href")
+            if "alternate" in rel and href is not None:
+                alternates.append(("alternate", element.get("hreflang"), href, element.get("media")))
+                places.append(Placed(href, line, column))
+            elif "canonical" in rel and href is not None:
+                canonicals.append(Placed(href, line, column))
+        elif (element.get("name") or "").lower() in _ROBOTS_NAMES:
+            robots.append(Placed(element.get("content") or "", line, column))
+    return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang)
+
+
+def _head_bytes(chunks: Iterator[bytes]) -> bytes | None:
+    """The bytes up to the end of the head; None when it does not end within the limit."""
+    data = bytearray()
+    for chunk in chunks:
+        start = max(len(data) - _OVERLAP, 0)
+        data += chunk
+        match = _HEAD_END.search(data, start)
+        if match is not None:
+            return bytes(data[:match.start()])
+        if len(data) > HEAD_LIMIT:
+            return None
+    return bytes(data)  # a page with no body tag at all: all of it is head
+
+
+class _Columns:
+    """The column of the n-th tag of a kind on a line, found in the bytes (libxml2
+    gives elements their line only)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.lines: list[int] | None = None
+        self.seen: dict[tuple[int, bytes], int] = {}
+
+    def of(self, line: int, opener: bytes) -> int | None:
+        if self.lines is None:
+            self.lines = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
+        if line > len(self.lines):
+            return None
+        start = self.lines[line - 1]
+        end = self.lines[line] if line < len(self.lines) else len(self.data)
+        text = self.data[start:end].lower()
+        nth = self.seen.get((line, opener), 0)
+        self.seen[(line, opener)] = nth + 1
+        position = -1
+        for _ in range(nth + 1):
+            position = text.find(opener, position + 1)
+            if position < 0:
+                return None
+        return len(text[:position].decode("utf-8", "replace")) + 1
+
+
+def page_url(relative: str, url: str, *, drop_html: bool = False) -> str:
+    """The URL a built file is served at: ``relative`` is its path below the folder
+    served at ``url`` ('/'-separated). ``index.html`` is its folder's URL; with
+    ``drop_html`` a page's ``.html`` is dropped (servers that map /about to
+    about.html). Each segment is percent-encoded as a URL path needs. A path that
+    leaves the folder is a ValueError (the caller walks only inside it)."""
+    path = posixpath.normpath(relative.replace("\\", "/")).lstrip("/")
+    if path == ".." or path.startswith("../"):
+        raise ValueError(f"{relative} is not inside the folder served at {url}")
+    if path in (".", ""):
+        path = ""
+    folder, name = posixpath.split(path)
+    if name == "index.html":
+        path = folder + "/" if folder else ""
+    elif drop_html and name.endswith(".html"):
+        path = path[: -len(".html")]
+    return url + quote(path, safe="/-._~!$&'()*+,;=:@")
+
+
+__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head"]
