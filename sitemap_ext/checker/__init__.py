@@ -47,7 +47,7 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
-          coverage: int = 0) -> CheckResult:
+          coverage: int = 0, html: str = "on") -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -68,7 +68,13 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     A check that finds nothing to check (no sitemap, feed or site description among
     the inputs) reports F104. ``coverage``: keep the hreflang coverage picture of at
     most this many clusters in ``result.coverage`` (defective ones first; 0: none).
+    ``html``: built HTML pages among the inputs have their head's alternates judged
+    with the sitemaps' ("on": a page's URL comes from ``base_urls``, ``index.html``
+    being its folder's URL; "drop-ext": and a page's URL has no ``.html``; "off":
+    pages are skipped). A page whose folder no ``base_urls`` entry names is skipped.
     """
+    if html not in ("on", "drop-ext", "off"):
+        raise ValueError(f"html must be 'on', 'drop-ext' or 'off', not {html!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
@@ -99,7 +105,7 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
         hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
         options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
                           cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
-                          max_per_code=max_per_code)
+                          max_per_code=max_per_code, html=html)
         run = Run(collector, options)
         run.check(sitemaps)
         if coverage:

@@ -42,7 +42,7 @@ X_DEFAULT = langtags.X_DEFAULT
 Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
 # What kind of listing an entry is: a URL may stand once in each kind of sitemap
 # (a page in the web sitemap, again in the news or video sitemap).
-WEB, IMAGE, VIDEO, NEWS, TEXT = range(5)
+WEB, IMAGE, VIDEO, NEWS, TEXT, HTML = range(6)  # HTML: a page's own head (its <link> alternates)
 KIND_NAMES = ("web", "image", "video", "news", "text")
 
 

@@ -32,11 +32,12 @@ from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
 from ..urls import origin_text, url_key
 from . import rules
-from .clusters import IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog
+from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog
+from .read_html import page_url, read_head
 from .config import Policy
 from .read_text import read_text
 from .read_xml import read_xml
-from .record import FileFacts, IndexEntry, Stray, UrlEntry
+from .record import FileFacts, IndexEntry, Stray, UrlEntry, Value
 from .rules.context import Context
 from .rules.hreflang import judge_links
 from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff
@@ -61,6 +62,9 @@ class Options:
     policy: Policy | None = None
     jobs: int = 1
     max_per_code: int | None = MAX_STORED_PER_CODE  # findings kept per code (None: all)
+    # HTML pages in the inputs: "on" (read their heads; index.html is its folder's
+    # URL), "drop-ext" (also: a page's URL has no .html), "off" (skipped).
+    html: str = "on"
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,10 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     chunks = open_bytes(task.path, report)
     log = ClusterLog()
     children: list[tuple[str, int]] = []
-    if task.sniffed.xml:
-        records: Iterator[object] = read_xml(chunks, facts, report)
+    if is_page(task.path, task.sniffed):
+        records: Iterator[object] = _page(chunks, facts, task.url)
+    elif task.sniffed.xml:
+        records = read_xml(chunks, facts, report)
     else:
         records = read_text(chunks, facts, report)
     for record in records:
@@ -116,7 +122,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
                 children.append((child, record.line))
         elif isinstance(record, Stray):
             rules.structure.stray(record, ctx)
-    if facts.kind is not None:
+    if facts.kind is not None and facts.kind != "html":  # (a page is no file of entries)
         for check in rules.FILE_RULES:
             check(ctx)
     diagnostics = collector.diagnostics
@@ -151,10 +157,32 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
 
 
+def is_page(path: str, sniffed: Sniffed) -> bool:
+    """A built HTML page: HTML content in a file named as one (HTML served where a
+    sitemap should be, as sitemap.xml, stays a sitemap with the wrong root: X104)."""
+    return sniffed.kind == "html" and path.lower().endswith((".html", ".htm"))
+
+
+def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None) -> Iterator[UrlEntry]:
+    """A built page as one record: its URL and the alternates its head gives (the
+    rules judge them as they judge a sitemap entry's)."""
+    facts.kind = "html"
+    head = read_head(chunks)
+    if url is None:
+        return
+    lines = tuple(place.line for place in head.alternate_places)
+    # A page with no alternates is a record too: a page that another names as its
+    # alternate and does not name it back is then a missing return link (H104).
+    first = lines[0] if lines else 1
+    yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
+
+
 def _kind(entry: UrlEntry) -> int:
     """Which kind of sitemap the listing belongs to (a URL may stand once in each)."""
     if entry.source == "line":
         return TEXT
+    if entry.source == "html":
+        return HTML
     kinds = {item.kind for item in entry.media}
     if "news" in kinds:
         return NEWS
@@ -279,6 +307,11 @@ class Run:
         real = os.path.realpath(path)
         if real in self._done:
             return None
+        if is_page(path, sniffed):
+            url = self._page_url(real) if self.options.html != "off" else None
+            if url is None:  # a page whose URL is not known (no --base-url for its folder)
+                self.skipped.append(display_name(path))
+                return None
         self._done.add(real)
         url = url or self._url_of(real)
         return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed)
@@ -358,6 +391,15 @@ class Run:
         links resolved first): an untrusted index cannot point the check elsewhere."""
         return inside(candidate, self.roots) and regular_file(candidate)
 
+    def _page_url(self, real: str) -> str | None:
+        """A built page's URL, through --base-url and the conventions of --html."""
+        for prefix, folder in self.options.base_urls:
+            root = os.path.realpath(folder)
+            if real.startswith(root + os.sep):
+                relative = "/".join(os.path.relpath(real, root).split(os.sep))
+                return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
+        return None
+
     def _url_of(self, real: str) -> str | None:
         for prefix, folder in self.options.base_urls:
             root = os.path.realpath(folder)
@@ -388,6 +430,8 @@ class Run:
                 sniffed = sniff(path)
                 if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
                         (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+                    found.append((path, sniffed))
+                elif is_page(path, sniffed) and self.options.html != "off":
                     found.append((path, sniffed))
                 else:
                     self.skipped.append(display_name(path))

@@ -60,6 +60,10 @@ def parser() -> argparse.ArgumentParser:
                        help="text (default), json, github, csv, sarif, or html (one self-contained report with "
                        "the hreflang coverage picture)")
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    check.add_argument("--html", choices=("on", "drop-ext", "off"), default="on",
+                       help="built HTML pages in the inputs: judge their hreflang links with the sitemaps (on, the "
+                       "default: index.html is its folder's URL; drop-ext: and pages are served without .html) "
+                       "or skip them (off); a page's URL comes from --base-url")
     check.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
     check.add_argument("--now", metavar="ISO8601", help="the time to judge dates against (default: none)")
     check.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                    cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
                    max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
-                   coverage=COVERAGE_ROWS if args.format == "html" else 0)
+                   coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html)
     collector = result.collector
     code = exit_code(collector, args.strict)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     if not args.quiet:
-        urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") != "sitemapindex")
+        urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") not in ("sitemapindex", "html"))
         extra = ""
         if result.skipped:
             extra += f"; skipped {plural(len(result.skipped), 'file')} that hold no sitemap or feed"
