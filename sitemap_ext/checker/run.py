@@ -159,7 +159,7 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
 
 def is_page(path: str, sniffed: Sniffed) -> bool:
     """A built HTML page: HTML content in a file named as one (HTML served where a
-    sitemap should be, as sitemap.xml, stays a sitemap with the wrong root: X104)."""
+    sitemap should be, as sitemap.xml, is judged as that sitemap: X102 or X104)."""
     return sniffed.kind == "html" and path.lower().endswith((".html", ".htm"))
 
 
