@@ -92,3 +92,45 @@ def test_html_served_as_a_sitemap_is_still_the_wrong_root(tmp_path: Path) -> Non
     path.write_text(page({"en": f"{BASE}en/"}), encoding="utf-8")
     # Judged as the sitemap it is named as (HTML is no well-formed XML), not skipped as a page.
     assert [d.code for d in check([str(path)]).collector.diagnostics] == ["X102"]
+
+
+def excluded_site(tmp_path: Path) -> Path:
+    """de is noindex; fr names the en page as its canonical; the sitemap lists all three
+    with their alternates, and the en page's head names them too."""
+    public = site(tmp_path, {"en/index.html": full()})
+    (public / "de").mkdir()
+    (public / "de" / "index.html").write_text(
+        '<html lang="de"><head>\n<meta name="robots" content="noindex, follow">\n</head><body></body></html>\n')
+    (public / "fr").mkdir()
+    (public / "fr" / "index.html").write_text(
+        f'<html lang="fr"><head>\n<link rel="canonical" href="/en/">\n</head><body></body></html>\n')
+    links = "".join(f'<xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>' for code, href in full().items())
+    entries = "".join(f"<url><loc>{BASE}{prefix}</loc>{links}</url>\n" for prefix in LOCALES.values())
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        f'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n{entries}</urlset>\n')
+    return public
+
+
+def test_a_listed_page_that_keeps_itself_out_of_the_index_is_u112(tmp_path: Path) -> None:
+    public = excluded_site(tmp_path)
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    u112 = [(d.file, d.line, d.url, d.related[0].file) for d in result.collector.sorted() if d.code == "U112"]
+    assert u112 == [("public/sitemap.xml", 4, f"{BASE}de/", "public/de/index.html"),
+                    ("public/sitemap.xml", 5, f"{BASE}fr/", "public/fr/index.html")]
+    messages = " ".join(d.message for d in result.collector.diagnostics if d.code == "U112")
+    assert "is noindex" in messages and f"names {BASE}en/ as its canonical" in messages
+
+
+def test_an_alternate_to_such_a_page_is_h114_wherever_it_is_named(tmp_path: Path) -> None:
+    public = excluded_site(tmp_path)
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    h114 = [d for d in result.collector.sorted() if d.code == "H114"]
+    # The sitemap's entries and the en page's head give one and the same list of
+    # alternates: judged once, where it is first given (the cluster index keeps lists once).
+    assert sorted((d.hreflang, d.related[0].url) for d in h114) == [("de", f"{BASE}de/"), ("fr", f"{BASE}fr/")]
+    assert all(d.file in ("public/sitemap.xml", "public/en/index.html") for d in h114)
+    assert not result.ok
+    # Without the pages nothing is known of them: neither code.
+    alone = check([str(public / "sitemap.xml")])
+    assert not {"U112", "H114"} & {d.code for d in alone.collector.diagnostics}

@@ -209,6 +209,21 @@ class PackedText:
         return data.decode("utf-8", "surrogatepass")
 
 
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A built page search engines keep out of their index: noindex, or its canonical
+    names another URL (``canonical``)."""
+
+    file: str
+    line: int
+    url: str
+    noindex: bool
+    canonical: str | None
+
+    def why(self) -> str:
+        return "is noindex" if self.noindex else f"names {self.canonical} as its canonical"
+
+
 # States of a cell of the coverage picture (a URL a cluster names for one code).
 WHOLE, DIFFERS, ABSENT = "whole", "differs", "absent"
 
@@ -345,6 +360,28 @@ class ClusterIndex:
             rows.append(row)
         codes = sorted(used - {X_DEFAULT}, key=str.lower) + ([X_DEFAULT] if X_DEFAULT in used else [])
         return Coverage(codes, (broken_rows + whole_rows)[:limit], clusters, whole)
+
+    def excluded(self, pages: dict[int, Excluded]) -> None:
+        """U112: a sitemap lists a page that keeps itself out of the index; H114: an
+        alternate names one (search engines ignore that pair). After finish()."""
+        report = self.collector.report
+        for entry in range(len(self.key)):
+            page = pages.get(self.key[entry])
+            if page is not None and self.kind[entry] != HTML:
+                report("U112", f"{self.locs[entry]} is listed, but its page {page.why()}: list only the canonical, "
+                       "indexable URL of each page", self._where(entry), url=self.locs[entry],
+                       related=(Related("the page", page.file, page.line, url=page.url),))
+        for list_id in range(len(self.list_first)):
+            first = self.list_first[list_id]
+            for item in self._items(list_id):
+                page = pages.get(self.item_key[item])
+                if page is None or self.item_key[item] == self.key[first]:
+                    continue  # (a page's own self-reference: its U112 or the others' H114 say it)
+                code = self.codes[self.item_code[item]]
+                report("H114", f"{self.locs[first]} names {page.url} as {code}, but that page {page.why()}: search "
+                       "engines ignore an alternate that is not indexable and canonical; name the canonical URL",
+                       self._where(first), url=self.locs[first], hreflang=code,
+                       related=(Related("the page", page.file, page.line, url=page.url),))
 
     # --- judging -------------------------------------------------------------------------
 

@@ -90,3 +90,6 @@ class FileFacts:
     lastmods: set[str] = field(default_factory=set)  # distinct lastmods, up to two (D103)
     lastmod_count: int = 0
     first_lastmod: str | None = None
+    # A built page (HTML): (its URL, the line it is judged at, noindex, the URL its
+    # canonical names when that is another URL), for the cross-checks with sitemaps.
+    page: tuple[str, int, bool, str | None] | None = None

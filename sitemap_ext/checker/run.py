@@ -21,7 +21,7 @@ from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
@@ -32,7 +32,7 @@ from ..safeio import Refused, inside, open_regular, regular_file
 from ..site import display_name
 from ..urls import origin_text, url_key
 from . import rules
-from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog
+from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
 from .read_html import page_url, read_head
 from .config import Policy
 from .read_text import read_text
@@ -85,6 +85,7 @@ class FileResult:
     ignored: Counter[str]
     log: ClusterLog | None
     children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
+    page: tuple[str, int, bool, str | None] | None = None  # a built page's facts (FileFacts.page)
 
 
 # --- one file ---------------------------------------------------------------------------
@@ -130,7 +131,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
         diagnostics = _start_lines(task.path, diagnostics)
     record = {"file": display, "kind": facts.kind or "unreadable", "urls": facts.entries, "url": task.url}
     return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
-                      log if facts.kind != "sitemapindex" else None, children)
+                      log if facts.kind != "sitemapindex" else None, children, facts.page)
 
 
 def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
@@ -174,6 +175,15 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None) -> Iterato
     # A page with no alternates is a record too: a page that another names as its
     # alternate and does not name it back is then a missing return link (H104).
     first = lines[0] if lines else 1
+    canonical = None
+    if head.canonicals:
+        try:
+            named = urljoin(url, head.canonicals[0].text.strip())
+        except ValueError:  # a malformed URL: no canonical search engines could follow
+            named = None
+        if named and url_key(named) != url_key(url):
+            canonical = named
+    facts.page = (url, first, head.noindex, canonical)
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
 
 
@@ -270,6 +280,7 @@ class Run:
     _done: set[str] = field(default_factory=set)
     roots: tuple[str, ...] = ()  # the folders an index's children may come from
     clusters: ClusterIndex = field(init=False)
+    excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
 
     def __post_init__(self) -> None:
         self.clusters = ClusterIndex(self.collector)
@@ -302,6 +313,8 @@ class Run:
         for result in self._results(tasks):
             self._merge(result)
         self.clusters.finish()
+        if self.excluded:
+            self.clusters.excluded(self.excluded)
 
     def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
         real = os.path.realpath(path)
@@ -333,6 +346,10 @@ class Run:
         self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
         if result.log is not None:
             self.clusters.add(str(result.record["file"]), result.log)
+        if result.page is not None:
+            url, line, noindex, canonical = result.page
+            if noindex or canonical is not None:
+                self.excluded[url_key(url)] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
 
     # --- indexes ----------------------------------------------------------------------
 
