@@ -57,6 +57,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U110", W, "url-fragment", "A URL has a #fragment; search engines drop it."),
     Code("U111", W, "url-not-encoded", "A URL in a sitemap is not written as an escaped URI (raw é, upper-case host)."),
     Code("U112", W, "url-excluded", "A sitemap lists a URL whose built page is noindex or names another URL as its canonical."),
+    Code("U113", E, "url-no-page", "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
     # --- values
     Code("D101", E, "lastmod-invalid", "A lastmod is empty, not a W3C datetime, or not a real date."),
     Code("D102", W, "lastmod-future", "A lastmod lies after the build or check time."),
@@ -94,6 +95,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("H112", I, "hreflang-no-x-default", "A cluster has no x-default for users whose language matches none."),
     Code("H113", E, "hreflang-url-variant", "An alternate or return link names another spelling of a listed URL (trailing slash, http/https): a different URL to search engines."),
     Code("H114", E, "hreflang-to-excluded", "An alternate names a built page that is noindex or names another URL as its canonical; search engines ignore the pair."),
+    Code("H115", E, "hreflang-to-missing", "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
     # --- sitemap XML being checked
     Code("X101", E, "xml-malformed", "The file is not well-formed XML (or is truncated)."),
     Code("X102", E, "xml-doctype", "The file has a DOCTYPE or entity declarations; they are refused unread."),

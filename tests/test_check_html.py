@@ -134,3 +134,23 @@ def test_an_alternate_to_such_a_page_is_h114_wherever_it_is_named(tmp_path: Path
     # Without the pages nothing is known of them: neither code.
     alone = check([str(public / "sitemap.xml")])
     assert not {"U112", "H114"} & {d.code for d in alone.collector.diagnostics}
+
+
+def test_a_listed_url_or_an_alternate_no_built_file_serves_is_a_404(tmp_path: Path) -> None:
+    links = {**full(), "es": f"{BASE}es/"}  # es/ was never built
+    public = site(tmp_path, {f"{prefix}index.html": links for prefix in LOCALES.values()})
+    (public / "files").mkdir()
+    (public / "files" / "guide.pdf").write_bytes(b"%PDF-1.4\n")
+    extra = [f"{BASE}files/guide.pdf", f"{BASE}gone/", f"{BASE}en/"]  # a file, a 404, a page
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + "".join(f"<url><loc>{url}</loc></url>\n" for url in extra) + "</urlset>\n")
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    got = [(d.code, d.file, d.line, d.url) for d in result.collector.sorted() if d.code in ("U113", "H115")]
+    assert ("U113", "public/sitemap.xml", 4, f"{BASE}gone/") in got
+    assert [g for g in got if g[0] == "U113"] == [("U113", "public/sitemap.xml", 4, f"{BASE}gone/")]
+    assert [(d.hreflang, d.message.split(" names ")[1].split(" as ")[0]) for d in result.collector.sorted()
+            if d.code == "H115"] == [("es", f"{BASE}es/")]  # one list, judged once
+    # Without the built pages (the sitemap alone), nothing is known of what is built.
+    alone = check([str(public / "sitemap.xml")], base_urls=[f"{BASE}={public}"])
+    assert not {"U113", "H115"} & {d.code for d in alone.collector.diagnostics}

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from itertools import accumulate, compress
 from operator import eq
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from .. import langtags
 from ..diagnostics import Collector, Related, Where
@@ -382,6 +382,33 @@ class ClusterIndex:
                        "engines ignore an alternate that is not indexable and canonical; name the canonical URL",
                        self._where(first), url=self.locs[first], hreflang=code,
                        related=(Related("the page", page.file, page.line, url=page.url),))
+
+    def missing(self, served: Callable[[str, int], bool | None]) -> None:
+        """U113: a sitemap lists a URL of the built site that no built file serves;
+        H115: an alternate names one. ``served(url, key)`` says whether one does (None:
+        the URL is not the built site's to say). After finish()."""
+        report = self.collector.report
+        known: dict[int, bool | None] = {}
+
+        def judged(url: str, key: int) -> bool | None:
+            found = known.get(key, ...)
+            if found is ...:
+                found = known[key] = served(url, key)
+            return found  # type: ignore[return-value]
+
+        for entry in range(len(self.key)):
+            if self.kind[entry] != HTML and judged(self.locs[entry], self.key[entry]) is False:
+                report("U113", f"{self.locs[entry]} is listed, but no file of the built site serves it: after "
+                       "deploying, it is a 404; remove it or build its page", self._where(entry), url=self.locs[entry])
+        for list_id in range(len(self.list_first)):
+            first = self.list_first[list_id]
+            for item in self._items(list_id):
+                href = self.hrefs[item]
+                if judged(href, self.item_key[item]) is False:
+                    code = self.codes[self.item_code[item]]
+                    report("H115", f"{self.locs[first]} names {href} as {code}, but no file of the built site "
+                           "serves it: an alternate that is a 404 is ignored; build the page or name the right URL",
+                           self._where(first), url=self.locs[first], hreflang=code)
 
     # --- judging -------------------------------------------------------------------------
 

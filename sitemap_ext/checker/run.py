@@ -281,6 +281,8 @@ class Run:
     roots: tuple[str, ...] = ()  # the folders an index's children may come from
     clusters: ClusterIndex = field(init=False)
     excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
+    pages: set[int] = field(default_factory=set)  # the url_key of every built page read
+    page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
 
     def __post_init__(self) -> None:
         self.clusters = ClusterIndex(self.collector)
@@ -315,6 +317,8 @@ class Run:
         self.clusters.finish()
         if self.excluded:
             self.clusters.excluded(self.excluded)
+        if self.page_roots:
+            self.clusters.missing(self._served)
 
     def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
         real = os.path.realpath(path)
@@ -348,6 +352,7 @@ class Run:
             self.clusters.add(str(result.record["file"]), result.log)
         if result.page is not None:
             url, line, noindex, canonical = result.page
+            self.pages.add(url_key(url))
             if noindex or canonical is not None:
                 self.excluded[url_key(url)] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
 
@@ -414,7 +419,30 @@ class Run:
             root = os.path.realpath(folder)
             if real.startswith(root + os.sep):
                 relative = "/".join(os.path.relpath(real, root).split(os.sep))
+                self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
+        return None
+
+    def _served(self, url: str, key: int) -> bool | None:
+        """Whether a file of the built site serves ``url``: a page read, or a file where
+        the URL's path leads (itself, its index.html, or with --html drop-ext its
+        .html). None for a URL outside every folder that held built pages."""
+        if key in self.pages:
+            return True
+        for prefix, root in self.page_roots.items():
+            if not url.startswith(prefix):
+                continue
+            try:
+                path = unquote(urlsplit(url).path)
+            except ValueError:
+                return None
+            rest = path[len(urlsplit(prefix).path):] if path.startswith(urlsplit(prefix).path) else None
+            if rest is None or ".." in rest.split("/"):
+                return None
+            base = os.path.join(root, *[part for part in rest.split("/") if part])
+            candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
+                [base, os.path.join(base, "index.html"), base + ".html"]
+            return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
         return None
 
     def _url_of(self, real: str) -> str | None:
