@@ -58,6 +58,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U111", W, "url-not-encoded", "A URL in a sitemap is not written as an escaped URI (raw é, upper-case host)."),
     Code("U112", W, "url-excluded", "A sitemap lists a URL whose built page is noindex or names another URL as its canonical."),
     Code("U113", E, "url-no-page", "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
+    Code("U114", W, "url-not-listed", "A built page that is indexable and its own canonical is in no sitemap checked."),
     # --- values
     Code("D101", E, "lastmod-invalid", "A lastmod is empty, not a W3C datetime, or not a real date."),
     Code("D102", W, "lastmod-future", "A lastmod lies after the build or check time."),
@@ -80,6 +81,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("L110", E, "hreflang-three-letter-has-two", "A three-letter code where a two-letter one exists (deu for de)."),
     Code("L111", E, "hreflang-invalid", "Not a language tag Google takes (unknown code, variants, private use)."),
     Code("L112", W, "hreflang-sami-or-swedish", "'se' is Northern Sami; Swedish is 'sv' (se is Sweden's country code)."),
+    Code("L113", I, "html-lang-differs", "A built page's <html lang> names another language than its own hreflang code."),
     # --- hreflang clusters
     Code("H101", E, "hreflang-link-malformed", "An xhtml:link without rel=alternate, hreflang or href."),
     Code("H102", E, "hreflang-href-invalid", "An alternate's href is relative or not an http(s) URL."),

@@ -24,7 +24,8 @@ def site(folder: Path, pages: dict[str, dict[str, str]]) -> Path:
     for name, links in pages.items():
         target = public / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page(links), encoding="utf-8")
+        lang = name.split("/")[0] if name.split("/")[0] in LOCALES else "en"  # each page in its own language
+        target.write_text(page(links, lang=lang), encoding="utf-8")
     (public / "site.css").write_text("p { color: black }\n")
     return public
 
@@ -154,3 +155,27 @@ def test_a_listed_url_or_an_alternate_no_built_file_serves_is_a_404(tmp_path: Pa
     # Without the built pages (the sitemap alone), nothing is known of what is built.
     alone = check([str(public / "sitemap.xml")], base_urls=[f"{BASE}={public}"])
     assert not {"U113", "H115"} & {d.code for d in alone.collector.diagnostics}
+
+
+def test_an_indexable_page_in_no_sitemap_is_u114_once_some_sitemap_is_checked(tmp_path: Path) -> None:
+    public = site(tmp_path, {f"{prefix}index.html": full() for prefix in LOCALES.values()})
+    (public / "de" / "old.html").write_text('<html lang="de"><head><meta name="robots" content="noindex">'
+                                            "</head></html>\n")  # noindex: not expected in a sitemap
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<url><loc>{BASE}en/</loc></url>\n<url><loc>{BASE}de/</loc></url>\n</urlset>\n")
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    assert [(d.file, d.line, d.url) for d in result.collector.sorted() if d.code == "U114"] == [
+        ("public/fr/index.html", 5, f"{BASE}fr/")]
+    (public / "sitemap.xml").unlink()  # no sitemap at all: nothing to compare with
+    assert "U114" not in {d.code for d in check([str(public)], base_urls=[f"{BASE}={public}"]).collector.diagnostics}
+
+
+def test_html_lang_that_contradicts_the_page_own_hreflang_is_l113(tmp_path: Path) -> None:
+    public = site(tmp_path, {f"{prefix}index.html": full() for prefix in LOCALES.values()})
+    text = (public / "fr" / "index.html").read_text(encoding="utf-8")
+    (public / "fr" / "index.html").write_text(text.replace('<html lang="fr">', '<html lang="en-GB">'), encoding="utf-8")
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    found = [(d.code, d.severity.value, d.file, d.line, d.hreflang) for d in result.collector.sorted()]
+    assert found == [("L113", "info", "public/fr/index.html", 2, "fr")]
+    assert result.ok  # an info

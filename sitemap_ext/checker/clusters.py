@@ -383,6 +383,17 @@ class ClusterIndex:
                        self._where(first), url=self.locs[first], hreflang=code,
                        related=(Related("the page", page.file, page.line, url=page.url),))
 
+    def unlisted(self, pages: list[tuple[int, str, int, str]]) -> None:
+        """U114: a built page that is indexable and its own canonical, (key, file, line,
+        URL), is in no sitemap checked. Only when some sitemap was. After finish()."""
+        if all(kind == HTML for kind in self.kind):
+            return
+        for key, file, line, url in pages:
+            if not any(self.kind[self._order[place]] != HTML for place in self._listings(key)):
+                self.collector.report("U114", f"{url} is a built page, indexable and its own canonical, but no "
+                                      "sitemap checked lists it: add it, so that search engines learn of it and of "
+                                      "its changes", Where(file, line), url=url)
+
     def missing(self, served: Callable[[str, int], bool | None]) -> None:
         """U113: a sitemap lists a URL of the built site that no built file serves;
         H115: an alternate names one. ``served(url, key)`` says whether one does (None:

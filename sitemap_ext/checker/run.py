@@ -33,7 +33,7 @@ from ..site import display_name
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import page_url, read_head
+from .read_html import PageHead, page_url, read_head
 from .config import Policy
 from .read_text import read_text
 from .read_xml import read_xml
@@ -109,7 +109,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     log = ClusterLog()
     children: list[tuple[str, int]] = []
     if is_page(task.path, task.sniffed):
-        records: Iterator[object] = _page(chunks, facts, task.url)
+        records: Iterator[object] = _page(chunks, facts, task.url, report)
     elif task.sniffed.xml:
         records = read_xml(chunks, facts, report)
     else:
@@ -164,13 +164,15 @@ def is_page(path: str, sniffed: Sniffed) -> bool:
     return sniffed.kind == "html" and path.lower().endswith((".html", ".htm"))
 
 
-def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None) -> Iterator[UrlEntry]:
+def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
+          report: rules.context.Report) -> Iterator[UrlEntry]:
     """A built page as one record: its URL and the alternates its head gives (the
     rules judge them as they judge a sitemap entry's)."""
     facts.kind = "html"
     head = read_head(chunks)
     if url is None:
         return
+    _lang(head, url, report)
     lines = tuple(place.line for place in head.alternate_places)
     # A page with no alternates is a record too: a page that another names as its
     # alternate and does not name it back is then a missing return link (H104).
@@ -185,6 +187,27 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None) -> Iterato
             canonical = named
     facts.page = (url, first, head.noindex, canonical)
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
+
+
+def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
+    """L113: <html lang> names another language than the page's own hreflang code."""
+    if head.lang is None or not head.lang.text.strip():
+        return
+    own = url_key(url)
+    for (_, code, href, media), place in zip(head.alternates, head.alternate_places):
+        if code is None or media is not None or code.lower() == "x-default":
+            continue
+        try:
+            same = url_key(urljoin(url, href.strip())) == own
+        except ValueError:
+            continue
+        if same:
+            written = head.lang.text.strip()
+            if written.split("-")[0].split("_")[0].lower() != code.split("-")[0].lower():
+                report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
+                       f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url,
+                       hreflang=code)
+            return
 
 
 def _kind(entry: UrlEntry) -> int:
@@ -282,6 +305,7 @@ class Run:
     clusters: ClusterIndex = field(init=False)
     excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
     pages: set[int] = field(default_factory=set)  # the url_key of every built page read
+    indexable: list[tuple[int, str, int, str]] = field(default_factory=list)  # pages to list: key, file, line, URL
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
 
     def __post_init__(self) -> None:
@@ -319,6 +343,8 @@ class Run:
             self.clusters.excluded(self.excluded)
         if self.page_roots:
             self.clusters.missing(self._served)
+        if self.indexable:
+            self.clusters.unlisted(self.indexable)
 
     def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
         real = os.path.realpath(path)
@@ -353,6 +379,8 @@ class Run:
         if result.page is not None:
             url, line, noindex, canonical = result.page
             self.pages.add(url_key(url))
+            if not noindex and canonical is None:
+                self.indexable.append((url_key(url), str(result.record["file"]), line, url))
             if noindex or canonical is not None:
                 self.excluded[url_key(url)] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
 
