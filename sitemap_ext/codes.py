@@ -98,6 +98,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("H113", E, "hreflang-url-variant", "An alternate or return link names another spelling of a listed URL (trailing slash, http/https): a different URL to search engines."),
     Code("H114", E, "hreflang-to-excluded", "An alternate names a built page that is noindex or names another URL as its canonical; search engines ignore the pair."),
     Code("H115", E, "hreflang-to-missing", "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
+    Code("H116", W, "hreflang-sitemap-page-differ", "A URL's sitemap entry and its built page give different alternates."),
     # --- sitemap XML being checked
     Code("X101", E, "xml-malformed", "The file is not well-formed XML (or is truncated)."),
     Code("X102", E, "xml-doctype", "The file has a DOCTYPE or entity declarations; they are refused unread."),

@@ -179,3 +179,22 @@ def test_html_lang_that_contradicts_the_page_own_hreflang_is_l113(tmp_path: Path
     found = [(d.code, d.severity.value, d.file, d.line, d.hreflang) for d in result.collector.sorted()]
     assert found == [("L113", "info", "public/fr/index.html", 2, "fr")]
     assert result.ok  # an info
+
+
+def test_a_sitemap_entry_and_its_page_that_give_different_alternates_are_h116(tmp_path: Path) -> None:
+    public = site(tmp_path, {f"{prefix}index.html": full() for prefix in LOCALES.values()})
+    fewer = {code: href for code, href in full().items() if code != "fr"}
+    (public / "en" / "index.html").write_text(page(fewer, lang="en"), encoding="utf-8")  # the page lacks fr
+
+    def entry(prefix: str) -> str:
+        links = "".join(f'<xhtml:link rel="alternate" hreflang="{c}" href="{h}"/>' for c, h in full().items())
+        return f"<url><loc>{BASE}{prefix}</loc>{links}</url>\n"
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + "".join(entry(p) for p in LOCALES.values()) + "</urlset>\n")
+    result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    h116 = [d for d in result.collector.sorted() if d.code == "H116"]
+    assert [(d.file, d.line, d.url, d.related[0].file) for d in h116] == [
+        ("public/sitemap.xml", 3, f"{BASE}en/", "public/en/index.html")]
+    assert "4 alternates (de, en, fr, x-default)" in h116[0].message and "3 alternates (de, en, x-default)" in \
+        h116[0].message

@@ -209,6 +209,11 @@ class PackedText:
         return data.decode("utf-8", "surrogatepass")
 
 
+def _described(pairs: frozenset[tuple[str, int]]) -> str:
+    codes = sorted({code for code, _ in pairs}, key=str.lower)
+    return f"{len(pairs)} alternates ({', '.join(codes)})" if pairs else "no alternates"
+
+
 @dataclass(frozen=True, slots=True)
 class Excluded:
     """A built page search engines keep out of their index: noindex, or its canonical
@@ -382,6 +387,37 @@ class ClusterIndex:
                        "engines ignore an alternate that is not indexable and canonical; name the canonical URL",
                        self._where(first), url=self.locs[first], hreflang=code,
                        related=(Related("the page", page.file, page.line, url=page.url),))
+
+    def conflicts(self) -> None:
+        """H116: a URL's sitemap entry and its built page give different alternates.
+        After finish(); a no-op without pages."""
+        if HTML not in self.kind:
+            return
+        for entry in range(len(self.key)):
+            if self.kind[entry] != HTML:
+                continue
+            key, page_list = self.key[entry], self.held[entry]
+            for place in self._listings(key):
+                other = self._order[place]
+                if self.kind[other] == HTML or self.held[other] == page_list:
+                    continue
+                if self.held[other] < 0 and page_list < 0:
+                    continue
+                listed, given = self._pairs(self.held[other]), self._pairs(page_list)
+                if listed == given:
+                    continue
+                self.collector.report(
+                    "H116", f"{self.locs[other]}: the sitemap gives {_described(listed)}, its page gives "
+                    f"{_described(given)}; search engines read both, and annotations that disagree may be dropped: "
+                    "give the same alternates in both places (or in one)", self._where(other), url=self.locs[other],
+                    related=(self._related(entry, "the page's alternates"),))
+                break
+
+    def _pairs(self, list_id: int) -> frozenset[tuple[str, int]]:
+        """The (code, URL key) pairs of a distinct list; empty for none (-1)."""
+        if list_id < 0:
+            return frozenset()
+        return frozenset((self.codes[self.item_code[item]], self.item_key[item]) for item in self._items(list_id))
 
     def unlisted(self, pages: list[tuple[int, str, int, str]]) -> None:
         """U114: a built page that is indexable and its own canonical, (key, file, line,

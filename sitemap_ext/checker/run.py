@@ -345,6 +345,8 @@ class Run:
             self.clusters.missing(self._served)
         if self.indexable:
             self.clusters.unlisted(self.indexable)
+        if self.pages:
+            self.clusters.conflicts()
 
     def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
         real = os.path.realpath(path)
