@@ -181,10 +181,10 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     if head.canonicals:
         try:
             named = urljoin(url, head.canonicals[0].text.strip())
+            if named and url_key(named) != url_key(url):
+                canonical = named
         except ValueError:  # a malformed URL: no canonical search engines could follow
-            named = None
-        if named and url_key(named) != url_key(url):
-            canonical = named
+            pass
     facts.page = (url, first, head.noindex, canonical)
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
 
@@ -455,11 +455,11 @@ class Run:
 
     def _served(self, url: str, key: int) -> bool | None:
         """Whether a file of the built site serves ``url``: a page read, or a file where
-        the URL's path leads (itself, its index.html, or with --html drop-ext its
-        .html). None for a URL outside every folder that held built pages."""
+        the URL's path leads (itself, its index.html, or its path with .html). None for
+        a URL outside every folder that held built pages."""
         if key in self.pages:
             return True
-        for prefix, root in self.page_roots.items():
+        for prefix, root in sorted(self.page_roots.items(), key=lambda item: -len(item[0])):  # the deepest first
             if not url.startswith(prefix):
                 continue
             try:
