@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
+from .. import langtags
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
@@ -203,7 +204,8 @@ def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
             continue
         if same:
             written = head.lang.text.strip()
-            if written.split("-")[0].split("_")[0].lower() != code.split("-")[0].lower():
+            page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
+            if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
                 report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
                        f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url,
                        hreflang=code)
