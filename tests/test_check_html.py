@@ -198,3 +198,29 @@ def test_a_sitemap_entry_and_its_page_that_give_different_alternates_are_h116(tm
         ("public/sitemap.xml", 3, f"{BASE}en/", "public/en/index.html")]
     assert "4 alternates (de, en, fr, x-default)" in h116[0].message and "3 alternates (de, en, x-default)" in \
         h116[0].message
+
+
+def test_the_static_site_example_passes_with_its_pages_and_a_planted_defect_does_not(tmp_path: Path) -> None:
+    import shutil
+
+    from sitemap_ext import build
+
+    from .conftest import ROOT
+
+    example = ROOT / "examples" / "static-site"
+    out = tmp_path / "out"
+    assert build(str(example / "site.yaml"), str(out), now="2026-11-21T12:00:00Z").ok
+    shutil.copytree(example / "public", out, dirs_exist_ok=True)  # the site generator's output beside it
+    host = "https://www.trail-guides.example/"
+    clean = check([str(out)], base_urls=[f"{host}={out}"], now="2026-11-21T12:00:00Z")
+    assert clean.ok and findings(clean) == []
+    assert sum(1 for f in clean.files if f["kind"] == "html") == 9
+    about = out / "de" / "about" / "index.html"
+    about.write_text(about.read_text(encoding="utf-8").replace(f'hreflang="fr" href="{host}fr/about/"',
+                                                               f'hreflang="fr" href="{host}fr/a-propos/"'),
+                     encoding="utf-8")
+    broken = check([str(out)], base_urls=[f"{host}={out}"], now="2026-11-21T12:00:00Z")
+    codes = {d.code for d in broken.collector.diagnostics}
+    assert not broken.ok and {"H115", "H116"} <= codes  # a 404 alternate, and the page differs from its sitemap entry
+    assert all(d.file in ("out/de/about/index.html", "out/sitemap.xml") for d in broken.collector.diagnostics
+               if d.code in ("H115", "H116"))
