@@ -468,8 +468,11 @@ class Run:
                 path = unquote(urlsplit(url).path)
             except ValueError:
                 return None
-            rest = path[len(urlsplit(prefix).path):] if path.startswith(urlsplit(prefix).path) else None
-            if rest is None or ".." in rest.split("/"):
+            folder = urlsplit(prefix).path  # (the prefix's own path: "/" or "/site/")
+            if not path.startswith(folder):
+                return None
+            rest = path[len(folder):]
+            if ".." in rest.split("/"):
                 return None
             base = os.path.join(root, *[part for part in rest.split("/") if part])
             candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
