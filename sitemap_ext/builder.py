@@ -18,7 +18,7 @@ from .dates import format_instant, now_argument
 from .diagnostics import Collector, Where
 from .limits import MAX_STORED_PER_CODE
 from .ext.news import PREFIX as NEWS_PREFIX
-from .model import Layout, Page, Site, Source
+from .model import BuiltSite, Layout, Page, Site, Source
 from .output import OutputError, Staging, owner_key
 from .pages import PageNormaliser, source_column
 from .site import load_site
@@ -229,18 +229,20 @@ class PageFlow:
         """A page some of whose URLs were written before: reported, and kept without them."""
         seen = self.seen
         kept = []
-        for loc, code in zip(page.locs, page.codes or (None,) * len(page.locs)):
+        lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
+        for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods):
             if loc in seen:
                 self.collector.report("U104", f"{loc} is listed more than once; it is written once",
                                       page.where, url=loc)
                 continue
             seen.add(loc)
-            kept.append((loc, code))
+            kept.append((loc, code, lastmod))
         if not kept:
             return None
-        return dataclasses.replace(page, locs=tuple(loc for loc, _ in kept),
-                                   codes=tuple(code for _, code in kept) if page.codes is not None else None,
-                                   layout=None, rest="")
+        return dataclasses.replace(page, locs=tuple(loc for loc, _, _ in kept),
+                                   codes=tuple(code for _, code, _ in kept) if page.codes is not None else None,
+                                   layout=None, rest="",
+                                   lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,17 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
                 urls += len(record.locs)
                 if files is not None:
                     files.add(record)
+            continue
+        if isinstance(unit, BuiltSite):
+            from . import builtsite  # (here: it reads pages with the checker's HTML reader, which imports build)
+            for page in builtsite.pages(unit, normaliser, collector):
+                record = flow(page)
+                if record is not None:
+                    urls += len(record.locs)
+                    if files is not None:
+                        files.add(record)
+                    if meter is not None:
+                        meter.tick(urls)
             continue
         parts = parallel.split(unit, jobs) if files is not None else None
         if parts is None:

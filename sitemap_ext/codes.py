@@ -44,6 +44,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("S107", E, "source-format-unknown", "A source's format cannot be told from its name."),
     Code("S108", E, "source-outside", "A source lies outside the site description's folder (and the folders --allow-read names)."),
     Code("S109", E, "source-line-long", "A source line longer than 1 MiB; it is skipped."),
+    Code("S110", W, "site-git-unavailable", "lastmod from git was asked for a built site whose folder is in no git repository (or git is missing); its pages get no lastmod from git."),
     # --- URLs
     Code("U101", E, "url-relative", "A URL is relative where an absolute one is required."),
     Code("U102", E, "url-scheme", "A URL's scheme is not http or https."),
@@ -99,6 +100,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("H114", E, "hreflang-to-excluded", "An alternate names a built page that is noindex or names another URL as its canonical; search engines ignore the pair."),
     Code("H115", E, "hreflang-to-missing", "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
     Code("H116", W, "hreflang-sitemap-page-differ", "A URL's sitemap entry and its built page give different alternates."),
+    Code("H117", W, "page-head-unread", "A built page's head does not end within its first 1 MiB; its hreflang links, canonical and robots tags were not read."),
     # --- sitemap XML being checked
     Code("X101", E, "xml-malformed", "The file is not well-formed XML (or is truncated)."),
     Code("X102", E, "xml-doctype", "The file has a DOCTYPE or entity declarations; they are refused unread."),

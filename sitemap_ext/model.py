@@ -63,6 +63,9 @@ class Page:
     # bases[layout.x_default] + rest): what the writer renders the page from.
     layout: Layout | None = None
     rest: str = ""
+    # Each loc's own lastmod, when the versions of a cluster changed at different
+    # times (``lastmod`` is then the newest of them); None: they share ``lastmod``.
+    lastmods: tuple[Lastmod | None, ...] | None = None
 
     @property
     def is_cluster(self) -> bool:
@@ -91,6 +94,22 @@ class Source:
     path: str  # as the user wrote it, resolved against its YAML file's folder
     display: str  # the name diagnostics show
     format: str  # "csv" | "jsonl"
+    defaults: Defaults
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltSite:
+    """A built site's folder (a source ``site:``): its HTML pages are the pages."""
+
+    path: str  # the folder, resolved against its YAML file's folder
+    display: str  # the name diagnostics show
+    url: str  # where the folder is served, ending in '/'
+    drop_ext: bool  # a page's URL has no .html (servers that map /about to about.html)
+    exclude: tuple[str, ...]  # patterns of files (relative, '/'-separated) that are no pages
+    # Where a page's lastmod is looked for, in order: ("meta", NAME), ("time", None),
+    # ("time", "class" | "id", NAME) or ("git",).
+    lastmod: tuple[tuple[str, ...], ...]
     defaults: Defaults
     where: Where
 
@@ -162,7 +181,7 @@ class Site:
     base_url: str
     output: OutputConfig
     # YAML pages (already normalised) and sources (read lazily), in description order.
-    units: tuple[Union[Page, Source], ...] = ()
+    units: tuple[Union[Page, Source, BuiltSite], ...] = ()
     now: float | None = None
     scope: Scope | None = None
     clock: str = "--now"  # where ``now`` came from: --now, site.now, SOURCE_DATE_EPOCH, the system clock

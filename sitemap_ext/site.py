@@ -22,7 +22,7 @@ from .loader import Doc, Path, load_yaml
 from .output import reserved_name, safe_relative_name
 from . import langtags
 from .writer import XSL_FILE
-from .model import Defaults, Locale, OutputConfig, Page, Scope, Site, Source
+from .model import BuiltSite, Defaults, Locale, OutputConfig, Page, Scope, Site, Source
 from .ext.media import MediaContext
 from .ext.news import parse_publication
 from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
@@ -38,6 +38,9 @@ OUTPUT_KEYS = (
     "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl",
 )
 SOURCE_KEYS = ("file", "format")
+SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod")
+DEFAULT_EXCLUDE = ("404.html",)  # a generator's error page: served with status 404, never a page to list
+DEFAULT_LASTMOD_PLACES = (("meta", "article:modified_time"),)
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
 ROBOTS_FILE = "robots-sitemap.txt"
 
@@ -193,7 +196,7 @@ class _Loader:
             news_publication=self._news(top, data.get("news"), normaliser) if "news" in data else None,
         )
         normaliser = PageNormaliser(scope, self.collector)
-        units: list[Page | Source] = []
+        units: list[Page | Source | BuiltSite] = []
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
         return Site(
             file=display, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
@@ -393,7 +396,7 @@ class _Loader:
 
     def _section(
         self, doc: _Doc, data: dict[str, Any], inherited: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source], stack: list[str], path: str,
+        units: list[Page | Source | BuiltSite], stack: list[str], path: str,
     ) -> None:
         defaults = inherited
         if "defaults" in data:
@@ -403,7 +406,7 @@ class _Loader:
         for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):
             self._page(doc, ("pages", i), entry, defaults, normaliser, units)
         for i, entry in enumerate(doc.sequence(("sources",), data.get("sources"), "sources")):
-            source = self._source(doc, ("sources", i), entry, defaults, path)
+            source = self._source(doc, ("sources", i), entry, defaults, path, normaliser)
             if source is not None:
                 units.append(source)
         includes = data.get("include")
@@ -418,7 +421,7 @@ class _Loader:
 
     def _page(
         self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source],
+        units: list[Page | Source | BuiltSite],
     ) -> None:
         raw = doc.mapping(path, entry, PAGE_KEYS, "a page")
         if raw is None:
@@ -435,14 +438,18 @@ class _Loader:
         if page is not None:
             units.append(page)
 
-    def _source(self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, base: str) -> Source | None:
+    def _source(self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, base: str,
+                normaliser: PageNormaliser) -> Source | BuiltSite | None:
         if isinstance(entry, str):
             entry = {"file": entry}
+        if isinstance(entry, dict) and "site" in entry:
+            return self._built_site(doc, path, entry, defaults, base, normaliser)
         raw = doc.mapping(path, entry, SOURCE_KEYS, "a source")
         if raw is None:
             return None
         if "file" not in raw:
-            self.collector.report("C104", "a source needs file: (a CSV or JSON Lines path)", doc.where(path))
+            self.collector.report("C104", "a source needs file: (a CSV or JSON Lines path) or site: (a built "
+                                  "site's folder)", doc.where(path))
             return None
         name = doc.string(path + ("file",), raw["file"], "source file")
         if name is None:
@@ -465,6 +472,74 @@ class _Loader:
             return None
         return Source(path=full, display=display, format=fmt, defaults=defaults, where=where)
 
+    def _built_site(self, doc: _Doc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
+                    normaliser: PageNormaliser) -> BuiltSite | None:
+        """A source ``site: FOLDER``: the pages of a built site (see builtsite.py)."""
+        raw = doc.mapping(path, entry, SITE_SOURCE_KEYS, "a built-site source")
+        if raw is None:
+            return None
+        name = doc.string(path + ("site",), raw["site"], "site folder")
+        if name is None:
+            return None
+        where = doc.doc.value_where(path + ("site",))
+        url = normaliser.scope.base_url
+        url = url[: url.rindex("/") + 1]  # (base_url's folder)
+        if raw.get("url") is not None:
+            given = doc.string(path + ("url",), raw["url"], "url")
+            url = None if given is None else self._served_at(given, doc.doc.value_where(path + ("url",)))
+            if url is None:
+                return None
+        drop_ext = raw.get("drop_ext", False)
+        if not isinstance(drop_ext, bool):
+            self.collector.report("C103", "drop_ext must be true or false", doc.doc.value_where(path + ("drop_ext",)))
+            return None
+        exclude = DEFAULT_EXCLUDE
+        if "exclude" in raw:
+            items = [raw["exclude"]] if isinstance(raw["exclude"], str) else \
+                doc.sequence(path + ("exclude",), raw["exclude"], "exclude")
+            exclude = tuple(item for i, item in enumerate(items)
+                            if doc.string(path + ("exclude", i), item, "an exclude pattern") is not None)
+        places = DEFAULT_LASTMOD_PLACES
+        if "lastmod" in raw:
+            items = [raw["lastmod"]] if isinstance(raw["lastmod"], str) else \
+                doc.sequence(path + ("lastmod",), raw["lastmod"], "lastmod")
+            found = []
+            for i, item in enumerate(items):
+                place = _lastmod_place(item)
+                if place is None:
+                    self.collector.report(
+                        "C103", f"lastmod place {item!r} is not one of meta:NAME (as meta:article:modified_time), "
+                        "time, time.CLASS, time#ID or git", doc.doc.value_where(path + ("lastmod", i)
+                                                                             if not isinstance(raw["lastmod"], str)
+                                                                             else path + ("lastmod",)))
+                    return None
+                found.append(place)
+            places = tuple(found)
+        full = os.path.join(os.path.dirname(base), name)
+        display = display_name(full)
+        if not self._readable(full, name, where, "S108", "built site"):
+            return None
+        if not os.path.isdir(full):
+            problem = "is not a folder" if os.path.exists(full) else "does not exist"
+            self.collector.report("S101", f"built site '{name}' {problem} (looked for {display}); build the "
+                                  "site first, or name its output folder", where)
+            return None
+        return BuiltSite(path=full, display=display, url=url, drop_ext=drop_ext, exclude=exclude,
+                         lastmod=places, defaults=defaults, where=where)
+
+    def _served_at(self, given: str, where: Where) -> str | None:
+        """A built site's url: an absolute http(s) URL of a folder."""
+        url, problems = normalise(given)
+        for problem in problems:
+            self.collector.report(problem.code, f"url: {problem.message}", where, url=given)
+        if url is None:
+            return None
+        if not url.startswith(("http://", "https://")):
+            self.collector.report("C103", "url must be the absolute http(s) URL the built site is served at",
+                                  where, url=given)
+            return None
+        return url if url.endswith("/") else url + "/"
+
     def _readable(self, full: str, name: str, where: Where, code: str, what: str) -> bool:
         """Whether a source or include lies inside the folders this run may read."""
         if inside(full, self.roots):
@@ -476,7 +551,7 @@ class _Loader:
 
     def _include(
         self, name: str, where: Where, defaults: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source], stack: list[str], base: str,
+        units: list[Page | Source | BuiltSite], stack: list[str], base: str,
     ) -> None:
         full = os.path.join(os.path.dirname(base), name)
         if not self._readable(full, name, where, "C114", "include"):
@@ -503,6 +578,23 @@ class _Loader:
         data = sub.mapping((), doc.data, INCLUDED_KEYS, f"included file {display}")
         if data is not None:
             self._section(sub, data, defaults, normaliser, units, stack + [real], full)
+
+
+def _lastmod_place(item: Any) -> tuple[str, ...] | None:
+    """A place a built page's lastmod is read from, parsed (None: not one)."""
+    if not isinstance(item, str):
+        return None
+    text = item.strip()
+    if text == "git":
+        return ("git",)
+    if text.startswith("meta:") and len(text) > len("meta:"):
+        return ("meta", text[len("meta:"):].lower())
+    if text == "time":
+        return ("time",)
+    for mark, kind in ((".", "class"), ("#", "id")):
+        if text.startswith("time" + mark) and len(text) > 5 and " " not in text:
+            return ("time", kind, text[5:])
+    return None
 
 
 def load_site(

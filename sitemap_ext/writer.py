@@ -167,9 +167,16 @@ class FastRenderer:
         return core
 
     def render(self, page: Page) -> tuple[bytes, list[int]]:
-        shared = self._core(page)
         extensions = page.extensions
         media = "".join([EXTENSIONS[name].render_fast(value) for name, value in extensions]) if extensions else ""
+        if page.lastmods is not None:  # versions that changed at different times: an entry each
+            locs = [escape(loc) for loc in page.locs]
+            links = xhtml.render_fast(page, locs) if page.codes is not None or page.x_default is not None else ""
+            found = [b"<url><loc>" + loc.encode() + tail(core_fields(lastmod, page.changefreq, page.priority)
+                                                          + links + media)
+                     for loc, lastmod in zip(locs, page.lastmods)]
+            return b"".join(found), [len(entry) for entry in found]
+        shared = self._core(page)
         layout = page.layout
         if layout is not None:
             template = self._templates.get(layout)
@@ -219,11 +226,12 @@ class LxmlRenderer:
     def entries(self, page: Page) -> list[bytes]:
         xf = self._xf
         out = []
-        for loc in page.locs:
+        lastmods = page.lastmods if page.lastmods is not None else (page.lastmod,) * len(page.locs)
+        for loc, lastmod in zip(page.locs, lastmods):
             with xf.element(_URL):
                 with xf.element(_LOC):
                     xf.write(loc)
-                for tag, value in ((_LASTMOD, page.lastmod.text if page.lastmod else None),
+                for tag, value in ((_LASTMOD, lastmod.text if lastmod else None),
                                    (_CHANGEFREQ, page.changefreq), (_PRIORITY, page.priority)):
                     if value is not None:
                         with xf.element(tag):

@@ -214,7 +214,7 @@ def test_the_static_site_example_passes_with_its_pages_and_a_planted_defect_does
     host = "https://www.trail-guides.example/"
     clean = check([str(out)], base_urls=[f"{host}={out}"], now="2026-11-21T12:00:00Z")
     assert clean.ok and findings(clean) == []
-    assert sum(1 for f in clean.files if f["kind"] == "html") == 9
+    assert sum(1 for f in clean.files if f["kind"] == "html") == 10  # (and 404.html, the error page, is no page)
     about = out / "de" / "about" / "index.html"
     about.write_text(about.read_text(encoding="utf-8").replace(f'hreflang="fr" href="{host}fr/about/"',
                                                                f'hreflang="fr" href="{host}fr/a-propos/"'),

@@ -12,14 +12,16 @@ built file to the URL it is served at.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass
 from typing import Iterator
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from lxml import etree
 
+from ..safeio import inside, regular_file
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
@@ -47,6 +49,7 @@ class PageHead:
     robots: tuple[Placed, ...] = ()  # the content of each meta robots / googlebot
     lang: Placed | None = None  # <html lang>
     complete: bool = True  # False: the head did not end within HEAD_LIMIT
+    metas: tuple[tuple[str, Placed], ...] = ()  # (name, content) of the <meta>s asked for, in order
 
     @property
     def noindex(self) -> bool:
@@ -59,9 +62,11 @@ class PageHead:
         return tuple(Value(place.text, place.line) for place in self.alternate_places)
 
 
-def read_head(chunks: Iterator[bytes]) -> PageHead:
+def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> PageHead:
     """The head of one page from its bytes (``complete`` is False when it did not end
-    within ``HEAD_LIMIT``: nothing of it is taken then)."""
+    within ``HEAD_LIMIT``: nothing of it is taken then). ``metas``: the names (lower
+    case) of ``<meta property=...>`` or ``<meta name=...>`` whose content to keep, as
+    ``article:modified_time``."""
     data = _head_bytes(chunks)
     if data is None:
         return PageHead(complete=False)
@@ -78,6 +83,7 @@ def read_head(chunks: Iterator[bytes]) -> PageHead:
     places: list[Placed] = []
     canonicals: list[Placed] = []
     robots: list[Placed] = []
+    kept: list[tuple[str, Placed]] = []
     lang = None
     for element in root.iter("html", "link", "meta"):
         tag, line = element.tag, element.sourceline or 1
@@ -94,9 +100,40 @@ def read_head(chunks: Iterator[bytes]) -> PageHead:
                 places.append(Placed(href, line, column))
             elif "canonical" in rel and href is not None:
                 canonicals.append(Placed(href, line, column))
-        elif (element.get("name") or "").lower() in _ROBOTS_NAMES:
-            robots.append(Placed(element.get("content") or "", line, column))
-    return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang)
+        else:
+            name = (element.get("name") or "").lower()
+            if name in _ROBOTS_NAMES:
+                robots.append(Placed(element.get("content") or "", line, column))
+            elif metas:
+                name = name or (element.get("property") or "").lower()
+                if name in metas and element.get("content") is not None:
+                    kept.append((name, Placed(element.get("content"), line, column)))
+    return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept))
+
+
+def read_time(chunks: Iterator[bytes], selector: tuple[str, str] | None, limit: int) -> Placed | None:
+    """The ``datetime`` of the first ``<time>`` in a page that ``selector`` picks:
+    None (any), ("class", NAME) or ("id", NAME); the page is read as a stream and no
+    further than ``limit`` bytes (a date past that is not looked for)."""
+    parser = etree.HTMLPullParser(events=("start",), tag="time", recover=True, no_network=True,
+                                  remove_comments=True, remove_pis=True, huge_tree=False)
+    read = 0
+    for chunk in chunks:
+        read += len(chunk)
+        if read > limit:
+            break
+        parser.feed(chunk)
+        for _, element in parser.read_events():
+            value = element.get("datetime")
+            if value is None:
+                continue
+            if selector is not None:
+                kind, name = selector
+                found = (element.get("class") or "").split() if kind == "class" else [element.get("id")]
+                if name not in found:
+                    continue
+            return Placed(value, element.sourceline or 1, None)
+    return None
 
 
 def _head_bytes(chunks: Iterator[bytes]) -> bytes | None:
@@ -159,4 +196,24 @@ def page_url(relative: str, url: str, *, drop_html: bool = False) -> str:
     return url + quote(path, safe="/-._~!$&'()*+,;=:@")
 
 
-__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head"]
+def served(url: str, prefix: str, root: str) -> bool | None:
+    """Whether a file in ``root`` (a real path), the folder served at ``prefix``,
+    serves ``url``: the file the URL's path leads to, its ``index.html``, or its path
+    with ``.html``. None when the URL's path is not below the prefix's."""
+    try:
+        path = unquote(urlsplit(url).path)
+    except ValueError:
+        return None
+    folder = urlsplit(prefix).path  # (the prefix's own path: "/" or "/site/")
+    if not path.startswith(folder):
+        return None
+    rest = path[len(folder):]
+    if ".." in rest.split("/"):
+        return None
+    base = os.path.join(root, *[part for part in rest.split("/") if part])
+    candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
+        [base, os.path.join(base, "index.html"), base + ".html"]
+    return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
+
+
+__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head", "read_time", "served"]

@@ -30,11 +30,11 @@ from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
 from ..parallel import usable_cores
 from ..safeio import Refused, inside, open_regular, regular_file
-from ..site import display_name
+from ..site import DEFAULT_EXCLUDE, display_name
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import PageHead, page_url, read_head
+from .read_html import HEAD_LIMIT, PageHead, page_url, read_head, served
 from .config import Policy
 from .read_text import read_text
 from .read_xml import read_xml
@@ -172,6 +172,11 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     facts.kind = "html"
     head = read_head(chunks)
     if url is None:
+        return
+    if not head.complete:
+        report("H117", f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes; its hreflang "
+               "links, canonical and robots tags were not read (move scripts and styles out of the head)", 1,
+               url=url)
         return
     _lang(head, url, report)
     lines = tuple(place.line for place in head.alternate_places)
@@ -451,6 +456,8 @@ class Run:
             root = os.path.realpath(folder)
             if real.startswith(root + os.sep):
                 relative = "/".join(os.path.relpath(real, root).split(os.sep))
+                if relative in DEFAULT_EXCLUDE:  # the error page, served with status 404: no page
+                    return None
                 self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
         return None
@@ -462,22 +469,8 @@ class Run:
         if key in self.pages:
             return True
         for prefix, root in sorted(self.page_roots.items(), key=lambda item: -len(item[0])):  # the deepest first
-            if not url.startswith(prefix):
-                continue
-            try:
-                path = unquote(urlsplit(url).path)
-            except ValueError:
-                return None
-            folder = urlsplit(prefix).path  # (the prefix's own path: "/" or "/site/")
-            if not path.startswith(folder):
-                return None
-            rest = path[len(folder):]
-            if ".." in rest.split("/"):
-                return None
-            base = os.path.join(root, *[part for part in rest.split("/") if part])
-            candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
-                [base, os.path.join(base, "index.html"), base + ".html"]
-            return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
+            if url.startswith(prefix):
+                return served(url, prefix, root)
         return None
 
     def _url_of(self, real: str) -> str | None:

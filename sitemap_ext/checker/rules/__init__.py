@@ -72,7 +72,7 @@ FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 # X108 is counted as entries are read (files.entry_count); the rest are the readers'
 # (a file that cannot be read as a sitemap) and the cluster rules' (clusters.py).
 COUNTED_CODES = ("X108",)
-READER_CODES = ("F101", "F104", "L113", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116",
+READER_CODES = ("F101", "F104", "H117", "L113", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116",
                 "X117", "X118")
 CLUSTER_CODES = ("U104", "U112", "U113", "U114", "H104", "H105", "H109", "H110", "H111", "H112", "H113", "H114", "H115", "H116")
 
