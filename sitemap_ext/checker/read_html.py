@@ -87,27 +87,27 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
     lang = None
     for element in root.iter("html", "link", "meta"):
         tag, line = element.tag, element.sourceline or 1
-        column = columns.of(line, b"<" + tag.encode())  # every element counted: the n-th on its line
+        nth = columns.count(line, tag)  # every element counted: the n-th of its kind on its line
         if tag == "html":
             value = element.get("lang")
             if value is not None and lang is None:
-                lang = Placed(value, line, column)
+                lang = Placed(value, line, columns.of(line, tag, nth))
         elif tag == "link":
             rel = (element.get("rel") or "").lower().split()
             href = element.get("href")
             if "alternate" in rel and href is not None:
                 alternates.append(("alternate", element.get("hreflang"), href, element.get("media")))
-                places.append(Placed(href, line, column))
+                places.append(Placed(href, line, columns.of(line, tag, nth)))
             elif "canonical" in rel and href is not None:
-                canonicals.append(Placed(href, line, column))
+                canonicals.append(Placed(href, line, columns.of(line, tag, nth)))
         else:
             name = (element.get("name") or "").lower()
             if name in _ROBOTS_NAMES:
-                robots.append(Placed(element.get("content") or "", line, column))
+                robots.append(Placed(element.get("content") or "", line, columns.of(line, tag, nth)))
             elif metas:
                 name = name or (element.get("property") or "").lower()
                 if name in metas and element.get("content") is not None:
-                    kept.append((name, Placed(element.get("content"), line, column)))
+                    kept.append((name, Placed(element.get("content"), line, columns.of(line, tag, nth))))
     return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept))
 
 
@@ -152,14 +152,20 @@ def _head_bytes(chunks: Iterator[bytes]) -> bytes | None:
 
 class _Columns:
     """The column of the n-th tag of a kind on a line, found in the bytes (libxml2
-    gives elements their line only)."""
+    gives elements their line only); only for the elements kept."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.lines: list[int] | None = None
-        self.seen: dict[tuple[int, bytes], int] = {}
+        self.seen: dict[tuple[int, str], int] = {}
 
-    def of(self, line: int, opener: bytes) -> int | None:
+    def count(self, line: int, tag: str) -> int:
+        """How many elements of this kind came before on this line."""
+        nth = self.seen.get((line, tag), 0)
+        self.seen[(line, tag)] = nth + 1
+        return nth
+
+    def of(self, line: int, tag: str, nth: int) -> int | None:
         if self.lines is None:
             self.lines = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
         if line > len(self.lines):
@@ -167,8 +173,7 @@ class _Columns:
         start = self.lines[line - 1]
         end = self.lines[line] if line < len(self.lines) else len(self.data)
         text = self.data[start:end].lower()
-        nth = self.seen.get((line, opener), 0)
-        self.seen[(line, opener)] = nth + 1
+        opener = b"<" + tag.encode()
         position = -1
         for _ in range(nth + 1):
             position = text.find(opener, position + 1)

@@ -203,8 +203,10 @@ def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
     for (_, code, href, media), place in zip(head.alternates, head.alternate_places):
         if code is None or media is not None or code.lower() == "x-default":
             continue
+        href = href.strip()
         try:
-            same = url_key(urljoin(url, href.strip())) == own
+            same = href == url or url_key(href if href.startswith(("https://", "http://")) else
+                                          urljoin(url, href)) == own
         except ValueError:
             continue
         if same:
@@ -308,6 +310,7 @@ class Run:
     submitted: set[str] = field(default_factory=set)  # sitemap URLs named by robots.txt files
     noted: set[tuple[str, str]] = field(default_factory=set)
     _done: set[str] = field(default_factory=set)
+    _real: dict[str, str] = field(default_factory=dict)  # a walked file's real path (found once, in _walk)
     roots: tuple[str, ...] = ()  # the folders an index's children may come from
     clusters: ClusterIndex = field(init=False)
     excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
@@ -356,7 +359,7 @@ class Run:
             self.clusters.conflicts()
 
     def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
-        real = os.path.realpath(path)
+        real = self._real.pop(path, None) or os.path.realpath(path)
         if real in self._done:
             return None
         if is_page(path, sniffed):
@@ -377,8 +380,18 @@ class Run:
             context = multiprocessing.get_context("fork")
         except ValueError:  # pragma: no cover - no fork on this platform
             context = multiprocessing.get_context()
-        with ProcessPoolExecutor(max_workers=min(self.options.jobs, len(tasks)), mp_context=context) as pool:
-            yield from pool.map(_work, tasks, [self.options] * len(tasks), chunksize=1)
+        # A page is small: pages go to the workers in batches (one message each way per
+        # batch, not per page); a sitemap goes alone, so that large files spread evenly.
+        batches: list[list[Task]] = []
+        for task in tasks:
+            if batches and is_page(task.path, task.sniffed) and len(batches[-1]) < _PAGE_BATCH and \
+                    is_page(batches[-1][0].path, batches[-1][0].sniffed):
+                batches[-1].append(task)
+            else:
+                batches.append([task])
+        with ProcessPoolExecutor(max_workers=min(self.options.jobs, len(batches)), mp_context=context) as pool:
+            for results in pool.map(_work, batches, [self.options] * len(batches), chunksize=1):
+                yield from results
 
     def _merge(self, result: FileResult) -> None:
         self.files.append(result.record)
@@ -485,18 +498,26 @@ class Run:
     def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
         found = []
         root = os.path.realpath(folder)
+        real_top = {os.path.abspath(folder): root}  # each walked folder's real path (os.walk follows no folder link)
         # A versioned build keeps its previous files one build longer (for readers of
         # the previous index): they are not part of what the folder now publishes.
         retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
         for top, dirs, names in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            top_real = real_top.get(os.path.abspath(top)) or os.path.realpath(top)
+            for d in dirs:
+                real_top[os.path.join(os.path.abspath(top), d)] = os.path.join(top_real, d)
             for name in sorted(names):
                 path = os.path.join(top, name)
                 if name.startswith(".") or not regular_file(path):
                     continue
-                if not inside(path, (root,)) or path in retained:  # a link out; a previous build's file
-                    self.skipped.append(display_name(path))
+                # A file that is no link lies where its folder does: its real path needs
+                # no resolving (a link is resolved, and must stay inside).
+                real = os.path.join(top_real, name) if not os.path.islink(path) else os.path.realpath(path)
+                if not (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) or path in retained:
+                    self.skipped.append(display_name(path))  # a link out; a previous build's file
                     continue
+                self._real[path] = real
                 if _is_robots(path):
                     self._robots(path)
                     continue
@@ -556,6 +577,9 @@ def _is_robots(path: str) -> bool:
     return name.startswith("robots") and name.endswith(".txt")
 
 
-def _work(task: Task, options: Options) -> FileResult:
-    """In a worker process: one file."""
-    return check_file(task, options)
+_PAGE_BATCH = 64  # built pages handed to a worker at once
+
+
+def _work(tasks: list[Task], options: Options) -> list[FileResult]:
+    """In a worker process: one file, or a batch of built pages."""
+    return [check_file(task, options) for task in tasks]
