@@ -17,7 +17,7 @@ from lxml import etree
 
 from sitemap_ext import build, check
 
-from .conftest import ROOT
+from .conftest import ROOT, hang_guard
 
 BASE = "https://e.com/"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
@@ -240,9 +240,13 @@ def test_a_head_that_does_not_end_is_reported_and_the_page_left_out(tmp_path: Pa
     write_page(public, "a.html", "")
     (public / "huge.html").write_bytes(b"<html><head>" + b"<script>var a = 1;</script>\n" * 60_000 +
                                        b"</head><body></body></html>")
-    (tmp_path / "site.yaml").write_text(DESCRIPTION)
-    result = build("site.yaml", "out")
-    assert ("H117", "public/huge.html", 1, None) in findings(result)
+    with open(public / "sparse.html", "wb") as handle:
+        handle.write(b"<html><head><title>x</title>")
+        handle.truncate(1 << 30)  # 1 GB, the rest NUL bytes (sparse)
+    (tmp_path / "site.yaml").write_text(DESCRIPTION + "    lastmod: [time]\n")  # (a <time> is looked for in bodies)
+    with hang_guard(60):
+        result = build("site.yaml", "out")
+    assert findings(result) == [("H117", "public/huge.html", 1, None), ("H117", "public/sparse.html", 1, None)]
     assert set(entries(tmp_path / "out" / "sitemap.xml")) == {f"{BASE}a.html"}
 
 

@@ -224,3 +224,29 @@ def test_the_static_site_example_passes_with_its_pages_and_a_planted_defect_does
     assert not broken.ok and {"H115", "H116"} <= codes  # a 404 alternate, and the page differs from its sitemap entry
     assert all(d.file in ("out/de/about/index.html", "out/sitemap.xml") for d in broken.collector.diagnostics
                if d.code in ("H115", "H116"))
+
+
+def test_hostile_pages_are_bounded_and_reported(tmp_path: Path) -> None:
+    """A head that never ends (H117, read to 1 MiB only), a sparse 1 GB page, a UTF-16
+    page and the error page: each judged or skipped within bounds, nothing else lost."""
+    from .conftest import hang_guard
+
+    public = site(tmp_path, {"en/index.html": {"en": f"{BASE}en/", "de": f"{BASE}de/"},
+                             "de/index.html": {"en": f"{BASE}en/", "de": f"{BASE}de/"}})
+    (public / "scripts.html").write_bytes(b"<html><head>" + b"<script>var a = 1;</script>\n" * 60_000)
+    with open(public / "huge.html", "wb") as handle:
+        handle.write(b"<!DOCTYPE HTML>\n<HTML><HEAD><TITLE>x</TITLE>")
+        handle.truncate(1 << 30)  # 1 GB, the rest NUL bytes (sparse): no head end in sight
+    utf16 = page({"fr": f"{BASE}fr/", "en": f"{BASE}en/"}, lang="fr").replace('<meta charset="utf-8">', "")
+    (public / "fr").mkdir()
+    (public / "fr" / "index.html").write_bytes(utf16.encode("utf-16"))
+    (public / "404.html").write_text(page({}), encoding="utf-8")
+    with hang_guard(60):
+        result = check([str(public)], base_urls=[f"{BASE}={public}"])
+    got = findings(result)
+    assert ("H117", "public/scripts.html", 1, f"{BASE}scripts.html") in got
+    assert ("H117", "public/huge.html", 1, f"{BASE}huge.html") in got
+    # The UTF-16 page was read, at its lines: fr names en, whose own cluster is en and de.
+    assert [finding for finding in got if finding[1] == "public/fr/index.html"] == [
+        ("H109", "public/fr/index.html", 5, f"{BASE}fr/"), ("H112", "public/fr/index.html", 5, f"{BASE}fr/")]
+    assert not any(url == f"{BASE}404.html" for _, _, _, url in got)  # the error page is no page

@@ -63,17 +63,34 @@ def wide_encoding(head: bytes) -> bool:
     return head.startswith(_WIDE)
 
 
+def _decoded(head: bytes) -> str:
+    """The first bytes of a UTF-16 or UTF-32 file as text (a cut character replaced)."""
+    for mark, codec in ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+                        (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"), (b"\x00\x00\x00<", "utf-32-be"),
+                        (b"<\x00\x00\x00", "utf-32-le"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be")):
+        if head.startswith(mark):
+            return head.decode(codec, "replace").lstrip("\ufeff")
+    return ""
+
+
 def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
     if wide_encoding(head):
         wide = head.replace(b"\x00", b"")
-        return Sniffed("xml-utf16" if b"<" in wide[:8] else "text", gzipped, True)
+        if b"<" not in wide[:8]:
+            return Sniffed("text", gzipped, True)
+        # An HTML page in UTF-16 is a page (browsers and engines read it); any other
+        # markup in a wide encoding is judged as a sitemap that is not UTF-8 (X103).
+        match = _ROOT.search(_COMMENT.sub(b"", _decoded(head).encode("utf-8")))
+        return Sniffed("html" if match is not None and match.group(2).lower() == b"html" else "xml-utf16",
+                       gzipped, True)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b"<"):
         return Sniffed("text", gzipped, False)
     match = _ROOT.search(_COMMENT.sub(b"", text))
     if match is None:
         return Sniffed("xml", gzipped, True)
-    return Sniffed(match.group(2).decode("ascii", "replace"), gzipped, True)
+    name = match.group(2).decode("ascii", "replace")
+    return Sniffed("html" if name.lower() == "html" else name, gzipped, True)  # (HTML's names know no case)
 
 
 def looks_like_text_sitemap(path: str) -> bool:
