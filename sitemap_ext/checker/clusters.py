@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from itertools import accumulate, compress
 from operator import eq
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, Iterable
 
 from .. import langtags
 from ..diagnostics import Collector, Related, Where
@@ -419,16 +419,20 @@ class ClusterIndex:
             return frozenset()
         return frozenset((self.codes[self.item_code[item]], self.item_key[item]) for item in self._items(list_id))
 
-    def unlisted(self, pages: list[tuple[int, str, int, str]]) -> None:
-        """U114: a built page that is indexable and its own canonical, (key, file, line,
-        URL), is in no sitemap checked. Only when some sitemap was. After finish()."""
+    def unlisted(self, pages: Iterable[int]) -> None:
+        """U114: a built page that is indexable and its own canonical (its key; the page
+        is an HTML entry of the index) is in no sitemap checked. Only when some sitemap
+        was. After finish()."""
         if all(kind == HTML for kind in self.kind):
             return
-        for key, file, line, url in pages:
-            if not any(self.kind[self._order[place]] != HTML for place in self._listings(key)):
+        for key in pages:
+            entries = [self._order[place] for place in self._listings(key)]
+            if entries and all(self.kind[entry] == HTML for entry in entries):
+                entry = entries[0]
+                url = self.locs[entry]
                 self.collector.report("U114", f"{url} is a built page, indexable and its own canonical, but no "
                                       "sitemap checked lists it: add it, so that search engines learn of it and of "
-                                      "its changes", Where(file, line), url=url)
+                                      "its changes", self._where(entry), url=url)
 
     def missing(self, served: Callable[[str, int], bool | None]) -> None:
         """U113: a sitemap lists a URL of the built site that no built file serves;
@@ -477,6 +481,12 @@ class ClusterIndex:
         if examine:
             _Examination(self, examine).run()
 
+    def _names(self, list_id: int, key: int) -> bool:
+        """Whether a list names ``key`` under a language code (so each listing of it
+        with that list counted as a member)."""
+        x_default = self._code_ids.get(X_DEFAULT, -1)
+        return any(self.item_key[item] == key and self.item_code[item] != x_default for item in self._items(list_id))
+
     def _duplicates(self) -> set[int]:
         """U104 for a URL listed twice in sitemaps of one kind; the lists of every URL
         listed more than once (they are judged over all their listings)."""
@@ -490,10 +500,18 @@ class ClusterIndex:
                 continue
             done_groups.add(key)
             entries = sorted(self._order[p] for p in self._listings(key))
+            held = {self.held[entry] for entry in entries}
+            if len(held) == 1 and -1 not in held:
+                # Every listing gives the same alternates (a sitemap entry and its built
+                # page, as a rule): for the cluster, one listing. Its list counts the URL
+                # as one member, and is examined only if it is not whole for other reasons.
+                list_id = held.pop()
+                if self._names(list_id, key):
+                    self.list_members[list_id] -= len(entries) - 1
+            else:
+                lists.update(list_id for list_id in held if list_id >= 0)
             first_of_kind: dict[int, int] = {}
             for entry in entries:
-                if self.held[entry] >= 0:
-                    lists.add(self.held[entry])
                 kind = self.kind[entry]
                 first = first_of_kind.setdefault(kind, entry)
                 if first != entry:

@@ -15,6 +15,7 @@ jobs; then the cluster rules judge all files together (``clusters.py``).
 from __future__ import annotations
 
 import hashlib
+from array import array
 import multiprocessing
 import os
 from collections import Counter, deque
@@ -315,7 +316,7 @@ class Run:
     clusters: ClusterIndex = field(init=False)
     excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
     pages: set[int] = field(default_factory=set)  # the url_key of every built page read
-    indexable: list[tuple[int, str, int, str]] = field(default_factory=list)  # pages to list: key, file, line, URL
+    indexable: array = field(default_factory=lambda: array("q"))  # the keys of the pages to list
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
 
     def __post_init__(self) -> None:
@@ -402,7 +403,7 @@ class Run:
             url, line, noindex, canonical = result.page
             self.pages.add(url_key(url))
             if not noindex and canonical is None:
-                self.indexable.append((url_key(url), str(result.record["file"]), line, url))
+                self.indexable.append(url_key(url))
             if noindex or canonical is not None:
                 self.excluded[url_key(url)] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
 
