@@ -89,8 +89,8 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
 
 
 def _walk(source: BuiltSite, root: str) -> Iterator[tuple[str, str, str]]:
-    """(relative path, path, URL) of each HTML file, in path order. Hidden files and
-    folders, links that lead out of the folder and ``exclude`` matches are skipped."""
+    """(relative path, path, URL) of each HTML file. Hidden files and folders, links
+    that lead out of the folder and ``exclude`` matches are skipped."""
     for top, dirs, names in os.walk(source.path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):

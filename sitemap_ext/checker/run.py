@@ -15,9 +15,9 @@ jobs; then the cluster rules judge all files together (``clusters.py``).
 from __future__ import annotations
 
 import hashlib
-from array import array
 import multiprocessing
 import os
+from array import array
 from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
