@@ -137,14 +137,8 @@ def _left_out(head: PageHead, url: str) -> str | None:
     """Why a page is no page of the sitemap (None: it is one)."""
     if head.noindex:
         return "is noindex"
-    if head.canonicals:
-        try:
-            named = urljoin(url, head.canonicals[0].text.strip())
-        except ValueError:
-            return None
-        if named and url_key(named) != url_key(url):
-            return f"names {named} as its canonical"
-    return None
+    named = head.canonical_elsewhere(url)
+    return None if named is None else f"names {named} as its canonical"
 
 
 def _lastmod(source: BuiltSite, relative: str, path: str, head: PageHead, git: dict[str, str] | None,

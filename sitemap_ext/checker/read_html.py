@@ -17,11 +17,12 @@ import posixpath
 import re
 from dataclasses import dataclass
 from typing import Iterator
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from lxml import etree
 
 from ..safeio import inside, regular_file
+from ..urls import url_key
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
@@ -56,6 +57,18 @@ class PageHead:
         """Whether a robots directive keeps the page out of the index (noindex, none)."""
         return any(token.strip() in ("noindex", "none")
                    for placed in self.robots for token in placed.text.lower().split(","))
+
+    def canonical_elsewhere(self, url: str) -> str | None:
+        """The URL the page's (first) ``rel="canonical"`` names, when it is not ``url``
+        itself (by URL identity); None when it names the page or nothing. A malformed
+        URL is no canonical search engines could follow: None."""
+        if not self.canonicals:
+            return None
+        try:
+            named = urljoin(url, self.canonicals[0].text.strip())
+        except ValueError:
+            return None
+        return named if named and url_key(named) != url_key(url) else None
 
     def locs(self) -> tuple[Value, ...]:
         """The alternates' hrefs as record values (for the rules that judge URLs)."""

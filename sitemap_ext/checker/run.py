@@ -184,15 +184,7 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     # A page with no alternates is a record too: a page that another names as its
     # alternate and does not name it back is then a missing return link (H104).
     first = lines[0] if lines else 1
-    canonical = None
-    if head.canonicals:
-        try:
-            named = urljoin(url, head.canonicals[0].text.strip())
-            if named and url_key(named) != url_key(url):
-                canonical = named
-        except ValueError:  # a malformed URL: no canonical search engines could follow
-            pass
-    facts.page = (url, first, head.noindex, canonical)
+    facts.page = (url, first, head.noindex, head.canonical_elsewhere(url))
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
 
 
