@@ -37,19 +37,20 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 from urllib.parse import urljoin
 
-from .checker.read_html import HEAD_LIMIT, PageHead, Placed, page_url, read_head, read_time, served
+from .checker.read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, read_time, served
 from .dates import Lastmod
 from .diagnostics import Collector, Where
 from .model import BuiltSite, Page
 from .pages import PageNormaliser
-from .safeio import Refused, inside, open_regular, regular_file
+from .checker.sniff import open_bytes
+from .safeio import walk_inside
 from .site import display_name
 from .urls import url_key
 
 BODY_LIMIT = 16 << 20  # bytes of a page read for a <time> lastmod
 GIT_LOG_LIMIT = 256 << 20  # bytes of `git log` output read for commit times
 GIT_TIMEOUT = 300  # seconds
-_CHUNK = 64 << 10
+_CHUNK = 64 << 10  # bytes of git's output read at a time
 
 
 @dataclass(slots=True)
@@ -64,7 +65,7 @@ class _Known:
 def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
     """The built site's pages, in path order, each cluster once."""
     root = os.path.realpath(source.path)
-    files = list(_walk(source, root))
+    files = list(_walk(source))
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
     known = _Known({}, {}, root)
@@ -88,47 +89,28 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
                 yield page
 
 
-def _walk(source: BuiltSite, root: str) -> Iterator[tuple[str, str, str]]:
+def _walk(source: BuiltSite) -> Iterator[tuple[str, str, str]]:
     """(relative path, path, URL) of each HTML file. Hidden files and folders, links
     that lead out of the folder and ``exclude`` matches are skipped."""
-    for top, dirs, names in os.walk(source.path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.startswith(".") or not name.lower().endswith((".html", ".htm")):
-                continue
-            path = os.path.join(top, name)
-            relative = "/".join(os.path.relpath(path, source.path).split(os.sep))
-            if any(fnmatch.fnmatchcase(relative, pattern) for pattern in source.exclude):
-                continue
-            if not regular_file(path) or not inside(path, (root,)):
-                continue
+    for path, real in walk_inside(source.path):
+        if real is None or not path.lower().endswith((".html", ".htm")):
+            continue
+        relative = "/".join(os.path.relpath(path, source.path).split(os.sep))
+        if not any(fnmatch.fnmatchcase(relative, pattern) for pattern in source.exclude):
             yield relative, path, page_url(relative, source.url, drop_html=source.drop_ext)
 
 
-def _chunks(path: str, limit: int) -> Iterator[bytes]:
-    """A page's bytes in chunks, no more than ``limit`` (+ one chunk); nothing for a file
-    that cannot be read or is no regular file."""
-    try:
-        handle = open_regular(path)
-    except (OSError, Refused):
-        return
-    with handle:
-        read = 0
-        while read <= limit:
-            chunk = handle.read(_CHUNK)
-            if not chunk:
-                return
-            read += len(chunk)
-            yield chunk
+def _chunks(path: str) -> Iterator[bytes]:
+    """A page's bytes, through the checker's bounded reader (the readers stop early)."""
+    return open_bytes(path, lambda *_args, **_kwargs: None)  # (a page that cannot be read gives nothing)
 
 
 def _head(path: str, metas: frozenset[str], collector: Collector | None) -> PageHead | None:
     """A page's head; None (reported once, in the first pass) when it cannot be read."""
-    head = read_head(_chunks(path, HEAD_LIMIT), metas)
+    head = read_head(_chunks(path), metas)
     if not head.complete:
         if collector is not None:
-            collector.report("H117", f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes; "
-                             "it is left out (move scripts and styles out of the head)", Where(display_name(path), 1))
+            collector.report("H117", f"{HEAD_UNREAD}; the page is left out", Where(display_name(path), 1))
         return None
     return head
 
@@ -152,7 +134,7 @@ def _lastmod(source: BuiltSite, relative: str, path: str, head: PageHead, git: d
             found = next((placed for name, placed in head.metas if name == place[1]), None)
         elif place[0] == "time":
             selector = (place[1], place[2]) if len(place) == 3 else None
-            found = read_time(_chunks(path, BODY_LIMIT), selector, BODY_LIMIT)
+            found = read_time(_chunks(path), selector, BODY_LIMIT)
         elif git is not None:
             text = git.get(relative)
             if text is not None:

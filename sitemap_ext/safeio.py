@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 
 class Refused(Exception):
@@ -72,3 +72,23 @@ def inside(path: str, roots: Iterable[str]) -> bool:
     """Whether ``path``, with every link resolved, lies in one of ``roots`` (real paths)."""
     real = os.path.realpath(path)
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def walk_inside(folder: str) -> Iterator[tuple[str, str | None]]:
+    """Each regular file below ``folder``, in sorted order, with its real path (None
+    for a link that leads out of the folder). Hidden files and folders are skipped; no
+    folder link is followed. A file that is no link lies where its folder does, so its
+    real path costs no resolving."""
+    root = os.path.realpath(folder)
+    real_tops = {os.path.abspath(folder): root}
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        top_real = real_tops.get(os.path.abspath(top)) or os.path.realpath(top)
+        for d in dirs:
+            real_tops[os.path.join(os.path.abspath(top), d)] = os.path.join(top_real, d)
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            if name.startswith(".") or not regular_file(path):
+                continue
+            real = os.path.join(top_real, name) if not os.path.islink(path) else os.path.realpath(path)
+            yield path, (real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None)

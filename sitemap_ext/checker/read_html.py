@@ -26,6 +26,8 @@ from ..urls import url_key
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
+HEAD_UNREAD = (f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes, so its hreflang links, "
+               "canonical and robots tags were not read (move scripts and styles out of the head)")  # H117
 _HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
 _OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
@@ -234,4 +236,4 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
 
 
-__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head", "read_time", "served"]
+__all__ = ["HEAD_LIMIT", "HEAD_UNREAD", "PageHead", "Placed", "page_url", "read_head", "read_time", "served"]

@@ -30,12 +30,12 @@ from ..diagnostics import Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
 from ..parallel import usable_cores
-from ..safeio import Refused, inside, open_regular, regular_file
+from ..safeio import Refused, inside, open_regular, regular_file, walk_inside
 from ..site import DEFAULT_EXCLUDE, display_name
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import HEAD_LIMIT, PageHead, page_url, read_head, served
+from .read_html import HEAD_UNREAD, PageHead, page_url, read_head, served
 from .config import Policy
 from .read_text import read_text
 from .read_xml import read_xml
@@ -175,9 +175,7 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     if url is None:
         return
     if not head.complete:
-        report("H117", f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes; its hreflang "
-               "links, canonical and robots tags were not read (move scripts and styles out of the head)", 1,
-               url=url)
+        report("H117", HEAD_UNREAD, 1, url=url)
         return
     _lang(head, url, report)
     lines = tuple(place.line for place in head.alternate_places)
@@ -490,38 +488,25 @@ class Run:
 
     def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
         found = []
-        root = os.path.realpath(folder)
-        real_top = {os.path.abspath(folder): root}  # each walked folder's real path (os.walk follows no folder link)
         # A versioned build keeps its previous files one build longer (for readers of
         # the previous index): they are not part of what the folder now publishes.
         retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
-        for top, dirs, names in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            top_real = real_top.get(os.path.abspath(top)) or os.path.realpath(top)
-            for d in dirs:
-                real_top[os.path.join(os.path.abspath(top), d)] = os.path.join(top_real, d)
-            for name in sorted(names):
-                path = os.path.join(top, name)
-                if name.startswith(".") or not regular_file(path):
-                    continue
-                # A file that is no link lies where its folder does: its real path needs
-                # no resolving (a link is resolved, and must stay inside).
-                real = os.path.join(top_real, name) if not os.path.islink(path) else os.path.realpath(path)
-                if not (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) or path in retained:
-                    self.skipped.append(display_name(path))  # a link out; a previous build's file
-                    continue
-                self._real[path] = real
-                if _is_robots(path):
-                    self._robots(path)
-                    continue
-                sniffed = sniff(path)
-                if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
-                        (sniffed.kind == "text" and looks_like_text_sitemap(path)):
-                    found.append((path, sniffed))
-                elif is_page(path, sniffed) and self.options.html != "off":
-                    found.append((path, sniffed))
-                else:
-                    self.skipped.append(display_name(path))
+        for path, real in walk_inside(folder):
+            if real is None or path in retained:  # a link out; a previous build's file
+                self.skipped.append(display_name(path))
+                continue
+            self._real[path] = real
+            if _is_robots(path):
+                self._robots(path)
+                continue
+            sniffed = sniff(path)
+            if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
+                    (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+                found.append((path, sniffed))
+            elif is_page(path, sniffed) and self.options.html != "off":
+                found.append((path, sniffed))
+            else:
+                self.skipped.append(display_name(path))
         return found
 
     def _robots(self, path: str) -> None:
