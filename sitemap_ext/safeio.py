@@ -75,20 +75,34 @@ def inside(path: str, roots: Iterable[str]) -> bool:
 
 
 def walk_inside(folder: str) -> Iterator[tuple[str, str | None]]:
-    """Each regular file below ``folder``, in sorted order, with its real path (None
-    for a link that leads out of the folder). Hidden files and folders are skipped; no
-    folder link is followed. A file that is no link lies where its folder does, so its
-    real path costs no resolving."""
+    """Each regular file below ``folder``, in sorted order (a folder's files, then its
+    folders, each in turn), with its real path (None for a link that leads out of the
+    folder). Hidden files and folders are skipped; no folder link is followed. The
+    kind of each entry comes with the folder's listing, so a file that is no link costs
+    no call of its own: it lies where its folder does."""
     root = os.path.realpath(folder)
-    real_tops = {os.path.abspath(folder): root}
-    for top, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        top_real = real_tops.get(os.path.abspath(top)) or os.path.realpath(top)
-        for d in dirs:
-            real_tops[os.path.join(os.path.abspath(top), d)] = os.path.join(top_real, d)
-        for name in sorted(names):
-            path = os.path.join(top, name)
-            if name.startswith(".") or not regular_file(path):
+    prefix = root.rstrip(os.sep) + os.sep
+    pending = [(folder, root)]
+    while pending:
+        top, top_real = pending.pop()
+        try:
+            with os.scandir(top) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError:  # unreadable or vanished: as os.walk, passed over
+            continue
+        folders = []
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            real = os.path.join(top_real, name) if not os.path.islink(path) else os.path.realpath(path)
-            yield path, (real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((entry.path, os.path.join(top_real, entry.name)))
+                elif entry.is_symlink():
+                    if regular_file(entry.path):
+                        real = os.path.realpath(entry.path)
+                        yield entry.path, (real if real == root or real.startswith(prefix) else None)
+                elif entry.is_file(follow_symlinks=False):
+                    yield entry.path, os.path.join(top_real, entry.name)
+            except OSError:
+                continue
+        pending.extend(reversed(folders))

@@ -69,6 +69,15 @@ def read_text(path: str, collector: Collector, display: str, code: str = "F101",
 
 def display_name(path: str) -> str:
     """How diagnostics name a file: relative to the working folder when below it."""
+    if os.path.isabs(path):  # (the common cases first, without relpath's work)
+        cwd = os.getcwd()
+        normal = os.path.normpath(path)
+        if cwd != os.sep and normal != cwd and not normal.startswith(cwd + os.sep):
+            return path
+    else:
+        relative = os.path.normpath(path)
+        if not relative.startswith(".."):
+            return relative
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 

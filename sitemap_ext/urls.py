@@ -9,6 +9,7 @@ so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from hashlib import blake2b
 from dataclasses import dataclass
 from typing import Sequence, Union
@@ -262,7 +263,9 @@ def variants(url: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1 << 16)
 def url_key(url: str) -> int:
-    """A stable 64-bit key of a URL's identity (blake2b): the same in every process and run."""
+    """A stable 64-bit key of a URL's identity (blake2b): the same in every process and run.
+    Memoised: a cluster's URLs come back once per member page, and per alternate list."""
     return int.from_bytes(blake2b(identity(url).encode("utf-8", "surrogatepass"), digest_size=8).digest(),
                           "little", signed=True)

@@ -250,3 +250,49 @@ def test_hostile_pages_are_bounded_and_reported(tmp_path: Path) -> None:
     assert [finding for finding in got if finding[1] == "public/fr/index.html"] == [
         ("H109", "public/fr/index.html", 5, f"{BASE}fr/"), ("H112", "public/fr/index.html", 5, f"{BASE}fr/")]
     assert not any(url == f"{BASE}404.html" for _, _, _, url in got)  # the error page is no page
+
+
+URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+          '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+          '  <url><loc>{loc}</loc></url>\n</urlset>\n')
+
+
+def test_files_named_as_pages_that_hold_something_else_are_judged_as_their_content(tmp_path: Path) -> None:
+    # A page's content is read by the worker that reads its head; a file named .html
+    # that holds a sitemap, an index or a text sitemap is still judged as one.
+    public = site(tmp_path, {f"{prefix}index.html": full() for prefix in LOCALES.values()})
+    (public / "urls.html").write_text(URLSET.format(loc="https://other.example/x"), encoding="utf-8")
+    (public / "list.htm").write_text(f"{BASE}en/\n{BASE}de/\nnot a url\n", encoding="utf-8")
+    (public / "index-of-sitemaps.html").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f'  <sitemap><loc>{BASE}missing.xml</loc></sitemap>\n</sitemapindex>\n', encoding="utf-8")
+    (public / "notes.html").write_text("just some notes\n", encoding="utf-8")
+    for jobs in (1, 2):
+        result = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=jobs)
+        kinds = {f["file"]: f["kind"] for f in result.files}
+        assert kinds["public/urls.html"] == "urlset"
+        assert kinds["public/list.htm"] == "text"
+        assert kinds["public/index-of-sitemaps.html"] == "sitemapindex"
+        assert "public/notes.html" in result.skipped
+        got = findings(result)
+        assert ("U107", "public/urls.html", 3, "https://other.example/x") in got  # another host
+        assert ("X113", "public/list.htm", 3) in [(c, f, l) for c, f, l, _ in got]  # a line that is no URL
+        assert ("X111", "public/index-of-sitemaps.html", 3, f"{BASE}missing.xml") in got
+        assert sorted(kind for kind in kinds.values() if kind == "html") == ["html"] * 3
+
+
+def test_many_pages_give_the_same_findings_in_one_process_and_in_workers(tmp_path: Path) -> None:
+    # Pages go to the workers in batches that share one cluster log: each finding must
+    # still name its own page, in the same order, whatever the number of jobs.
+    pages: dict[str, dict[str, str]] = {}
+    for n in range(150):
+        for prefix in LOCALES.values():
+            pages[f"{prefix}p{n:03}/index.html"] = full(f"p{n:03}/")
+    pages["de/p077/index.html"] = {code: href for code, href in full("p077/").items() if code != "fr"}
+    public = site(tmp_path, pages)
+    one = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=1)
+    two = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=2)
+    assert findings(one) == findings(two)
+    assert ("H104", "public/fr/p077/index.html", 5, f"{BASE}fr/p077/") in findings(one)
+    assert [f["file"] for f in one.files] == [f["file"] for f in two.files]
+    assert len(one.files) == 450 and not one.ok

@@ -106,6 +106,10 @@ class ClusterLog:
     digests: array = field(default_factory=lambda: array("q"))
     firsts: array = field(default_factory=lambda: array("I"))  # per local list: its first entry
     named: array = field(default_factory=lambda: array("I"))  # per local list: URLs under a language
+    # A log of many files (a worker's batch of pages): each file's name, and where its
+    # entries end; empty for a log of one file.
+    files: list[str] = field(default_factory=list)
+    ends: array = field(default_factory=lambda: array("I"))
     _local: dict[Pairs, int] = field(default_factory=dict)
     _code_ids: dict[str, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int] | None = None
@@ -136,6 +140,12 @@ class ClusterLog:
             self._previous = (pairs, local)
         self.lists.append(local)
         self.members.append(1 if key in named else 0)
+
+    def end_file(self, display: str) -> None:
+        """The entries added so far since the last file's end are ``display``'s."""
+        if len(self.keys) > (self.ends[-1] if self.ends else 0):
+            self.files.append(display)
+            self.ends.append(len(self.keys))
 
     def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int]) -> None:
         code_ids = self._code_ids
@@ -276,10 +286,19 @@ class ClusterIndex:
 
     # --- adding ------------------------------------------------------------------------
 
-    def add(self, display: str, log: ClusterLog) -> None:
-        """One file's log, in the fixed order of files."""
-        file_id = len(self.files)
-        self.files.append(display)
+    def add(self, display: str | None, log: ClusterLog) -> None:
+        """One file's log, in the fixed order of files; with ``display`` None, a log of
+        many files (``log.files``, ``log.ends``)."""
+        first_id = len(self.files)
+        if display is not None:
+            self.files.append(display)
+            self.file.extend(array("I", [first_id]) * len(log.keys))
+        else:
+            self.files.extend(log.files)
+            start = 0
+            for number, end in enumerate(log.ends):
+                self.file.extend(array("I", [first_id + number]) * (end - start))
+                start = end
         base = len(self.key)
         ids = []
         if log.firsts:
@@ -291,7 +310,6 @@ class ClusterIndex:
                     found = self._new_list(log, local, codes, href_ends, digest, base)
                 ids.append(found)
         self.key.extend(log.keys)
-        self.file.extend(array("I", [file_id]) * len(log.keys))
         self.line.extend(log.lines)
         self.kind.extend(log.kinds)
         self.locs.extend_packed(log.loc_bytes, log.loc_lengths)

@@ -35,13 +35,40 @@ _PARSER = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, 
                            huge_tree=False)
 
 
-@dataclass(slots=True)
 class Placed:
-    """A value with its line and column (1-based) in the page."""
+    """A value with its line and column (1-based) in the page. libxml2 gives an
+    element its line only: the column is found in the bytes when first asked for
+    (a finding's location), not for every value read."""
 
-    text: str
-    line: int
-    column: int | None
+    __slots__ = ("text", "line", "_column", "_find")
+
+    def __init__(self, text: str, line: int, column: int | None = None,
+                 find: tuple[_Columns, str, int] | None = None) -> None:
+        self.text = text
+        self.line = line
+        self._column = column
+        self._find = find
+
+    @property
+    def column(self) -> int | None:
+        if self._find is not None:
+            columns, tag, nth = self._find
+            self._column, self._find = columns.of(self.line, tag, nth), None
+        return self._column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Placed):
+            return NotImplemented
+        return (self.text, self.line, self.column) == (other.text, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.line))
+
+    def __repr__(self) -> str:
+        return f"Placed({self.text!r}, {self.line}, {self.column})"
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, int | None]]:
+        return Placed, (self.text, self.line, self.column)  # (the column found before it crosses)
 
 
 @dataclass(slots=True)
@@ -65,6 +92,8 @@ class PageHead:
         itself (by URL identity); None when it names the page or nothing. A malformed
         URL is no canonical search engines could follow: None."""
         if not self.canonicals:
+            return None
+        if self.canonicals[0].text.strip() == url:  # (the usual case, without parsing)
             return None
         try:
             named = urljoin(url, self.canonicals[0].text.strip())
@@ -100,29 +129,32 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
     robots: list[Placed] = []
     kept: list[tuple[str, Placed]] = []
     lang = None
+    seen = columns.seen
     for element in root.iter("html", "link", "meta"):
         tag, line = element.tag, element.sourceline or 1
-        nth = columns.count(line, tag)  # every element counted: the n-th of its kind on its line
+        lines = seen[tag]
+        nth = len(lines)  # (which element of its kind: its column is found from this when asked)
+        lines.append(line)
         if tag == "html":
             value = element.get("lang")
             if value is not None and lang is None:
-                lang = Placed(value, line, columns.of(line, tag, nth))
+                lang = Placed(value, line, None, (columns, tag, nth))
         elif tag == "link":
             rel = (element.get("rel") or "").lower().split()
             href = element.get("href")
             if "alternate" in rel and href is not None:
                 alternates.append(("alternate", element.get("hreflang"), href, element.get("media")))
-                places.append(Placed(href, line, columns.of(line, tag, nth)))
+                places.append(Placed(href, line, None, (columns, tag, nth)))
             elif "canonical" in rel and href is not None:
-                canonicals.append(Placed(href, line, columns.of(line, tag, nth)))
+                canonicals.append(Placed(href, line, None, (columns, tag, nth)))
         else:
             name = (element.get("name") or "").lower()
             if name in _ROBOTS_NAMES:
-                robots.append(Placed(element.get("content") or "", line, columns.of(line, tag, nth)))
+                robots.append(Placed(element.get("content") or "", line, None, (columns, tag, nth)))
             elif metas:
                 name = name or (element.get("property") or "").lower()
                 if name in metas and element.get("content") is not None:
-                    kept.append((name, Placed(element.get("content"), line, columns.of(line, tag, nth))))
+                    kept.append((name, Placed(element.get("content"), line, None, (columns, tag, nth))))
     return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept))
 
 
@@ -172,15 +204,11 @@ class _Columns:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.lines: list[int] | None = None
-        self.seen: dict[tuple[int, str], int] = {}
+        self.seen: dict[str, list[int]] = {"html": [], "link": [], "meta": []}  # each element's line, by kind
 
-    def count(self, line: int, tag: str) -> int:
-        """How many elements of this kind came before on this line."""
-        nth = self.seen.get((line, tag), 0)
-        self.seen[(line, tag)] = nth + 1
-        return nth
-
-    def of(self, line: int, tag: str, nth: int) -> int | None:
+    def of(self, line: int, tag: str, number: int) -> int | None:
+        """The column of the ``number``-th element of its kind (0-based), on ``line``."""
+        nth = self.seen[tag][:number].count(line)  # the n-th of its kind on its line
         if self.lines is None:
             self.lines = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
         if line > len(self.lines):

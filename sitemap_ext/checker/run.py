@@ -21,7 +21,8 @@ from array import array
 from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Sequence
+from functools import partial
+from typing import Callable, Iterator, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from .. import langtags
@@ -42,7 +43,7 @@ from .read_xml import read_xml
 from .record import FileFacts, IndexEntry, Stray, UrlEntry, Value
 from .rules.context import Context
 from .rules.hreflang import judge_links
-from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff
+from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff, sniff_open
 
 SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
 # Codes after which a file is not read to its end (unreadable, too large, corrupt, malformed).
@@ -76,7 +77,11 @@ class Task:
     path: str
     url: str | None
     submitted: bool
-    sniffed: Sniffed
+    sniffed: Sniffed | None  # None: a file named as a page, whose content its worker sniffs
+
+    @property
+    def page(self) -> bool:
+        return self.sniffed is None or is_page(self.path, self.sniffed)
 
 
 @dataclass
@@ -88,12 +93,25 @@ class FileResult:
     log: ClusterLog | None
     children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
     page: tuple[str, int, bool, str | None] | None = None  # a built page's facts (FileFacts.page)
+    resniffed: tuple[str, Sniffed] | None = None  # a file named as a page that holds something else
 
 
 # --- one file ---------------------------------------------------------------------------
 
-def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None) -> FileResult:
-    """Read one file with the reader its content asks for, and run every rule on it."""
+def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None,
+               log: ClusterLog | None = None) -> FileResult:
+    """Read one file with the reader its content asks for, and run every rule on it.
+    Its entries go to ``log`` when one is given (a batch's), else to a log of its own."""
+    opened = None
+    if task.sniffed is not None:
+        sniffed = task.sniffed
+    else:  # named as a page: sniffed here, with the one opening that reads it
+        opened = sniff_open(task.path)
+        sniffed = opened.sniffed if opened is not None else sniff(task.path)
+        if not is_page(task.path, sniffed):  # for the main process to plan
+            if opened is not None:
+                opened.close()
+            return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
     display = display_name(task.path)
     collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
 
@@ -106,13 +124,14 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
 
     ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
                   cross_submitted=options.cross_submitted)
-    _misnamed(task, report)
-    chunks = open_bytes(task.path, report)
-    log = ClusterLog()
+    _misnamed(task.path, sniffed, report)
+    chunks = opened.chunks(report) if opened is not None else open_bytes(task.path, report)
+    shared = log is not None
+    log = log if log is not None else ClusterLog()
     children: list[tuple[str, int]] = []
-    if is_page(task.path, task.sniffed):
+    if is_page(task.path, sniffed):
         records: Iterator[object] = _page(chunks, facts, task.url, report)
-    elif task.sniffed.xml:
+    elif sniffed.xml:
         records = read_xml(chunks, facts, report)
     else:
         records = read_text(chunks, facts, report)
@@ -129,11 +148,13 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
         for check in rules.FILE_RULES:
             check(ctx)
     diagnostics = collector.diagnostics
-    if task.sniffed.xml and diagnostics:
+    if sniffed.xml and diagnostics:
         diagnostics = _start_lines(task.path, diagnostics)
     record = {"file": display, "kind": facts.kind or "unreadable", "urls": facts.entries, "url": task.url}
+    if shared:
+        log.end_file(display)
     return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
-                      log if facts.kind != "sitemapindex" else None, children, facts.page)
+                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
 
 
 def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
@@ -237,10 +258,9 @@ def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
     return ctx.loc if ctx.loc is not None and ctx.loc.lower().startswith(("http://", "https://")) else None
 
 
-def _misnamed(task: Task, report: rules.context.Report) -> None:
+def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None:
     """X116: the name says another kind than the content (the content wins)."""
-    name = task.path.lower()
-    sniffed = task.sniffed
+    name = path.lower()
     if sniffed.kind is None:  # unreadable: its F101 says enough
         return
     said = None
@@ -308,37 +328,54 @@ class Run:
     pages: set[int] = field(default_factory=set)  # the url_key of every built page read
     indexable: array = field(default_factory=lambda: array("q"))  # the keys of the pages to list
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
+    _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
+    _roots_of: list[tuple[str, str]] | None = None
 
     def __post_init__(self) -> None:
         self.clusters = ClusterIndex(self.collector)
 
     def check(self, paths: Sequence[str]) -> None:
-        found: list[tuple[str, Sniffed]] = []
         # An index's children are looked for only in these folders: those given (a
         # file's own folder) and those --base-url names. Never above them.
         self.roots = tuple(sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)))
                                    for p in paths} | {os.path.realpath(f) for _, f in self.options.base_urls}))
-        for path in paths:
-            if not os.path.exists(path):
-                self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
-            elif os.path.isdir(path):
-                found += self._walk(path)
-            elif _is_robots(path):
-                self._robots(path)
-            else:
-                found.append((path, sniff(path)))
-        found = self._twins(found)
-        indexes = [(p, s) for p, s in found if s.kind == "sitemapindex"]
-        tasks: list[Task] = []
-        for path, sniffed in indexes:
-            tasks += self._index(path, sniffed)
-        for path, sniffed in found:
-            if sniffed.kind != "sitemapindex":
-                task = self._task(path, sniffed, None, False)
-                if task is not None:
-                    tasks.append(task)
-        for result in self._results(tasks):
-            self._merge(result)
+        with _Workers(self) as workers:
+            # Built pages depend on no index: a folder's pages go to the workers in
+            # batches while the walk goes on. Sitemaps are planned when all are found.
+            found: list[tuple[str, Sniffed | None] | _Pending] = []
+            for path in paths:
+                if not os.path.exists(path):
+                    self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
+                elif os.path.isdir(path):
+                    found += self._walk(path, workers)
+                elif _is_robots(path):
+                    self._robots(path)
+                else:
+                    found.append((path, sniff(path)))
+            found = self._twins(found)
+            indexes = [item for item in found if not isinstance(item, _Pending) and item[1] is not None
+                       and item[1].kind == "sitemapindex"]
+            plan: list[_Pending] = []
+            tasks: list[Task] = []
+            for path, sniffed in indexes:
+                tasks += self._index(path, sniffed)
+            for item in found:
+                if isinstance(item, _Pending):
+                    plan += workers.alone(tasks)
+                    tasks = []
+                    plan.append(item)
+                elif item[1] is None or item[1].kind != "sitemapindex":
+                    task = self._task(item[0], item[1], None, False)
+                    if task is not None:
+                        tasks.append(task)
+            plan += workers.alone(tasks)
+            for pending in plan:
+                results, log = pending.result()
+                for result in results:
+                    self._merge(result)
+                if log is not None:
+                    self.clusters.add(None, log)
+        self._late()
         self.clusters.finish()
         if self.excluded:
             self.clusters.excluded(self.excluded)
@@ -349,11 +386,11 @@ class Run:
         if self.pages:
             self.clusters.conflicts()
 
-    def _task(self, path: str, sniffed: Sniffed, url: str | None, submitted: bool) -> Task | None:
+    def _task(self, path: str, sniffed: Sniffed | None, url: str | None, submitted: bool) -> Task | None:
         real = self._real.pop(path, None) or os.path.realpath(path)
         if real in self._done:
             return None
-        if is_page(path, sniffed):
+        if sniffed is None or is_page(path, sniffed):
             url = self._page_url(real) if self.options.html != "off" else None
             if url is None:  # a page whose URL is not known (no --base-url for its folder)
                 self.skipped.append(display_name(path))
@@ -362,40 +399,43 @@ class Run:
         url = url or self._url_of(real)
         return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed)
 
-    def _results(self, tasks: list[Task]) -> Iterator[FileResult]:
-        if self.options.jobs < 2 or len(tasks) < 2:
-            for task in tasks:
-                yield check_file(task, self.options, self.noted)
-            return
-        try:
-            context = multiprocessing.get_context("fork")
-        except ValueError:  # pragma: no cover - no fork on this platform
-            context = multiprocessing.get_context()
-        # A page is small: pages go to the workers in batches (one message each way per
-        # batch, not per page); a sitemap goes alone, so that large files spread evenly.
-        batches: list[list[Task]] = []
-        for task in tasks:
-            if batches and is_page(task.path, task.sniffed) and len(batches[-1]) < _PAGE_BATCH and \
-                    is_page(batches[-1][0].path, batches[-1][0].sniffed):
-                batches[-1].append(task)
-            else:
-                batches.append([task])
-        with ProcessPoolExecutor(max_workers=min(self.options.jobs, len(batches)), mp_context=context) as pool:
-            for results in pool.map(_work, batches, [self.options] * len(batches), chunksize=1):
-                yield from results
-
     def _merge(self, result: FileResult) -> None:
+        if result.resniffed is not None:  # named as a page, it is none: planned again at the end
+            self._resniffed.append(result.resniffed)
+            return
         self.files.append(result.record)
         self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
         if result.log is not None:
             self.clusters.add(str(result.record["file"]), result.log)
         if result.page is not None:
             url, line, noindex, canonical = result.page
-            self.pages.add(url_key(url))
-            if not noindex and canonical is None:
-                self.indexable.append(url_key(url))
+            key = url_key(url)
+            self.pages.add(key)
             if noindex or canonical is not None:
-                self.excluded[url_key(url)] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
+                self.excluded[key] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
+            else:
+                self.indexable.append(key)
+
+    def _late(self) -> None:
+        """Files named as pages whose content is something else (a sitemap saved as
+        .html, a text file): judged as their content asks, in this process, after the rest."""
+        while self._resniffed:
+            path, sniffed = self._resniffed.pop(0)
+            real = os.path.realpath(path)
+            self._done.discard(real)
+            self._real[path] = real
+            if sniffed.kind == "sitemapindex":
+                tasks = self._index(path, sniffed)
+            elif sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
+                    (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+                task = self._task(path, sniffed, None, False)
+                tasks = [task] if task is not None else []
+            else:
+                self._real.pop(path, None)
+                self.skipped.append(display_name(path))
+                continue
+            for task in tasks:
+                self._merge(check_file(task, self.options, self.noted))
 
     # --- indexes ----------------------------------------------------------------------
 
@@ -456,10 +496,9 @@ class Run:
 
     def _page_url(self, real: str) -> str | None:
         """A built page's URL, through --base-url and the conventions of --html."""
-        for prefix, folder in self.options.base_urls:
-            root = os.path.realpath(folder)
+        for prefix, root in self._base_roots():
             if real.startswith(root + os.sep):
-                relative = "/".join(os.path.relpath(real, root).split(os.sep))
+                relative = "/".join(real[len(root) + 1:].split(os.sep))
                 if relative in DEFAULT_EXCLUDE:  # the error page, served with status 404: no page
                     return None
                 self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
@@ -478,16 +517,23 @@ class Run:
         return None
 
     def _url_of(self, real: str) -> str | None:
-        for prefix, folder in self.options.base_urls:
-            root = os.path.realpath(folder)
+        for prefix, root in self._base_roots():
             if real.startswith(root + os.sep):
-                return prefix + "/".join(os.path.relpath(real, root).split(os.sep))
+                return prefix + "/".join(real[len(root) + 1:].split(os.sep))
         return None
+
+    def _base_roots(self) -> list[tuple[str, str]]:
+        """--base-url's (prefix, real folder) pairs, longest prefix first (resolved once)."""
+        if self._roots_of is None:
+            self._roots_of = [(prefix, os.path.realpath(folder).rstrip(os.sep) or os.sep)
+                              for prefix, folder in self.options.base_urls]
+        return self._roots_of
 
     # --- folders and robots.txt -------------------------------------------------------------
 
-    def _walk(self, folder: str) -> list[tuple[str, Sniffed]]:
-        found = []
+    def _walk(self, folder: str, workers: _Workers) -> list[tuple[str, Sniffed | None] | _Pending]:
+        found: list[tuple[str, Sniffed | None] | _Pending] = []
+        pages: list[Task] = []
         # A versioned build keeps its previous files one build longer (for readers of
         # the previous index): they are not part of what the folder now publishes.
         retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
@@ -499,6 +545,14 @@ class Run:
             if _is_robots(path):
                 self._robots(path)
                 continue
+            if self.options.html != "off" and path.lower().endswith((".html", ".htm")):
+                task = self._task(path, None, None, False)  # a page, most likely: its worker reads its content
+                if task is not None:
+                    pages.append(task)
+                    if len(pages) == _PAGE_BATCH:
+                        found.append(workers.batch(pages))
+                        pages = []
+                continue
             sniffed = sniff(path)
             if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
                     (sniffed.kind == "text" and looks_like_text_sitemap(path)):
@@ -507,6 +561,8 @@ class Run:
                 found.append((path, sniffed))
             else:
                 self.skipped.append(display_name(path))
+        if pages:
+            found.append(workers.batch(pages))
         return found
 
     def _robots(self, path: str) -> None:
@@ -529,17 +585,18 @@ class Run:
                     self.options = replace(self.options, cross_submitted=self.options.cross_submitted
                                            | {origin_text(own).lower()})
 
-    def _twins(self, found: list[tuple[str, Sniffed]]) -> list[tuple[str, Sniffed]]:
+    def _twins(self, found: list[tuple[str, Sniffed | None] | _Pending]) -> list[tuple[str, Sniffed | None] | _Pending]:
         """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
-        paths = {path for path, _ in found}
-        kept = []
-        for path, sniffed in found:
-            twin = path[:-3]
-            if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
-                self.collector.report("X117", f"{display_name(path)} holds the same sitemap as {display_name(twin)}; "
-                                      "it is checked once", Where(display_name(path)))
-                continue
-            kept.append((path, sniffed))
+        paths = {item[0] for item in found if not isinstance(item, _Pending)}
+        kept: list[tuple[str, Sniffed | None] | _Pending] = []
+        for item in found:
+            if not isinstance(item, _Pending):
+                path, twin = item[0], item[0][:-3]
+                if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
+                    self.collector.report("X117", f"{display_name(path)} holds the same sitemap as "
+                                          f"{display_name(twin)}; it is checked once", Where(display_name(path)))
+                    continue
+            kept.append(item)
         return kept
 
 
@@ -558,6 +615,59 @@ def _is_robots(path: str) -> bool:
 _PAGE_BATCH = 64  # built pages handed to a worker at once
 
 
-def _work(tasks: list[Task], options: Options) -> list[FileResult]:
-    """In a worker process: one file, or a batch of built pages."""
-    return [check_file(task, options) for task in tasks]
+class _Pending:
+    """A batch of files handed to the workers (or, with one job, to be checked here when
+    its turn comes): ``result()`` gives its results and the cluster log its pages share."""
+
+    def __init__(self, run: Callable[[], tuple[list[FileResult], ClusterLog | None]]) -> None:
+        self.result = run
+
+
+class _Workers:
+    """The worker processes of one check (started at the first batch), or none."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run  # (its options as they are when a batch is planned: robots.txt files change them)
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def batch(self, tasks: list[Task], *, alone: bool = False) -> _Pending:
+        """``tasks`` to check as one batch; in this process when there is one job, or
+        when this is the check's one batch (``alone``: a pool would cost more)."""
+        options = self.run.options
+        if self.pool is None and (options.jobs < 2 or alone):
+            return _Pending(partial(_work, tasks, options, self.run.noted))
+        if self.pool is None:
+            try:
+                context = multiprocessing.get_context("fork")
+            except ValueError:  # pragma: no cover - no fork on this platform
+                context = multiprocessing.get_context()
+            self.pool = ProcessPoolExecutor(max_workers=options.jobs, mp_context=context)
+        return _Pending(self.pool.submit(_work, tasks, options).result)
+
+    def alone(self, tasks: list[Task]) -> list[_Pending]:
+        """Sitemaps, each in a batch of its own (so that large files spread evenly), and
+        pages in batches (one message each way per batch, and one cluster log)."""
+        batches: list[list[Task]] = []
+        for task in tasks:
+            if batches and task.page and batches[-1][0].page and len(batches[-1]) < _PAGE_BATCH:
+                batches[-1].append(task)
+            else:
+                batches.append([task])
+        return [self.batch(batch, alone=len(batches) == 1) for batch in batches]
+
+
+def _work(tasks: list[Task], options: Options, noted: set[tuple[str, str]] | None = None
+          ) -> tuple[list[FileResult], ClusterLog | None]:
+    """In a worker process: one file, or a batch of built pages (whose entries share one
+    cluster log, given back beside their results)."""
+    if len(tasks) == 1 and not tasks[0].page:
+        return [check_file(tasks[0], options, noted)], None
+    log = ClusterLog()
+    return [check_file(task, options, noted, log) for task in tasks], (log if log.keys else None)

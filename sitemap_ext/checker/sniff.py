@@ -86,7 +86,9 @@ def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b"<"):
         return Sniffed("text", gzipped, False)
-    match = _ROOT.search(_COMMENT.sub(b"", text))
+    match = _ROOT.search(text)
+    if match is not None and b"<!--" in text[:match.start()]:  # the root may be inside a comment
+        match = _ROOT.search(_COMMENT.sub(b"", text))
     if match is None:
         return Sniffed("xml", gzipped, True)
     name = match.group(2).decode("ascii", "replace")
@@ -128,18 +130,65 @@ def open_bytes(path: str, report: Report) -> Iterator[bytes]:
         magic = raw.read(2)
         raw.seek(0)
         stream: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="rb") if magic == GZIP_MAGIC else raw
-        total = 0
-        while True:
-            try:
-                chunk = stream.read(CHUNK)
-            except (OSError, EOFError, zlib.error) as exc:
-                report("X114", f"gzip data cannot be read ({exc}); the file is corrupt or truncated", None)
-                return
-            if not chunk:
-                return
-            total += len(chunk)
-            if total > MAX_BYTES_PER_FILE:
-                report("X109", f"more than {MAX_BYTES_PER_FILE:,} bytes uncompressed; the protocol's limit is 50 MiB. "
-                       "Reading stopped here: split the file and list the parts in an index", None)
-                return
-            yield chunk
+        yield from _chunks(stream, 0, report)
+
+
+def _chunks(stream: IO[bytes], total: int, report: Report) -> Iterator[bytes]:
+    """The rest of a stream in chunks; ``total`` bytes were given before (the limit counts them)."""
+    while True:
+        try:
+            chunk = stream.read(CHUNK)
+        except (OSError, EOFError, zlib.error) as exc:
+            report("X114", f"gzip data cannot be read ({exc}); the file is corrupt or truncated", None)
+            return
+        if not chunk:
+            return
+        total += len(chunk)
+        if total > MAX_BYTES_PER_FILE:
+            report("X109", f"more than {MAX_BYTES_PER_FILE:,} bytes uncompressed; the protocol's limit is 50 MiB. "
+                   "Reading stopped here: split the file and list the parts in an index", None)
+            return
+        yield chunk
+
+
+class Opened:
+    """A plain file opened once to be sniffed and then read: its kind from the bytes
+    of its first chunk, which ``chunks`` gives again before the rest."""
+
+    __slots__ = ("sniffed", "_raw", "_first")
+
+    def __init__(self, sniffed: Sniffed, raw: IO[bytes] | None, first: bytes) -> None:
+        self.sniffed, self._raw, self._first = sniffed, raw, first
+
+    def chunks(self, report: Report) -> Iterator[bytes]:
+        raw, self._raw = self._raw, None
+        if raw is None:
+            return
+        with raw:
+            if self._first:
+                yield self._first
+                yield from _chunks(raw, len(self._first), report)
+
+    def close(self) -> None:
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
+
+
+def sniff_open(path: str) -> Opened | None:
+    """A file sniffed and kept open for reading, with one opening; None for a gzip
+    file or one that cannot be opened (``sniff`` and ``open_bytes`` take those)."""
+    try:
+        raw = open_regular(path)
+    except (OSError, Refused):
+        return None
+    try:
+        first = raw.read(CHUNK)
+    except OSError:
+        raw.close()
+        return None
+    if first[:2] == GZIP_MAGIC:
+        raw.close()
+        return None
+    return Opened(kind_of(first[:_PEEK]), raw, first)
+
