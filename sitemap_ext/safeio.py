@@ -28,8 +28,7 @@ def open_regular(path: str, *, follow: bool = True) -> BinaryIO:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             raise Refused(f"{kind_of_mode(mode)}, not a regular file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(descriptor, True)
+        # (O_NONBLOCK means nothing to a regular file: it reads as it would without)
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)

@@ -36,7 +36,7 @@ from ..site import DEFAULT_EXCLUDE, display_name
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import HEAD_UNREAD, PageHead, page_url, read_head, served
+from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, served
 from .config import Policy
 from .read_text import read_text
 from .read_xml import read_xml
@@ -211,24 +211,34 @@ def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
     """L113: <html lang> names another language than the page's own hreflang code."""
     if head.lang is None or not head.lang.text.strip():
         return
+    own = _own_alternate(head, url)
+    if own is None:
+        return
+    code, place = own
+    written = head.lang.text.strip()
+    page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
+    if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
+        report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
+               f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url, hreflang=code)
+
+
+def _own_alternate(head: PageHead, url: str) -> tuple[str, Placed] | None:
+    """The first hreflang link (not x-default, not media) that names the page itself:
+    its URL as written, else the same URL in another spelling."""
+    candidates = [(code, href.strip(), place) for (_, code, href, media), place
+                  in zip(head.alternates, head.alternate_places)
+                  if code is not None and media is None and code.lower() != "x-default"]
+    for code, href, place in candidates:
+        if href == url:  # (the usual case, without a key)
+            return code, place
     own = url_key(url)
-    for (_, code, href, media), place in zip(head.alternates, head.alternate_places):
-        if code is None or media is not None or code.lower() == "x-default":
-            continue
-        href = href.strip()
+    for code, href, place in candidates:
         try:
-            same = href == url or url_key(href if href.startswith(("https://", "http://")) else
-                                          urljoin(url, href)) == own
+            if url_key(href if href.startswith(("https://", "http://")) else urljoin(url, href)) == own:
+                return code, place
         except ValueError:
             continue
-        if same:
-            written = head.lang.text.strip()
-            page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
-            if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
-                report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
-                       f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url,
-                       hreflang=code)
-            return
+    return None
 
 
 def _kind(entry: UrlEntry) -> int:
