@@ -3,7 +3,7 @@
 Codes are stable and never reused. The letter says where a finding comes from:
 F files and I/O, C the site description, S sources, U URLs, D values (dates,
 changefreq, priority), O output, X sitemap XML being checked, L language tags,
-H hreflang clusters, I images, V videos, N news.
+H hreflang clusters, I images, V videos, N news, R a live site fetched over HTTP.
 """
 
 from __future__ import annotations
@@ -120,6 +120,16 @@ _ENTRIES: tuple[Code, ...] = (
     Code("X116", I, "file-misnamed", "A file's name says one kind (.txt, .xml, .gz) and its content another; it is read as its content."),
     Code("X117", I, "file-same-as", "A sitemap and its gzipped copy (sitemap.xml, sitemap.xml.gz) hold the same bytes: checked once."),
     Code("X118", E, "index-lists-itself", "A sitemap index lists itself."),
+    # --- a live site, over HTTP
+    Code("R101", E, "fetch-failed", "A sitemap, robots.txt or page cannot be fetched: no connection, no name, TLS, or no answer in time.", io=True),
+    Code("R102", E, "http-error", "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx)."),
+    Code("R103", W, "sitemap-redirected", "A sitemap URL redirects; list and submit its final URL."),
+    Code("R104", E, "redirect-loop", "Redirects loop, or go on past five hops."),
+    Code("R105", W, "sitemap-content-type", "A sitemap is served with a Content-Type that says neither XML, text nor gzip."),
+    Code("R106", E, "address-refused", "A URL that resolves to a local-network address, or is no http(s) URL, is not fetched (--allow-private).", io=True),
+    Code("R107", E, "url-disallowed", "A listed URL is one its host's robots.txt disallows for Googlebot."),
+    Code("R108", E, "no-sitemap-found", "A site names no sitemap in its robots.txt and has none at the usual locations."),
+    Code("R109", W, "page-redirects", "A listed URL or an alternate redirects; list the final URL."),
     # --- images
     Code("I101", E, "image-loc", "An image without a loc (its URL)."),
     Code("I102", E, "image-too-many", "More than 1,000 images on one page."),

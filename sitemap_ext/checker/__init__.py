@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass, field
-from typing import Sequence
+from dataclasses import replace
+from typing import Callable, Sequence
 
 import yaml
 
@@ -23,6 +24,8 @@ from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .clusters import Coverage
 from .config import Policy
+from ..fetch import FetchOptions
+from .live import Remote, is_url
 from .run import Options, Run, default_jobs
 
 SITE_SUFFIXES = (".yaml", ".yml")
@@ -47,7 +50,9 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
-          coverage: int = 0, html: str = "on") -> CheckResult:
+          coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
+          pages: int | str | None = 0, delay: float = 0.0,
+          progress: Callable[[str], None] | None = None) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -72,6 +77,14 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     with the sitemaps' ("on": a page's URL comes from ``base_urls``, ``index.html``
     being its folder's URL; "drop-ext": and a page's URL has no ``.html``; "off":
     pages are skipped). A page whose folder no ``base_urls`` entry names is skipped.
+
+    A path that is an http(s) URL is fetched: a robots.txt (its ``Sitemap:`` lines), a
+    sitemap, an index or a feed, or any page of a site (its robots.txt, then the usual
+    locations); findings name the URLs. ``fetch`` sets the client (timeouts, retries,
+    headers, ``allow_private`` for local and staging servers, a ``cache`` folder).
+    ``pages``: listed URLs and alternates whose heads are fetched and judged with the
+    sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
+    ``progress`` is called with a line of progress now and then.
     """
     if html not in ("on", "drop-ext", "off"):
         raise ValueError(f"html must be 'on', 'drop-ext' or 'off', not {html!r}")
@@ -80,6 +93,10 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
         raise TypeError("check() takes a path (str or os.PathLike) or a list of them")
     paths = [os.fspath(p) for p in paths]
+    if pages == "all":
+        pages = None
+    elif pages is not None and (isinstance(pages, bool) or not isinstance(pages, int) or pages < 0):
+        raise ValueError(f"pages must be a number of pages (0: none) or 'all', not {pages!r}")
     now = now_argument(now)
     collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = CheckResult(collector)
@@ -90,7 +107,10 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     result.now = parse_now(now)
     sitemaps = []
     passed_over = 0  # YAML files that are no site description (only_site_yaml)
+    urls = [path for path in paths if is_url(path)]
     for path in paths:
+        if is_url(path):
+            continue
         if path.lower().endswith(SITE_SUFFIXES):
             if only_site_yaml and not is_site_description(path):
                 result.skipped.append(path)
@@ -100,14 +120,17 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
             result.files.append({"file": path, "kind": "site", "urls": built.urls})
         else:
             sitemaps.append(path)
-    if sitemaps:
+    if sitemaps or urls:
         hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
         hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
         options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
                           cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html)
-        run = Run(collector, options)
-        run.check(sitemaps)
+        if urls:
+            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), pages, delay, progress)
+        else:
+            run = Run(collector, options)
+            run.check(sitemaps)
         if coverage:
             result.coverage = run.clusters.coverage(coverage)
         result.files += run.files
@@ -117,6 +140,44 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
         collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
                          "give the folder or files that hold them", Where(paths[0]) if paths else Where(None))
     return result
+
+
+def _live(collector: Collector, options: Options, paths: list[str], urls: list[str], fetch: FetchOptions,
+          pages: int | None, delay: float, progress: Callable[[str], None] | None) -> Run:
+    """A check with URLs among its inputs: the sitemaps they lead to are fetched and
+    checked with the local ones. A sitemap that lists URLs of another host is judged
+    again once that host's robots.txt is read: if it lists the sitemap, the sitemap
+    may (cross-submission)."""
+    remote = Remote(fetch, collector, progress)
+    try:
+        inputs = remote.inputs(urls)
+        for given in inputs:
+            remote.robots_of(given.fetched.final)
+        cross = set(options.cross_submitted)
+        while True:
+            submitted, robots = set(), []
+            for origin, found in remote.robots.items():
+                if found.text is not None:
+                    robots.append((origin, found.text))
+                for sitemap, _ in found.sitemaps:
+                    submitted.add(sitemap)
+                    if origin_text(sitemap).lower() != origin:
+                        cross.add(origin)  # this host lets that host's sitemap list its URLs
+            attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+            run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
+                      submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
+                      pages_delay=delay)
+            run.check(paths)
+            foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
+            unread = foreign - set(remote.robots)
+            if not unread:
+                break
+            for origin in sorted(unread):
+                remote.robots_of(origin + "/")
+        collector.merge(attempt.diagnostics, attempt.suppressed, attempt.ignored)
+        return run
+    finally:
+        remote.close()
 
 
 def is_site_description(path: str) -> bool:

@@ -452,31 +452,38 @@ class ClusterIndex:
                                       "sitemap checked lists it: add it, so that search engines learn of it and of "
                                       "its changes", self._where(entry), url=url)
 
-    def missing(self, served: Callable[[str, int], bool | None]) -> None:
+    def missing(self, served: Callable[[str, int], bool | str | None]) -> None:
         """U113: a sitemap lists a URL of the built site that no built file serves;
         H115: an alternate names one. ``served(url, key)`` says whether one does (None:
-        the URL is not the built site's to say). After finish()."""
+        the URL is not the built site's to say; a string: why not, for a page of a live
+        site fetched). After finish()."""
         report = self.collector.report
-        known: dict[int, bool | None] = {}
+        known: dict[int, bool | str | None] = {}
+        built = "no file of the built site serves it"
 
-        def judged(url: str, key: int) -> bool | None:
+        def failed(url: str, key: int) -> str | None:
             found = known.get(key, ...)
             if found is ...:
                 found = known[key] = served(url, key)
-            return found  # type: ignore[return-value]
+            return built if found is False else found if isinstance(found, str) else None
 
         for entry in range(len(self.key)):
-            if self.kind[entry] != HTML and judged(self.locs[entry], self.key[entry]) is False:
-                report("U113", f"{self.locs[entry]} is listed, but no file of the built site serves it: after "
-                       "deploying, it is a 404; remove it or build its page", self._where(entry), url=self.locs[entry])
+            why = failed(self.locs[entry], self.key[entry]) if self.kind[entry] != HTML else None
+            if why is not None:
+                report("U113", f"{self.locs[entry]} is listed, but {why}: " + (
+                       "after deploying, it is a 404; remove it or build its page" if why is built else
+                       "search engines index only pages that answer 200; list the page's final, working URL"),
+                       self._where(entry), url=self.locs[entry])
         for list_id in range(len(self.list_first)):
             first = self.list_first[list_id]
             for item in self._items(list_id):
                 href = self.hrefs[item]
-                if judged(href, self.item_key[item]) is False:
+                why = failed(href, self.item_key[item])
+                if why is not None:
                     code = self.codes[self.item_code[item]]
-                    report("H115", f"{self.locs[first]} names {href} as {code}, but no file of the built site "
-                           "serves it: an alternate that is a 404 is ignored; build the page or name the right URL",
+                    report("H115", f"{self.locs[first]} names {href} as {code}, but {why}: an alternate that does not "
+                           "answer 200 is ignored; " + ("build the page or name the right URL" if why is built else
+                                                        "name the version's final, working URL"),
                            self._where(first), url=self.locs[first], hreflang=code)
 
     # --- judging -------------------------------------------------------------------------

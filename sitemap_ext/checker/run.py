@@ -38,6 +38,7 @@ from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
 from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, served
 from .config import Policy
+from .live import Input, Remote
 from .read_text import read_text
 from .read_xml import read_xml
 from .record import FileFacts, IndexEntry, Stray, UrlEntry, Value
@@ -68,6 +69,7 @@ class Options:
     # HTML pages in the inputs: "on" (read their heads; index.html is its folder's
     # URL), "drop-ext" (also: a page's URL has no .html), "off" (skipped).
     html: str = "on"
+    robots: tuple[tuple[str, str], ...] = ()  # (origin, robots.txt text): a live check's hosts
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,8 @@ class Task:
     url: str | None
     submitted: bool
     sniffed: Sniffed | None  # None: a file named as a page, whose content its worker sniffs
+    display: str | None = None  # how findings name it (a fetched file: its URL), else by its path
+    noindex: bool = False  # a fetched page whose X-Robots-Tag says noindex
 
     @property
     def page(self) -> bool:
@@ -112,7 +116,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
             if opened is not None:
                 opened.close()
             return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
-    display = display_name(task.path)
+    display = task.display or display_name(task.path)
     collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
@@ -120,11 +124,11 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     def report(code: str, message: str, line: int | None, **extra: object) -> None:
         if code in _STOPPED:
             facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
-        collector.report(code, message, Where(display, line), **extra)  # type: ignore[arg-type]
+        collector.report(code, message, Where(display, line), **extra)
 
     ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
-                  cross_submitted=options.cross_submitted)
-    _misnamed(task.path, sniffed, report)
+                  cross_submitted=options.cross_submitted, robots=dict(options.robots))
+    _misnamed(task.display or task.path, sniffed, report)
     chunks = opened.chunks(report) if opened is not None else open_bytes(task.path, report)
     shared = log is not None
     log = log if log is not None else ClusterLog()
@@ -136,6 +140,8 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     else:
         records = read_text(chunks, facts, report)
     for record in records:
+        if task.noindex and facts.page is not None:
+            facts.page = (facts.page[0], facts.page[1], True, facts.page[3])
         if isinstance(record, UrlEntry):
             _entry(record, ctx, log)
         elif isinstance(record, IndexEntry):
@@ -340,6 +346,11 @@ class Run:
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
     _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
     _roots_of: list[tuple[str, str]] | None = None
+    remote: Remote | None = None  # a live check: the fetcher and what robots.txt files say
+    remote_inputs: list[Input] = field(default_factory=list)  # sitemaps fetched for the URLs given
+    pages_budget: int | None = 0  # a live check's pages to fetch (None: all)
+    pages_delay: float = 0.0
+    page_status: dict[int, str | None] = field(default_factory=dict)  # fetched page key -> None (2xx) or why not
 
     def __post_init__(self) -> None:
         self.clusters = ClusterIndex(self.collector)
@@ -367,6 +378,12 @@ class Run:
                        and item[1].kind == "sitemapindex"]
             plan: list[_Pending] = []
             tasks: list[Task] = []
+            fetched = [self._fetched_task(given) for given in self.remote_inputs]
+            for task in fetched:
+                if task is not None and task.sniffed is not None and task.sniffed.kind == "sitemapindex":
+                    tasks += self._index_task(task)
+            tasks += [task for task in fetched if task is not None and task.sniffed is not None
+                      and task.sniffed.kind != "sitemapindex"]
             for path, sniffed in indexes:
                 tasks += self._index(path, sniffed)
             for item in found:
@@ -385,11 +402,18 @@ class Run:
                     self._merge(result)
                 if log is not None:
                     self.clusters.add(None, log)
-        self._late()
+            self._late()
+            if self.remote is not None and self.pages_budget != 0:
+                for pending in workers.alone(self._live_pages()):
+                    results, log = pending.result()
+                    for result in results:
+                        self._merge(result)
+                    if log is not None:
+                        self.clusters.add(None, log)
         self.clusters.finish()
         if self.excluded:
             self.clusters.excluded(self.excluded)
-        if self.page_roots:
+        if self.page_roots or self.page_status:
             self.clusters.missing(self._served)
         if self.indexable:
             self.clusters.unlisted(self.indexable)
@@ -423,7 +447,7 @@ class Run:
             self.pages.add(key)
             if noindex or canonical is not None:
                 self.excluded[key] = Excluded(str(result.record["file"]), line, url, noindex, canonical)
-            else:
+            elif key not in self.page_status:  # (a fetched page: whether it is listed is no question here)
                 self.indexable.append(key)
 
     def _late(self) -> None:
@@ -453,8 +477,15 @@ class Run:
         task = self._task(path, sniffed, None, False)
         if task is None:
             return []
+        return self._index_task(task)
+
+    def _index_task(self, task: Task) -> list[Task]:
+        """An index checked here, and its children planned: found on disk, or fetched."""
         result = check_file(task, self.options, self.noted)
         self._merge(result)
+        if task.display is not None and self.remote is not None:
+            return self._fetched_children(task, result.children)
+        path = task.path
         display = str(result.record["file"])
         tasks = []
         for child_url, line in result.children:
@@ -478,6 +509,85 @@ class Run:
             child = self._task(local, child_sniffed, child_url, submitted)
             if child is not None:
                 tasks.append(child)
+        return tasks
+
+    # --- a live site ---------------------------------------------------------------------
+
+    def _fetched_task(self, given: Input) -> Task | None:
+        """A sitemap fetched for a URL given (its file, named by its URL)."""
+        fetched = given.fetched
+        assert fetched.path is not None
+        if "\0url:" + fetched.final in self._done:
+            return None
+        self._done.add("\0url:" + fetched.final)
+        submitted = given.submitted or fetched.url in self.submitted or fetched.final in self.submitted
+        return Task(fetched.path, fetched.final, submitted, sniff(fetched.path), display=fetched.url)
+
+    def _fetched_children(self, task: Task, children: list[tuple[str, int]]) -> list[Task]:
+        assert self.remote is not None
+        display = task.display or task.path
+        tasks = []
+        located = self.remote.fetch_many([url for url, _ in children])
+        for (child_url, line), fetched in zip(children, located):
+            where = Where(display, line)
+            if child_url == task.url or child_url == task.display:
+                self.collector.report("X118", "the index lists itself; an index lists sitemaps, and search engines "
+                                      "reject one that names an index: remove this entry", where, url=child_url)
+                continue
+            if not self.remote.answered(fetched, where, self.collector):
+                continue
+            assert fetched.path is not None
+            sniffed = sniff(fetched.path)
+            if sniffed.kind == "sitemapindex":
+                self.collector.report("X110", f"{child_url} is itself a sitemap index; an index may list sitemaps "
+                                      "only", where, url=child_url)
+                continue
+            if "\0url:" + fetched.final in self._done:
+                continue
+            self._done.add("\0url:" + fetched.final)
+            submitted = task.submitted or fetched.final in self.submitted
+            tasks.append(Task(fetched.path, fetched.final, submitted, sniffed, display=child_url))
+        return tasks
+
+    def _live_pages(self) -> list[Task]:
+        """The listed URLs and their alternates, fetched (their heads) within the budget:
+        each one that answers becomes a page to check; each that does not, a finding."""
+        assert self.remote is not None
+        urls: dict[int, str] = {}
+        index = self.clusters
+        for entry in range(len(index.key)):
+            if index.kind[entry] != HTML:
+                urls.setdefault(index.key[entry], index.locs[entry])
+        for item in range(len(index.item_key)):
+            href = index.hrefs[item]
+            if href.lower().startswith(("http://", "https://")):
+                urls.setdefault(index.item_key[item], href)
+        tasks = []
+        for fetched in self.remote.pages(list(urls.values()), self.pages_budget, self.pages_delay):
+            key = url_key(fetched.url)
+            where = Where(fetched.url)
+            if fetched.problem is not None and fetched.problem[0] in ("R101", "R104", "R106"):
+                self.collector.report(fetched.problem[0], f"{fetched.url}: {fetched.problem[1]}", where, url=fetched.url)
+                self.page_status[key] = f"it cannot be fetched ({fetched.problem[1]})"
+                continue
+            if fetched.hops:
+                chain = " -> ".join(f"{hop} ({status})" for hop, status in fetched.hops)
+                self.collector.report("R109", f"{fetched.url} redirects ({chain} -> {fetched.final}); list and name "
+                                      "the final URL: search engines take a redirect's target, and hreflang links "
+                                      "to a redirect are not followed", where, url=fetched.url,
+                                      suggestion=fetched.final)
+                self.page_status[key] = None  # (its redirect is the finding)
+                continue
+            if not fetched.ok or fetched.path is None:
+                self.page_status[key] = f"it answers HTTP {fetched.status}" if fetched.status else "it cannot be fetched"
+                continue
+            self.page_status[key] = None
+            media = fetched.content_type.split(";", 1)[0].strip().lower()
+            if media and "html" not in media:
+                continue  # a PDF, an image: no head to read
+            robots_header = fetched.headers.get("x-robots-tag", "").lower()
+            noindex = any(token.strip() in ("noindex", "none") for token in robots_header.replace(":", ",").split(","))
+            tasks.append(Task(fetched.path, fetched.url, False, None, display=fetched.url, noindex=noindex))
         return tasks
 
     def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
@@ -515,10 +625,14 @@ class Run:
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
         return None
 
-    def _served(self, url: str, key: int) -> bool | None:
+    def _served(self, url: str, key: int) -> bool | str | None:
         """Whether a file of the built site serves ``url``: a page read, or a file where
         the URL's path leads (itself, its index.html, or its path with .html). None for
-        a URL outside every folder that held built pages."""
+        a URL outside every folder that held built pages. A page of a live site fetched:
+        True, or why not (a string)."""
+        if key in self.page_status:
+            status = self.page_status[key]
+            return True if status is None else status
         if key in self.pages:
             return True
         for prefix, root in sorted(self.page_roots.items(), key=lambda item: -len(item[0])):  # the deepest first

@@ -84,6 +84,21 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--only-site-yaml", action="store_true",
                        help="skip YAML files without a top-level site: key instead of judging them as site "
                        "descriptions (for pre-commit, which passes every changed YAML file)")
+    live = check.add_argument_group("a live site (PATH is a URL: a site, its robots.txt, a sitemap or an index)")
+    live.add_argument("--pages", type=_pages, default=0, metavar="N|all",
+                      help="also fetch the heads of up to N listed URLs and alternates (or all) and judge them "
+                      "with the sitemaps: status, redirects, noindex, canonical, hreflang (default: 0)")
+    live.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                      help="wait this long between two page requests to one host (politeness; default 0)")
+    live.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                      help="send this header with every request (a staging site's authentication; repeatable)")
+    live.add_argument("--timeout", type=float, default=15.0, metavar="SECONDS",
+                      help="to connect, and between two chunks of an answer (default 15)")
+    live.add_argument("--cache", metavar="DIR",
+                      help="keep responses with their ETag / Last-Modified here: a second run asks conditionally")
+    live.add_argument("--allow-private", action="store_true",
+                      help="fetch from loopback and private addresses too (a local or staging server); refused by "
+                      "default, so that a check run by a CI service cannot reach that service's network")
     config = check.add_mutually_exclusive_group()
     config.add_argument("--config", metavar="FILE",
                         help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "
@@ -93,6 +108,18 @@ def parser() -> argparse.ArgumentParser:
     rules = verbs.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     return top
+
+
+def _pages(text: str) -> int | str:
+    if text == "all":
+        return "all"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of pages or 'all', not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("a number of pages, 0 or more")
+    return value
 
 
 def _count(text: str) -> int:

@@ -6,6 +6,8 @@ import argparse
 import sys
 
 from ..checker import check
+from ..checker.live import stderr_progress
+from ..fetch import FetchOptions, LiveUnavailable
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import format_instant, parse_now
 from .html_report import COVERAGE_ROWS, write_html
@@ -30,10 +32,24 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
-    result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
-                   cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
-                   coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html)
+    headers = []
+    for header in args.header:
+        name, colon, value = header.partition(":")
+        if not colon or not name.strip() or any(c in header for c in "\r\n"):
+            sys.stderr.write(f"sitemap-ext check: --header takes 'NAME: VALUE', not '{header}'\n")
+            return EXIT_USAGE
+        headers.append((name.strip(), value.strip()))
+    fetch = FetchOptions(timeout=args.timeout, headers=tuple(headers), allow_private=args.allow_private,
+                         cache=args.cache)
+    try:
+        result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
+                       cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
+                       max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
+                       coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
+                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
+    except LiveUnavailable as exc:
+        sys.stderr.write(f"sitemap-ext check: {exc}\n")
+        return EXIT_USAGE
     collector = result.collector
     code = exit_code(collector, args.strict)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")

@@ -20,7 +20,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import files, hreflang, locs, media, structure, values
+from . import files, hreflang, locs, media, robots, structure, values
 
 # What a rule judges: "entry" (a <url>, text line or feed item), "index" (a <sitemap>
 # of an index), "file" (a whole file, once read), "stray" (an element where
@@ -45,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     Rule("element-order", "entry", ("X106",), structure.element_order),
     Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements),
     Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111"), locs.loc),
+    Rule("robots-disallowed", "entry", ("R107",), robots.disallowed),
     Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod),
     Rule("changefreq", "entry", ("D104",), values.changefreq),
     Rule("priority", "entry", ("D105",), values.priority),
@@ -74,10 +75,12 @@ FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 COUNTED_CODES = ("X108",)
 READER_CODES = ("F101", "F104", "H117", "L113", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116",
                 "X117", "X118")
+# Codes of a check of a live site (the fetching and the pages it reads over HTTP).
+LIVE_CODES = ("R101", "R102", "R103", "R104", "R105", "R106", "R108", "R109")
 CLUSTER_CODES = ("U104", "U112", "U113", "U114", "H104", "H105", "H109", "H110", "H111", "H112", "H113", "H114", "H115", "H116")
 
 
 def checker_codes() -> set[str]:
     """Every code the checker can report."""
     found = {code for rule in RULES for code in rule.codes}
-    return found | set(COUNTED_CODES) | set(READER_CODES) | set(CLUSTER_CODES)
+    return found | set(COUNTED_CODES) | set(READER_CODES) | set(CLUSTER_CODES) | set(LIVE_CODES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ...dates import DateCache
 from ...urls import origin_text
@@ -24,6 +24,7 @@ class Context:
     noted: set[tuple[str, str]] = field(default_factory=set)
     # Origins (scheme://host) whose URLs any sitemap may list: cross-submission shown.
     cross_submitted: frozenset[str] = frozenset()
+    robots: Mapping[str, str] = field(default_factory=dict)  # origin -> its robots.txt (a live check)
     origin: str | None = None  # the sitemap's own origin: from its URL, else its first loc
     folder: str | None = None  # the folder it may list URLs under (None: anywhere on its host)
     loc: str | None = None  # the entry being judged: its URL as written, stripped

@@ -1,0 +1,275 @@
+"""A check of a live site: what to fetch for each URL given, and what robots.txt says.
+
+A URL given to ``check`` is one of: a robots.txt (its ``Sitemap:`` lines), a sitemap,
+an index or a feed (by its content), or any other page of a site (its host's
+robots.txt, then the usual locations). The files found are fetched (``fetch.py``)
+into a temporary folder and checked there by the same readers and rules as local
+files; every finding names the URL, never the temporary file. Each host's robots.txt
+is read once with Protego: its ``Sitemap:`` lines are submissions (a sitemap listed
+there may list URLs outside its folder, and on the robots.txt's host when the
+sitemap lives elsewhere), and its rules judge the listed URLs (R107).
+
+Sources: sitemaps.org ("Informing search engine crawlers": robots.txt; the sitemap's
+location; cross-submission); Google, "Build and submit a sitemap" and "Manage your
+sitemaps using the Sitemaps report" (couldn't fetch, HTTP errors, redirects);
+RFC 9309 (robots.txt: 4xx means no rules, redirects followed up to five hops).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+from urllib.parse import urlsplit
+
+from ..diagnostics import Collector, Where
+from ..fetch import Fetched, Fetcher, FetchOptions
+from ..urls import origin_text
+from .sniff import kind_of
+
+USUAL_PLACES = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap.txt")
+_SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
+_CONTENT_TYPES = ("xml", "text/plain", "gzip", "octet-stream")  # what a sitemap may be served as (by substring)
+_ROBOTS_LIMIT = 512 * 1024  # Google reads the first 500 KiB of a robots.txt (RFC 9309: at least 500 KiB)
+_PAGE_HEAD_LIMIT = 1 << 20
+
+
+def is_url(text: str) -> bool:
+    return text[:8].lower().startswith(("http://", "https://", "file://"))
+
+
+@dataclass
+class Input:
+    """A fetched sitemap to check: its file, and where it was named (for findings)."""
+
+    fetched: Fetched
+    where: Where  # the robots.txt line, the index entry, or the URL given
+    submitted: bool = False  # listed in its host's robots.txt
+
+
+@dataclass
+class Robots:
+    fetched: Fetched
+    text: str | None  # None: no robots.txt (4xx, or none could be fetched)
+    sitemaps: list[tuple[str, int]] = field(default_factory=list)  # (URL, line)
+
+    @property
+    def url(self) -> str:
+        return self.fetched.url
+
+
+class Remote:
+    """The live side of one check: the client, the fetched files, each host's robots.txt."""
+
+    def __init__(self, options: FetchOptions, collector: Collector,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.options = options
+        self.collector = collector
+        self.progress = progress
+        self._folder = tempfile.TemporaryDirectory(prefix="sitemap-ext-live-")
+        self.fetcher = Fetcher(options, self._folder.name)
+        self.robots: dict[str, Robots] = {}  # origin -> its robots.txt
+        self._fetched: dict[str, Fetched] = {}
+
+    def close(self) -> None:
+        self.fetcher.close()
+        self._folder.cleanup()
+
+    # --- fetching -----------------------------------------------------------------------
+
+    def fetch(self, url: str, *, head_only: bool = False) -> Fetched:
+        found = self._fetched.get(url)
+        if found is None:
+            found = self._fetched[url] = self.fetcher.get(
+                url, **({"limit": _PAGE_HEAD_LIMIT, "head_only": True} if head_only else {}))
+        return found
+
+    def fetch_many(self, urls: Iterable[str], *, head_only: bool = False) -> list[Fetched]:
+        """Each URL fetched (threads; the client keeps each host to its share), in order."""
+        urls = list(urls)
+        if len(urls) <= 1:
+            return [self.fetch(url, head_only=head_only) for url in urls]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            return list(pool.map(lambda url: self.fetch(url, head_only=head_only), urls))
+
+    def robots_of(self, url: str) -> Robots:
+        """The robots.txt of the URL's host (fetched once)."""
+        origin = origin_text(url).lower()
+        found = self.robots.get(origin)
+        if found is None:
+            fetched = self.fetcher.get(origin + "/robots.txt", limit=_ROBOTS_LIMIT * 4)
+            text = None
+            if fetched.ok and fetched.path is not None:
+                with open(fetched.path, "rb") as handle:
+                    text = handle.read(_ROBOTS_LIMIT).decode("utf-8", "replace")
+            found = self.robots[origin] = Robots(fetched, text, _sitemap_lines(text or ""))
+        return found
+
+    # --- what each URL given leads to -------------------------------------------------------
+
+    def inputs(self, urls: list[str]) -> list[Input]:
+        """The sitemaps the URLs given lead to, fetched; what cannot be fetched is reported."""
+        found: list[Input] = []
+        for url in urls:
+            if url.lower().startswith("file://"):
+                self.collector.report("R106", "file:// URLs are not fetched; give the file's path instead",
+                                      Where(url), url=url)
+                continue
+            if url.split("?", 1)[0].lower().endswith("/robots.txt"):
+                found += self._from_robots(url, given=True)
+                continue
+            if urlsplit(url).path not in ("", "/"):  # a site's root is the site: nothing to fetch of it
+                fetched = self.fetch(url)
+                if not self.answered(fetched, Where(url)):
+                    continue
+                kind = _kind(fetched)
+                if kind in _SITEMAP_KINDS or kind == "text" and _text_sitemap(fetched):
+                    found.append(Input(fetched, Where(url), url in self._submitted(url)))
+                    continue
+            # A page of the site: its robots.txt names the sitemaps, else the usual places.
+            named = self._from_robots(origin_text(url).lower() + "/robots.txt", given=False)
+            if not named:
+                named = self._usual(url)
+            if not named:
+                self.collector.report("R108", f"{origin_text(url)} names no sitemap in its robots.txt and has none at "
+                                      f"{', '.join(USUAL_PLACES)}; give the sitemap's URL, or add a Sitemap: line "
+                                      "to robots.txt", Where(url), url=url)
+            found += named
+        return found
+
+    def _from_robots(self, url: str, *, given: bool) -> list[Input]:
+        robots = self.robots_of(url)
+        if robots.text is None:
+            if given:
+                self.answered(robots.fetched, Where(url))
+            return []
+        inputs = []
+        located = self.fetch_many([sitemap for sitemap, _ in robots.sitemaps])
+        for (sitemap, line), fetched in zip(robots.sitemaps, located):
+            if self.answered(fetched, Where(robots.url, line)):
+                inputs.append(Input(fetched, Where(robots.url, line), True))
+        return inputs
+
+    def _usual(self, url: str) -> list[Input]:
+        origin = origin_text(url)
+        for place in USUAL_PLACES:
+            fetched = self.fetch(origin + place)
+            if fetched.ok and _kind(fetched) in _SITEMAP_KINDS + ("text",):
+                if _kind(fetched) != "text" or _text_sitemap(fetched):
+                    return [Input(fetched, Where(url), False)]
+        return []
+
+    def _submitted(self, url: str) -> set[str]:
+        return {sitemap for sitemap, _ in self.robots_of(url).sitemaps}
+
+    def answered(self, fetched: Fetched, where: Where, collector: Collector | None = None) -> bool:
+        """Report what went wrong in fetching a sitemap or robots.txt (at ``where``, the
+        place that names it; to ``collector``, else the check's); True when there is a
+        body to check."""
+        report = (collector or self.collector).report
+        url = fetched.url
+        if fetched.problem is not None:
+            code, message = fetched.problem
+            if code == "X109":  # (a finding of the file itself: it is too large)
+                report(code, message, Where(url), url=url)
+            else:
+                report(code, f"{url}: {message}", where, url=url)
+            return False
+        if fetched.status is not None and not 200 <= fetched.status < 300:
+            reason = {404: "not found", 410: "gone", 403: "forbidden", 401: "needs authentication",
+                      429: "too many requests, after retries", 503: "unavailable, after retries"}.get(fetched.status)
+            report("R102", f"{url} answers HTTP {fetched.status}" + (f" ({reason})" if reason else "")
+                                  + "; search engines report it as 'Couldn't fetch' and read nothing of it", where,
+                                  url=url)
+            return False
+        if fetched.hops:
+            chain = " -> ".join(f"{hop} ({status})" for hop, status in fetched.hops)
+            report("R103", f"{url} redirects ({chain} -> {fetched.final}); list and submit the final "
+                                  "URL: a sitemap's location decides which URLs it may list", where, url=url,
+                                  suggestion=fetched.final)
+        if fetched.path is None:
+            return False
+        kind = _kind(fetched)
+        media = fetched.content_type.split(";", 1)[0].strip().lower()
+        if kind in _SITEMAP_KINDS + ("text",) and media and not any(part in media for part in _CONTENT_TYPES):
+            report("R105", f"{url} is served as {media}; serve a sitemap as application/xml, text/xml "
+                                  "or text/plain (a .gz as application/gzip)", where, url=url)
+        return True
+
+    # --- pages --------------------------------------------------------------------------------
+
+    def pages(self, urls: list[str], budget: int | None, delay: float) -> list[Fetched]:
+        """The heads of listed pages and alternates (at most ``budget``; None: all), with
+        ``delay`` seconds between two requests to one host; progress on stderr."""
+        chosen = urls if budget is None else urls[:budget]
+        started = time.monotonic()
+        done: list[Fetched] = []
+        last: dict[str, float] = {}
+        shown = 0.0
+        for number, url in enumerate(chosen, 1):
+            host = origin_text(url).lower()
+            if delay and host in last:
+                pause = last[host] + delay - time.monotonic()
+                if pause > 0:
+                    time.sleep(pause)
+            done.append(self.fetch(url, head_only=True))
+            last[host] = time.monotonic()
+            now = time.monotonic()
+            if self.progress is not None and (now - shown >= 1.0 or number == len(chosen)):
+                shown = now
+                rate = number / max(now - started, 1e-6)
+                left = (len(chosen) - number) / rate if rate else 0
+                self.progress(f"pages: {number:,}/{len(chosen):,} fetched, {rate:,.1f}/s, about {left:,.0f} s left")
+        return done
+
+
+def _kind(fetched: Fetched) -> str | None:
+    if fetched.path is None:
+        return None
+    try:
+        with open(fetched.path, "rb") as handle:
+            head = handle.read(1 << 14)
+    except OSError:
+        return None
+    if head[:2] == b"\x1f\x8b":
+        import zlib
+        try:
+            head = zlib.decompressobj(wbits=31).decompress(head, 1 << 14)
+        except zlib.error:
+            return None
+        return kind_of(head, True).kind
+    return kind_of(head).kind
+
+
+def _text_sitemap(fetched: Fetched) -> bool:
+    from .sniff import looks_like_text_sitemap
+    return fetched.path is not None and looks_like_text_sitemap(fetched.path)
+
+
+def _sitemap_lines(text: str) -> list[tuple[str, int]]:
+    """The ``Sitemap:`` lines of a robots.txt, with their line numbers (RFC 9309 leaves
+    them outside groups; Google takes any number)."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        name, _, value = line.partition(":")
+        value = value.split("#", 1)[0].strip()
+        if name.strip().lower() == "sitemap" and value:
+            found.append((value, number))
+    return found
+
+
+def stderr_progress(message: str) -> None:
+    """Progress on one line of a terminal (a line each time elsewhere)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + message.ljust(79)[:79])
+        if message.startswith("pages:") and "0 s left" in message:
+            sys.stderr.write("\n")
+    else:
+        sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+__all__ = ["Input", "Remote", "Robots", "is_url", "stderr_progress"]
