@@ -30,6 +30,7 @@ import socket
 import tempfile
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Iterator
 from urllib.parse import urljoin, urlsplit
@@ -196,12 +197,16 @@ class Fetcher:
                             fetched.path, fetched.cached = kept.body, True
                             return kept.status
                         elif 200 <= response.status_code < 300:
-                            fetched.path = self._body(response.iter_bytes(_CHUNK), fetched, limit, head_only)
+                            fetched.path = self._body(_decoded(response, limit), fetched, limit, head_only)
                             if cache is not None and fetched.problem is None and fetched.path is not None:
                                 cache.store(url, fetched)
                             return fetched.status
                         else:
                             return fetched.status
+            except zlib.error as exc:
+                fetched.status, fetched.path = None, None
+                fetched.problem = ("X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is corrupt")
+                return None
             except httpx.TimeoutException:
                 fetched.status, fetched.path = None, None
                 fetched.problem = ("R101", f"no answer within {self.options.timeout:g} s (timed out)")
@@ -240,6 +245,31 @@ class Fetcher:
                                        "(the server sends too slowly)")
                     break
         return path
+
+
+def _decoded(response, limit: int) -> Iterator[bytes]:  # type: ignore[no-untyped-def]
+    """The body with its Content-Encoding (gzip, deflate) undone a bounded piece at a
+    time: a chunk of a gzip bomb inflates to at most one chunk, never to its whole."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        yield from response.iter_raw(_CHUNK)
+        return
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        yield from response.iter_bytes(_CHUNK)  # (what was not asked for: httpx decodes it, if it can)
+        return
+    inflater = zlib.decompressobj(wbits=47)  # a gzip or a zlib header, told from the bytes
+    for raw in response.iter_raw(_CHUNK):
+        data = raw
+        while data:
+            piece = inflater.decompress(data, _CHUNK)
+            if piece:
+                yield piece
+            data = inflater.unconsumed_tail
+            if inflater.eof:
+                return
+    rest = inflater.flush()
+    if rest:
+        yield rest
 
 
 def _retry_after(value: str | None, attempt: int, cap: float) -> float:

@@ -4,7 +4,7 @@ request is recorded. No test reaches any other address."""
 
 from __future__ import annotations
 
-import gzip
+import zlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -114,6 +114,12 @@ def repeated(chunk: bytes, total: int) -> Callable[[], Iterable[bytes]]:
 
 
 def gzip_bomb(size: int) -> bytes:
-    """A gzip stream of ``size`` zero-ish bytes of XML (a few hundred KB on the wire)."""
-    head = b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--'
-    return gzip.compress(head + b" " * size, 9)
+    """A gzip stream of ``size`` bytes of blank XML (about size / 1000 on the wire),
+    made a MiB at a time."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [compressor.compress(b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')]
+    block = b" " * (1 << 20)
+    for _ in range(size >> 20):
+        parts.append(compressor.compress(block))
+    parts.append(compressor.flush())
+    return b"".join(parts)

@@ -374,42 +374,40 @@ class Run:
                 else:
                     found.append((path, sniff(path)))
             found = self._twins(found)
-            indexes = [item for item in found if not isinstance(item, _Pending) and item[1] is not None
-                       and item[1].kind == "sitemapindex"]
-            plan: list[_Pending] = []
+            # The order results are taken in (so findings are the same for any number of
+            # jobs): the pages, in the order walked; the indexes (checked here, now, for
+            # their children); then their children and the other files, in order. The
+            # sitemaps go to the workers before the pages are taken, to run beside them.
+            pages = [item for item in found if isinstance(item, _Pending)]
+            files = [item for item in found if not isinstance(item, _Pending)]
+            indexes = [(path, sniffed) for path, sniffed in files if sniffed is not None
+                       and sniffed.kind == "sitemapindex"]
+            checked: list[FileResult] = []  # the indexes' own results, taken after the pages'
             tasks: list[Task] = []
             fetched = [self._fetched_task(given) for given in self.remote_inputs]
             for task in fetched:
                 if task is not None and task.sniffed is not None and task.sniffed.kind == "sitemapindex":
-                    tasks += self._index_task(task)
+                    tasks += self._index_task(task, checked)
             tasks += [task for task in fetched if task is not None and task.sniffed is not None
                       and task.sniffed.kind != "sitemapindex"]
             for path, sniffed in indexes:
-                tasks += self._index(path, sniffed)
-            for item in found:
-                if isinstance(item, _Pending):
-                    plan += workers.alone(tasks)
-                    tasks = []
-                    plan.append(item)
-                elif item[1] is None or item[1].kind != "sitemapindex":
-                    task = self._task(item[0], item[1], None, False)
+                tasks += self._index(path, sniffed, checked)
+            for path, sniffed in files:
+                if sniffed is None or sniffed.kind != "sitemapindex":
+                    task = self._task(path, sniffed, None, False)
                     if task is not None:
                         tasks.append(task)
-            plan += workers.alone(tasks)
+            plan = workers.alone(tasks)
+            for pending in pages:
+                self._take(pending)
+            for result in checked:
+                self._merge(result)
             for pending in plan:
-                results, log = pending.result()
-                for result in results:
-                    self._merge(result)
-                if log is not None:
-                    self.clusters.add(None, log)
+                self._take(pending)
             self._late()
             if self.remote is not None and self.pages_budget != 0:
                 for pending in workers.alone(self._live_pages()):
-                    results, log = pending.result()
-                    for result in results:
-                        self._merge(result)
-                    if log is not None:
-                        self.clusters.add(None, log)
+                    self._take(pending)
         self.clusters.finish()
         if self.excluded:
             self.clusters.excluded(self.excluded)
@@ -432,6 +430,13 @@ class Run:
         self._done.add(real)
         url = url or self._url_of(real)
         return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed)
+
+    def _take(self, pending: _Pending) -> None:
+        results, log = pending.result()
+        for result in results:
+            self._merge(result)
+        if log is not None:
+            self.clusters.add(None, log)
 
     def _merge(self, result: FileResult) -> None:
         if result.resniffed is not None:  # named as a page, it is none: planned again at the end
@@ -473,16 +478,20 @@ class Run:
 
     # --- indexes ----------------------------------------------------------------------
 
-    def _index(self, path: str, sniffed: Sniffed) -> list[Task]:
+    def _index(self, path: str, sniffed: Sniffed, checked: list[FileResult] | None = None) -> list[Task]:
         task = self._task(path, sniffed, None, False)
         if task is None:
             return []
-        return self._index_task(task)
+        return self._index_task(task, checked)
 
-    def _index_task(self, task: Task) -> list[Task]:
-        """An index checked here, and its children planned: found on disk, or fetched."""
+    def _index_task(self, task: Task, checked: list[FileResult] | None = None) -> list[Task]:
+        """An index checked here, and its children planned: found on disk, or fetched.
+        Its result is merged now, or put in ``checked`` to be merged later."""
         result = check_file(task, self.options, self.noted)
-        self._merge(result)
+        if checked is not None:
+            checked.append(result)
+        else:
+            self._merge(result)
         if task.display is not None and self.remote is not None:
             return self._fetched_children(task, result.children)
         path = task.path
