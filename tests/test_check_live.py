@@ -206,3 +206,18 @@ def test_a_site_without_sitemaps_is_r108_and_the_usual_places_are_tried(server: 
     assert {"/robots.txt", "/sitemap.xml", "/sitemap_index.xml"} <= set(server.paths())
     server.add("/sitemap.xml", body=urlset([entry(f"{server.url}/en/a/", {})]))
     assert found(check([server.url + "/"], fetch=FAST)) == []
+
+
+def test_headers_are_sent_the_budget_holds_and_progress_goes_to_stderr(server: Server) -> None:
+    serve_clean(server)
+    command = [sys.executable, "-m", "sitemap_ext", "check", server.url + "/robots.txt", "--allow-private",
+               "--pages", "2", "--header", "X-Staging-Token: s3cret"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "pages: 2/2 fetched in" in done.stderr
+    pages = [path for path, _ in server.requests if path.startswith(("/en/", "/de/", "/fr/"))]
+    assert len(pages) == 2  # the budget: two of the six pages
+    assert all(headers.get("x-staging-token") == "s3cret" for _, headers in server.requests)
+    assert all(headers.get("user-agent", "").startswith("sitemap-ext/") for _, headers in server.requests)
+    bad = subprocess.run([*command[:-2], "--header", "no colon"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--header takes 'NAME: VALUE'" in bad.stderr

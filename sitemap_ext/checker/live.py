@@ -218,7 +218,9 @@ class Remote:
             done.append(self.fetch(url, head_only=True))
             last[host] = time.monotonic()
             now = time.monotonic()
-            if self.progress is not None and (now - shown >= 1.0 or number == len(chosen)):
+            if self.progress is not None and number == len(chosen):
+                self.progress(f"pages: {number:,}/{len(chosen):,} fetched in {now - started:,.1f} s")
+            elif self.progress is not None and now - shown >= 1.0:
                 shown = now
                 rate = number / max(now - started, 1e-6)
                 left = (len(chosen) - number) / rate if rate else 0
@@ -264,9 +266,7 @@ def _sitemap_lines(text: str) -> list[tuple[str, int]]:
 def stderr_progress(message: str) -> None:
     """Progress on one line of a terminal (a line each time elsewhere)."""
     if sys.stderr.isatty():
-        sys.stderr.write("\r" + message.ljust(79)[:79])
-        if message.startswith("pages:") and "0 s left" in message:
-            sys.stderr.write("\n")
+        sys.stderr.write("\r" + message.ljust(79)[:79] + ("\n" if " fetched in " in message else ""))
     else:
         sys.stderr.write(message + "\n")
     sys.stderr.flush()
