@@ -36,7 +36,8 @@ class Server:
 
             def do_GET(self) -> None:  # noqa: N802 - the standard library's name
                 server.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
-                route = server.routes.get(self.path)
+                host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
+                route = server.routes.get(f"//{host}{self.path}") or server.routes.get(self.path)  # by host first
                 if route is None:
                     self._send(404, b"not here", {"Content-Type": "text/plain"})
                     return

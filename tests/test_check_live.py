@@ -18,6 +18,7 @@ from tests.live_server import Server, gzip_bomb, repeated, stalled  # noqa: E402
 
 from sitemap_ext import check  # noqa: E402
 from sitemap_ext.fetch import FetchOptions  # noqa: E402
+from sitemap_ext.site import display_name  # noqa: E402
 
 LOCALES = ("en", "de", "fr")
 FAST = FetchOptions(timeout=1.0, deadline=3.0, retries=2, max_wait=1.0, allow_private=True)
@@ -221,3 +222,36 @@ def test_headers_are_sent_the_budget_holds_and_progress_goes_to_stderr(server: S
     assert all(headers.get("user-agent", "").startswith("sitemap-ext/") for _, headers in server.requests)
     bad = subprocess.run([*command[:-2], "--header", "no colon"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--header takes 'NAME: VALUE'" in bad.stderr
+
+
+def test_robots_lines_gz_sitemaps_local_files_and_cross_submission(server: Server, tmp_path: object) -> None:
+    import gzip as gz
+    from pathlib import Path
+
+    u = server.url
+    other = u.replace("127.0.0.1", "localhost")  # a second host, served by the same server
+    links = cluster(server, "a")
+    server.add("/robots.txt", content_type="text/plain",
+               body=f"Sitemap: {u}/gone.xml\nSitemap: {u}/pages.xml.gz\n".encode())
+    server.add("/gone.xml", status=410, body=b"", content_type="text/plain")
+    server.add("/pages.xml.gz", body=gz.compress(urlset([entry(links[code], links) for code in LOCALES])),
+               content_type="application/gzip")
+    server.add("/other-host.xml", body=urlset([entry(f"{other}/en/c/", {})]))
+    server.add("//localhost/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    local = Path(str(tmp_path)) / "local.xml"
+    local.write_text(urlset([entry(links["en"], {"en": links["en"], "de": links["de"]})]).decode())
+    local_name = display_name(str(local))
+    result = check([u + "/robots.txt", u + "/other-host.xml", str(local)], fetch=FAST)
+    got = {(code, file, line) for code, file, line, _ in found(result)}
+    assert ("R102", u + "/robots.txt", 1) in got  # at the robots.txt line that names it
+    assert ("U107", u + "/other-host.xml", 4) in got  # the other host's robots.txt does not list it
+    kinds = {f["file"]: f["kind"] for f in result.files}
+    assert kinds[u + "/pages.xml.gz"] == "urlset" and kinds[local_name] == "urlset"
+    assert not any(code == "X116" for code, _, _ in got)  # a .gz URL that holds gzip is named right
+    # Clusters are judged across the fetched sitemap and the local file: the local entry
+    # gives en/a another set of alternates than the fetched one (H116, at the local file).
+    assert any(file == local_name and code.startswith("H") for code, file, _ in got)
+    # Once the other host's robots.txt lists the sitemap, it may list that host's URLs.
+    server.add("//localhost/robots.txt", body=f"Sitemap: {u}/other-host.xml\n".encode(), content_type="text/plain")
+    result = check([u + "/other-host.xml"], fetch=FAST)
+    assert "U107" not in {code for code, _, _, _ in found(result)}

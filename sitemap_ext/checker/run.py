@@ -346,6 +346,7 @@ class Run:
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
     _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
     _roots_of: list[tuple[str, str]] | None = None
+    _pages: list[_Pending] = field(default_factory=list)  # batches of pages not yet taken, oldest first
     remote: Remote | None = None  # a live check: the fetcher and what robots.txt files say
     remote_inputs: list[Input] = field(default_factory=list)  # sitemaps fetched for the URLs given
     pages_budget: int | None = 0  # a live check's pages to fetch (None: all)
@@ -363,7 +364,7 @@ class Run:
         with _Workers(self) as workers:
             # Built pages depend on no index: a folder's pages go to the workers in
             # batches while the walk goes on. Sitemaps are planned when all are found.
-            found: list[tuple[str, Sniffed | None] | _Pending] = []
+            found: list[tuple[str, Sniffed | None]] = []
             for path in paths:
                 if not os.path.exists(path):
                     self.collector.report("F101", f"{path} does not exist", Where(display_name(path)))
@@ -378,8 +379,7 @@ class Run:
             # jobs): the pages, in the order walked; the indexes (checked here, now, for
             # their children); then their children and the other files, in order. The
             # sitemaps go to the workers before the pages are taken, to run beside them.
-            pages = [item for item in found if isinstance(item, _Pending)]
-            files = [item for item in found if not isinstance(item, _Pending)]
+            files = found
             indexes = [(path, sniffed) for path, sniffed in files if sniffed is not None
                        and sniffed.kind == "sitemapindex"]
             checked: list[FileResult] = []  # the indexes' own results, taken after the pages'
@@ -398,8 +398,8 @@ class Run:
                     if task is not None:
                         tasks.append(task)
             plan = workers.alone(tasks)
-            for pending in pages:
-                self._take(pending)
+            while self._pages:
+                self._take(self._pages.pop(0))
             for result in checked:
                 self._merge(result)
             for pending in plan:
@@ -664,8 +664,8 @@ class Run:
 
     # --- folders and robots.txt -------------------------------------------------------------
 
-    def _walk(self, folder: str, workers: _Workers) -> list[tuple[str, Sniffed | None] | _Pending]:
-        found: list[tuple[str, Sniffed | None] | _Pending] = []
+    def _walk(self, folder: str, workers: _Workers) -> list[tuple[str, Sniffed | None]]:
+        found: list[tuple[str, Sniffed | None]] = []
         pages: list[Task] = []
         # A versioned build keeps its previous files one build longer (for readers of
         # the previous index): they are not part of what the folder now publishes.
@@ -683,7 +683,7 @@ class Run:
                 if task is not None:
                     pages.append(task)
                     if len(pages) == _PAGE_BATCH:
-                        found.append(workers.batch(pages))
+                        self._page_batch(workers, pages)
                         pages = []
                 continue
             sniffed = sniff(path)
@@ -695,8 +695,17 @@ class Run:
             else:
                 self.skipped.append(display_name(path))
         if pages:
-            found.append(workers.batch(pages))
+            self._page_batch(workers, pages)
         return found
+
+    def _page_batch(self, workers: _Workers, pages: list[Task]) -> None:
+        """A batch of pages to the workers; once a few are in flight, the oldest is taken
+        (waiting for it if need be): the results a large site's walk runs ahead of are
+        not all held at once. When a batch is taken depends on counts only, never on
+        timing, so the order of findings is the same in every run."""
+        self._pages.append(workers.batch(pages))
+        if workers.pool is not None and len(self._pages) > _IN_FLIGHT * max(self.options.jobs, 1):
+            self._take(self._pages.pop(0))
 
     def _robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
@@ -718,18 +727,17 @@ class Run:
                     self.options = replace(self.options, cross_submitted=self.options.cross_submitted
                                            | {origin_text(own).lower()})
 
-    def _twins(self, found: list[tuple[str, Sniffed | None] | _Pending]) -> list[tuple[str, Sniffed | None] | _Pending]:
+    def _twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
         """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
-        paths = {item[0] for item in found if not isinstance(item, _Pending)}
-        kept: list[tuple[str, Sniffed | None] | _Pending] = []
-        for item in found:
-            if not isinstance(item, _Pending):
-                path, twin = item[0], item[0][:-3]
-                if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
-                    self.collector.report("X117", f"{display_name(path)} holds the same sitemap as "
-                                          f"{display_name(twin)}; it is checked once", Where(display_name(path)))
-                    continue
-            kept.append(item)
+        paths = {path for path, _ in found}
+        kept = []
+        for path, sniffed in found:
+            twin = path[:-3]
+            if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
+                self.collector.report("X117", f"{display_name(path)} holds the same sitemap as {display_name(twin)}; "
+                                      "it is checked once", Where(display_name(path)))
+                continue
+            kept.append((path, sniffed))
         return kept
 
 
@@ -746,6 +754,7 @@ def _is_robots(path: str) -> bool:
 
 
 _PAGE_BATCH = 64  # built pages handed to a worker at once
+_IN_FLIGHT = 8  # batches of pages per worker handed over and not yet taken
 
 
 class _Pending:
