@@ -130,8 +130,6 @@ class Fetcher:
         self._hosts: dict[str, threading.BoundedSemaphore] = {}
         self._lock = threading.Lock()
         self._count = 0
-        self.requests = 0  # made, for the summary
-        self.not_modified = 0  # answered 304 from the cache
 
     def close(self) -> None:
         self.client.close()
@@ -184,7 +182,6 @@ class Fetcher:
             wait = None
             try:
                 with self._slot(url):
-                    self.requests += 1
                     with self.client.stream("GET", url, headers=headers) as response:
                         fetched.status = response.status_code
                         fetched.headers = {k.lower(): v for k, v in response.headers.items()}
@@ -192,7 +189,6 @@ class Fetcher:
                         if response.status_code in (429, 503) and attempt < self.options.retries:
                             wait = _retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
                         elif response.status_code == 304 and kept is not None:
-                            self.not_modified += 1
                             fetched.status, fetched.content_type = kept.status, kept.content_type
                             fetched.path, fetched.cached = kept.body, True
                             return kept.status

@@ -7,9 +7,13 @@ and counted. Indexes are read first, here, and their children found on disk
 (under ``--base-url URL=DIR``, or beside the index by the end of the URL path).
 
 Every other file is read and judged by ``check_file``: in this process, or in a
-pool of worker processes (``jobs``), each file in one worker. Their results are
-taken in the planned order, so the findings are the same for any number of
-jobs; then the cluster rules judge all files together (``clusters.py``).
+pool of worker processes (``jobs``), a sitemap alone, built pages in batches (sniffed
+and read by the worker, their entries in one cluster log per batch, handed over
+while the folder is walked). Results are taken in a fixed order (the pages as
+walked, the indexes, then the other files), so the findings are the same for any
+number of jobs; then the cluster rules judge all files together (``clusters.py``).
+URLs given to a check are fetched first (``live.py``) and checked as files named by
+their URLs.
 """
 
 from __future__ import annotations
@@ -346,7 +350,7 @@ class Run:
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
     _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
     _roots_of: list[tuple[str, str]] | None = None
-    _pages: list[_Pending] = field(default_factory=list)  # batches of pages not yet taken, oldest first
+    _page_batches: list[_Pending] = field(default_factory=list)  # handed over, not yet taken; oldest first
     remote: Remote | None = None  # a live check: the fetcher and what robots.txt files say
     remote_inputs: list[Input] = field(default_factory=list)  # sitemaps fetched for the URLs given
     pages_budget: int | None = 0  # a live check's pages to fetch (None: all)
@@ -379,8 +383,7 @@ class Run:
             # jobs): the pages, in the order walked; the indexes (checked here, now, for
             # their children); then their children and the other files, in order. The
             # sitemaps go to the workers before the pages are taken, to run beside them.
-            files = found
-            indexes = [(path, sniffed) for path, sniffed in files if sniffed is not None
+            indexes = [(path, sniffed) for path, sniffed in found if sniffed is not None
                        and sniffed.kind == "sitemapindex"]
             checked: list[FileResult] = []  # the indexes' own results, taken after the pages'
             tasks: list[Task] = []
@@ -392,21 +395,21 @@ class Run:
                       and task.sniffed.kind != "sitemapindex"]
             for path, sniffed in indexes:
                 tasks += self._index(path, sniffed, checked)
-            for path, sniffed in files:
+            for path, sniffed in found:
                 if sniffed is None or sniffed.kind != "sitemapindex":
                     task = self._task(path, sniffed, None, False)
                     if task is not None:
                         tasks.append(task)
-            plan = workers.alone(tasks)
-            while self._pages:
-                self._take(self._pages.pop(0))
+            plan = workers.plan(tasks)
+            while self._page_batches:
+                self._take(self._page_batches.pop(0))
             for result in checked:
                 self._merge(result)
             for pending in plan:
                 self._take(pending)
             self._late()
             if self.remote is not None and self.pages_budget != 0:
-                for pending in workers.alone(self._live_pages()):
+                for pending in workers.plan(self._live_pages()):
                     self._take(pending)
         self.clusters.finish()
         if self.excluded:
@@ -703,9 +706,9 @@ class Run:
         (waiting for it if need be): the results a large site's walk runs ahead of are
         not all held at once. When a batch is taken depends on counts only, never on
         timing, so the order of findings is the same in every run."""
-        self._pages.append(workers.batch(pages))
-        if workers.pool is not None and len(self._pages) > _IN_FLIGHT * max(self.options.jobs, 1):
-            self._take(self._pages.pop(0))
+        self._page_batches.append(workers.batch(pages))
+        if workers.pool is not None and len(self._page_batches) > _IN_FLIGHT * max(self.options.jobs, 1):
+            self._take(self._page_batches.pop(0))
 
     def _robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
@@ -793,7 +796,7 @@ class _Workers:
             self.pool = ProcessPoolExecutor(max_workers=options.jobs, mp_context=context)
         return _Pending(self.pool.submit(_work, tasks, options).result)
 
-    def alone(self, tasks: list[Task]) -> list[_Pending]:
+    def plan(self, tasks: list[Task]) -> list[_Pending]:
         """Sitemaps, each in a batch of its own (so that large files spread evenly), and
         pages in batches (one message each way per batch, and one cluster log)."""
         batches: list[list[Task]] = []
