@@ -26,6 +26,7 @@ class Server:
     def __init__(self) -> None:
         self.routes: dict[str, Route] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.times: list[tuple[str, float]] = []  # (path, when), for politeness
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,6 +37,7 @@ class Server:
 
             def do_GET(self) -> None:  # noqa: N802 - the standard library's name
                 server.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
+                server.times.append((self.path, time.monotonic()))
                 host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
                 route = server.routes.get(f"//{host}{self.path}") or server.routes.get(self.path)  # by host first
                 if route is None:

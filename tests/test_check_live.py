@@ -255,3 +255,12 @@ def test_robots_lines_gz_sitemaps_local_files_and_cross_submission(server: Serve
     server.add("//localhost/robots.txt", body=f"Sitemap: {u}/other-host.xml\n".encode(), content_type="text/plain")
     result = check([u + "/other-host.xml"], fetch=FAST)
     assert "U107" not in {code for code, _, _, _ in found(result)}
+
+
+def test_a_delay_spaces_the_page_requests_to_one_host(server: Server) -> None:
+    serve_clean(server)
+    result = check([server.url + "/robots.txt"], fetch=FAST, pages=3, delay=0.3)
+    assert result.ok
+    times = [when for path, when in server.times if path.startswith(("/en/", "/de/", "/fr/"))]
+    assert len(times) == 3
+    assert all(later - earlier >= 0.28 for earlier, later in zip(times, times[1:]))

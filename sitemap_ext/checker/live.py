@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 from urllib.parse import urlsplit
@@ -202,30 +202,52 @@ class Remote:
     # --- pages --------------------------------------------------------------------------------
 
     def pages(self, urls: list[str], budget: int | None, delay: float) -> list[Fetched]:
-        """The heads of listed pages and alternates (at most ``budget``; None: all), with
-        ``delay`` seconds between two requests to one host; progress on stderr."""
+        """The heads of listed pages and alternates (at most ``budget``; None: all), in
+        order. Without ``delay``, several at a time (at most ``per_host`` to one host);
+        with it, one at a time, ``delay`` seconds apart on one host. Progress (counts,
+        rate, time left) goes to ``progress`` about once a second."""
         chosen = urls if budget is None else urls[:budget]
-        started = time.monotonic()
+        meter = _Meter(len(chosen), self.progress)
+        if not delay:
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                futures = [pool.submit(self.fetch, url, head_only=True) for url in chosen]
+                for _ in as_completed(futures):
+                    meter.step()
+                return [future.result() for future in futures]
         done: list[Fetched] = []
         last: dict[str, float] = {}
-        shown = 0.0
-        for number, url in enumerate(chosen, 1):
+        for url in chosen:
             host = origin_text(url).lower()
-            if delay and host in last:
+            if host in last:
                 pause = last[host] + delay - time.monotonic()
                 if pause > 0:
                     time.sleep(pause)
             done.append(self.fetch(url, head_only=True))
             last[host] = time.monotonic()
-            now = time.monotonic()
-            if self.progress is not None and number == len(chosen):
-                self.progress(f"pages: {number:,}/{len(chosen):,} fetched in {now - started:,.1f} s")
-            elif self.progress is not None and now - shown >= 1.0:
-                shown = now
-                rate = number / max(now - started, 1e-6)
-                left = (len(chosen) - number) / rate if rate else 0
-                self.progress(f"pages: {number:,}/{len(chosen):,} fetched, {rate:,.1f}/s, about {left:,.0f} s left")
+            meter.step()
         return done
+
+
+class _Meter:
+    """Progress of a run of requests: a line now and then, and one at the end."""
+
+    def __init__(self, total: int, progress: Callable[[str], None] | None) -> None:
+        self.total, self.progress = total, progress
+        self.done = 0
+        self.started = self.shown = time.monotonic()
+
+    def step(self) -> None:
+        self.done += 1
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if self.done == self.total:
+            self.progress(f"pages: {self.done:,}/{self.total:,} fetched in {now - self.started:,.1f} s")
+        elif now - self.shown >= 1.0:
+            self.shown = now
+            rate = self.done / max(now - self.started, 1e-6)
+            left = (self.total - self.done) / rate
+            self.progress(f"pages: {self.done:,}/{self.total:,} fetched, {rate:,.1f}/s, about {left:,.0f} s left")
 
 
 def _kind(fetched: Fetched) -> str | None:
