@@ -11,17 +11,19 @@ import datetime as dt
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Callable
 
 from .codes import REGISTRY
 from .dates import format_instant, now_argument
 from .diagnostics import Collector, Where
 from .limits import MAX_STORED_PER_CODE
 from .ext.news import PREFIX as NEWS_PREFIX
-from .model import BuiltSite, Layout, Page, Site, Source
+from .model import BuiltSite, Layout, Page, PageStream, Site, Source
+from .objects import Page as PageObject, Site as SiteObject
 from .output import OutputError, Staging, owner_key
 from .pages import PageNormaliser, source_column
-from .site import load_site
+from .site import OBJECTS, load_site, load_site_data
 from .sources import SourceReader
 from . import parallel
 from .files import Files
@@ -81,9 +83,10 @@ def resolve_out_dir(site: Site, out_dir: str | None) -> str:
 
 
 def build(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | SiteObject,
     out_dir: str | os.PathLike[str] | None = None,
     *,
+    pages: Iterable[PageObject | Mapping[str, Any]] | None = None,
     gzip: bool | None = None,
     now: str | dt.datetime | dt.date | None = None,
     env: Mapping[str, str] | None = None,
@@ -96,7 +99,13 @@ def build(
     allow_read: Iterable[str] = (),
     max_per_code: int | None = MAX_STORED_PER_CODE,
 ) -> BuildResult:
-    """Build the sitemaps of the site described at ``path``.
+    """Build the sitemaps of the site described at ``path`` (a YAML file), or of a
+    ``Site`` object.
+
+    ``pages``: more pages, from any iterable (a database cursor, a generator) of
+    ``Page`` objects or mappings with a page's keys; it is read once, as the site is
+    built, with the same rules, diagnostics, splitting, gzip and atomic output as the
+    pages of a YAML file (a page of it is located as ``<pages>:N``).
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
@@ -109,9 +118,11 @@ def build(
     """
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
-    if not isinstance(path, str):
-        raise TypeError(f"build() takes the path of a site description (str or os.PathLike), not "
+    if not isinstance(path, (str, SiteObject)):
+        raise TypeError(f"build() takes the path of a site description (str or os.PathLike) or a Site, not "
                         f"{type(path).__name__}")
+    if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
+        raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
     if out_dir is not None:
         out_dir = os.fspath(out_dir)
     now = now_argument(now)
@@ -119,7 +130,10 @@ def build(
     collector = collector if collector is not None else Collector(REGISTRY, limit=max_per_code)
     result = BuildResult(collector)
     allow_read = tuple(allow_read)
-    site = load_site(path, collector, env=env, now=now, allow_read=allow_read)
+    if isinstance(path, SiteObject):
+        site = load_site_data(path.as_yaml(), collector, now=now, pages=pages)
+    else:
+        site = load_site(path, collector, env=env, now=now, allow_read=allow_read, pages=pages)
     if site is None:
         return result
     if gzip is not None:
@@ -130,7 +144,8 @@ def build(
     if not dry_run:
         result.out_dir = resolve_out_dir(site, out_dir)
         try:
-            staging = Staging(result.out_dir, owner_key(path, result.out_dir))
+            staging = Staging(result.out_dir, OBJECTS if isinstance(path, SiteObject) else
+                              owner_key(path, result.out_dir))
         except OutputError as exc:
             collector.report(exc.code, str(exc), Where(result.out_dir))
             return result
@@ -139,8 +154,8 @@ def build(
     try:
         if jobs is None:
             jobs = parallel.default_jobs()
-        if files is None or fresh is not None:
-            jobs = 1  # two processes only for writing builds with a collector of their own
+        if files is None or fresh is not None or pages is not None:
+            jobs = 1  # two processes only for writing builds with a collector of their own (and no stream)
         try:
             result.urls = _run(site, collector, files, engine, jobs, progress)
         except OSError as exc:  # the disk filled, the folder went away, ...
@@ -150,6 +165,7 @@ def build(
         except parallel.Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
             # process, which drops duplicates exactly where a sequential build does.
+            # (Never with pages=: jobs is 1 then, and an iterable is read once.)
             if staging is not None:
                 staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
@@ -309,6 +325,14 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
                 if files is not None:
                     files.add(record)
             continue
+        if isinstance(unit, PageStream):
+            for record in _stream(unit, normaliser, flow):
+                urls += len(record.locs)
+                if files is not None:
+                    files.add(record)
+                if meter is not None and not urls % 4096:
+                    meter.tick(urls)
+            continue
         if isinstance(unit, BuiltSite):
             from . import builtsite  # (here: it reads pages with the checker's HTML reader, which imports build)
             for page in builtsite.pages(unit, normaliser, collector):
@@ -360,6 +384,24 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
         if meter is not None and not count % 4096:
             meter.tick(before + urls)
     return urls
+
+
+def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Iterator[Page]:
+    """Pages a program gives, each through the one normaliser, as it comes."""
+    for number, item in enumerate(unit.items, 1):
+        if isinstance(item, PageObject):
+            raw: Mapping[str, Any] = item.as_yaml()
+        elif isinstance(item, Mapping):
+            raw = item
+        else:
+            raise TypeError(f"pages must give Page objects or mappings; item {number} is {type(item).__name__}")
+        where = Where(unit.display, number)
+        page = normaliser.page(raw, lambda key, where=where: where, unit.defaults, where)
+        if page is None:
+            continue
+        record = flow(page)
+        if record is not None:
+            yield record
 
 
 __all__ = ["BuildResult", "Progress", "build"]

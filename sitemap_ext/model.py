@@ -98,6 +98,16 @@ class Source:
     where: Where
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PageStream:
+    """Pages given by a program (``build(site, pages=...)``): any iterable of
+    ``objects.Page`` or of mappings with a page's keys, read once, as it is built."""
+
+    items: Any  # Iterable[objects.Page | Mapping[str, Any]]
+    defaults: Defaults
+    display: str = "<pages>"  # findings name a page by its place: <pages>:N
+
+
 @dataclass(frozen=True, slots=True)
 class BuiltSite:
     """A built site's folder (a source ``site:``): its HTML pages are the pages."""
@@ -181,7 +191,7 @@ class Site:
     base_url: str
     output: OutputConfig
     # YAML pages (already normalised) and sources (read lazily), in description order.
-    units: tuple[Union[Page, Source, BuiltSite], ...] = ()
+    units: tuple[Union[Page, Source, BuiltSite, PageStream], ...] = ()
     now: float | None = None
     scope: Scope | None = None
     clock: str = "--now"  # where ``now`` came from: --now, site.now, SOURCE_DATE_EPOCH, the system clock

@@ -22,7 +22,7 @@ from .loader import Doc, Path, load_yaml
 from .output import reserved_name, safe_relative_name
 from . import langtags
 from .writer import XSL_FILE
-from .model import BuiltSite, Defaults, Locale, OutputConfig, Page, Scope, Site, Source
+from .model import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source
 from .ext.media import MediaContext
 from .ext.news import parse_publication
 from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
@@ -153,8 +153,9 @@ class _Loader:
     roots: tuple[str, ...] = ()
     loaded: dict[str, Where] = field(default_factory=dict)
     clock: str = "--now"
+    top_defaults: Defaults = field(default_factory=Defaults)
 
-    def load(self, path: str, now: str | None = None) -> Site | None:
+    def load(self, path: str, now: str | None = None, pages: Any = None) -> Site | None:
         display = display_name(path)
         text = read_text(path, self.collector, display)
         if text is None:
@@ -162,6 +163,12 @@ class _Loader:
         doc = load_yaml(text, display, self.collector, self.env)
         if doc is None:
             return None
+        return self.load_doc(doc, path, now, pages)
+
+    def load_doc(self, doc: Doc, path: str, now: str | None = None, pages: Any = None) -> Site | None:
+        """A site description read into ``doc`` (from a YAML file at ``path``, or made
+        from objects: then ``path`` is only the folder's anchor for relative names)."""
+        display = doc.file
         self.declared = doc.env
         # Sources and includes are read from the description's folder (and the ones allowed).
         self.roots = tuple(os.path.realpath(root) for root in (os.path.dirname(os.path.abspath(path)),
@@ -207,6 +214,8 @@ class _Loader:
         normaliser = PageNormaliser(scope, self.collector)
         units: list[Page | Source | BuiltSite] = []
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
+        if pages is not None:
+            units.append(PageStream(pages, self.top_defaults))
         return Site(
             file=display, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
             clock=self.clock,
@@ -412,6 +421,8 @@ class _Loader:
             raw = doc.mapping(("defaults",), data["defaults"], DEFAULT_KEYS, "defaults")
             if raw:
                 defaults = normaliser.defaults(raw, lambda key: doc.doc.value_where(("defaults", key)), inherited)
+        if len(stack) == 1:
+            self.top_defaults = defaults  # (what pages given by a program inherit)
         for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):
             self._page(doc, ("pages", i), entry, defaults, normaliser, units)
         for i, entry in enumerate(doc.sequence(("sources",), data.get("sources"), "sources")):
@@ -608,9 +619,21 @@ def _lastmod_place(item: Any) -> tuple[str, ...] | None:
 
 def load_site(
     path: str, collector: Collector, *, env: Mapping[str, str] | None = None, now: str | None = None,
-    allow_read: Iterable[str] = (),
+    allow_read: Iterable[str] = (), pages: Any = None,
 ) -> Site | None:
     """Read a site description; None when it cannot be used at all (see the collector).
 
     Sources and includes must lie in the description's folder or in ``allow_read``."""
-    return _Loader(collector, env, tuple(allow_read)).load(path, now)
+    return _Loader(collector, env, tuple(allow_read)).load(path, now, pages)
+
+
+OBJECTS = "<site>"  # how findings name a site description made from objects
+
+
+def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | None = None,
+                   pages: Any = None) -> Site | None:
+    """A site description given as its mapping (``objects.Site.as_yaml()``): the same
+    loader and normaliser as a YAML file's; findings are located at ``<site>``.
+    ``pages``: an iterable of pages, read as the site is built (a ``PageStream``)."""
+    doc = Doc(file=OBJECTS, data=dict(data))
+    return _Loader(collector, None, ()).load_doc(doc, os.path.join(os.getcwd(), OBJECTS), now, pages)

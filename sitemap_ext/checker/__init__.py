@@ -11,7 +11,9 @@ import datetime as dt
 import os
 from dataclasses import dataclass, field
 from dataclasses import replace
-from typing import Callable, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping
+from typing import Any, BinaryIO, Callable, Sequence, Union
 
 import yaml
 
@@ -19,7 +21,8 @@ from ..builder import build
 from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, now_argument, parse_now
 from ..diagnostics import Collector, Where
-from ..limits import MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
+from ..limits import MAX_BYTES_PER_FILE, MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
+from ..objects import Site as SiteObject
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .clusters import Coverage
@@ -45,7 +48,10 @@ class CheckResult:
         return self.collector.errors == 0
 
 
-def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
+Input = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+
+
+def check(paths: Sequence[Input] | Input | SiteObject, *,
           now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
@@ -88,11 +94,69 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     """
     if html not in ("on", "drop-ext", "off"):
         raise ValueError(f"html must be 'on', 'drop-ext' or 'off', not {html!r}")
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
-        raise TypeError("check() takes a path (str or os.PathLike) or a list of them")
-    paths = [os.fspath(p) for p in paths]
+    if isinstance(paths, SiteObject):
+        return _check_site(paths, pages, now, policy, max_per_code)
+    if isinstance(paths, (str, os.PathLike, bytes, bytearray, memoryview)) or _readable(paths):
+        paths = [paths]  # type: ignore[list-item]
+    if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike, bytes, bytearray, memoryview))
+                                                  or _readable(p) for p in paths):
+        raise TypeError("check() takes a path (str or os.PathLike), a URL, bytes, a binary file object, a Site, "
+                        "or a list of them")
+    with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
+        displays: dict[str, str] = {}
+        named = []
+        for number, item in enumerate(paths, 1):
+            if isinstance(item, (str, os.PathLike)):
+                named.append(os.fspath(item))
+                continue
+            local = os.path.join(held, f"input-{number}")
+            _hold(item, local)
+            displays[local] = f"<input {number}>"
+            named.append(local)
+        return _check(named, displays, now, base_urls, jobs, policy, cross_submitted, allow_read, max_per_code,
+                      only_site_yaml, coverage, html, fetch, pages, delay, progress)
+
+
+def _readable(item: object) -> bool:
+    return hasattr(item, "read") and not isinstance(item, (str, bytes))
+
+
+def _hold(item: object, local: str) -> None:
+    """Bytes or a binary file object written to a file of the check's own, read no
+    further than the protocol's limit (and one byte more, so that X109 still says so)."""
+    with open(local, "wb") as out:
+        if isinstance(item, (bytes, bytearray, memoryview)):
+            out.write(bytes(item)[:MAX_BYTES_PER_FILE + 1])
+            return
+        left = MAX_BYTES_PER_FILE + 1
+        while left > 0:
+            chunk = item.read(min(left, 1 << 16))  # type: ignore[attr-defined]
+            if not chunk:
+                return
+            if not isinstance(chunk, (bytes, bytearray)):
+                raise TypeError("check() takes binary file objects (open(..., 'rb')), not text ones")
+            out.write(chunk)
+            left -= len(chunk)
+
+
+def _check_site(site: SiteObject, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None
+                ) -> CheckResult:
+    """The pages of a program, checked as a dry build of its Site: every rule, nothing written."""
+    if pages == 0:  # (the default of a check of files: no pages)
+        pages = None
+    if pages is not None and (isinstance(pages, (int, str, bytes, Mapping)) or not isinstance(pages, Iterable)):
+        raise TypeError("check(site, pages=...) takes an iterable of Page objects or mappings")
+    collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
+    result = CheckResult(collector)
+    built = build(site, pages=pages, now=now_argument(now), dry_run=True, collector=collector)
+    result.files.append({"file": "<site>", "kind": "site", "urls": built.urls})
+    return result
+
+
+def _check(paths: list[str], displays: dict[str, str], now: Any, base_urls: Sequence[str], jobs: int | None,
+           policy: Policy | None, cross_submitted: Sequence[str], allow_read: Sequence[str],
+           max_per_code: int | None, only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
+           pages: int | str | None, delay: float, progress: Callable[[str], None] | None) -> CheckResult:
     if pages == "all":
         pages = None
     elif pages is not None and (isinstance(pages, bool) or not isinstance(pages, int) or pages < 0):
@@ -127,9 +191,10 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
                           cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html)
         if urls:
-            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), pages, delay, progress)
+            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), pages, delay, progress,
+                        displays)
         else:
-            run = Run(collector, options)
+            run = Run(collector, options, displays=displays)
             run.check(sitemaps)
         if coverage:
             result.coverage = run.clusters.coverage(coverage)
@@ -138,12 +203,14 @@ def check(paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str], *,
     if not result.files and not collector.errors and not passed_over:
         skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""
         collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
-                         "give the folder or files that hold them", Where(paths[0]) if paths else Where(None))
+                         "give the folder or files that hold them",
+                         Where(displays.get(paths[0], paths[0])) if paths else Where(None))
     return result
 
 
 def _live(collector: Collector, options: Options, paths: list[str], urls: list[str], fetch: FetchOptions,
-          pages: int | None, delay: float, progress: Callable[[str], None] | None) -> Run:
+          pages: int | None, delay: float, progress: Callable[[str], None] | None,
+          displays: dict[str, str]) -> Run:
     """A check with URLs among its inputs: the sitemaps they lead to are fetched and
     checked with the local ones. A sitemap that lists URLs of another host is judged
     again once that host's robots.txt is read: if it lists the sitemap, the sitemap
@@ -166,7 +233,7 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
             attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
             run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
                       submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
-                      pages_delay=delay)
+                      pages_delay=delay, displays=displays)
             run.check(paths)
             foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
             unread = foreign - set(remote.robots)

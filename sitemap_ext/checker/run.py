@@ -351,6 +351,7 @@ class Run:
     _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
     _roots_of: list[tuple[str, str]] | None = None
     _page_batches: list[_Pending] = field(default_factory=list)  # handed over, not yet taken; oldest first
+    displays: dict[str, str] = field(default_factory=dict)  # a file's name in findings, when not its path
     remote: Remote | None = None  # a live check: the fetcher and what robots.txt files say
     remote_inputs: list[Input] = field(default_factory=list)  # sitemaps fetched for the URLs given
     pages_budget: int | None = 0  # a live check's pages to fetch (None: all)
@@ -432,7 +433,8 @@ class Run:
                 return None
         self._done.add(real)
         url = url or self._url_of(real)
-        return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed)
+        return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed,
+                    display=self.displays.get(path))
 
     def _take(self, pending: _Pending) -> None:
         results, log = pending.result()
