@@ -36,6 +36,10 @@ DEFAULT_OUT_DIR = "sitemaps"
 
 @dataclass
 class BuildResult:
+    """What a build did: its findings (``collector``), the files written (each with
+    its name, URL count and bytes), the output folder, the URLs written, the stale
+    files of this site's last build that were removed; ``ok`` when no error."""
+
     collector: Collector
     files: list[WrittenFile] = field(default_factory=list)
     out_dir: str | None = None

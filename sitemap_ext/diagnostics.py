@@ -77,6 +77,11 @@ class Code:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding: its ``code`` (see ``sitemap-ext rules`` and specs/rules.md), its
+    ``severity``, a ``message`` that says what to do, where it is (``file``, ``line``,
+    ``column``), the ``url`` and ``hreflang`` it is about, a ``suggestion`` (the value
+    to write instead) where there is one, and ``related`` places."""
+
     code: str
     severity: Severity
     message: str

@@ -67,7 +67,7 @@ def render(site: Site | str | os.PathLike[str], pages: Iterable[Page | Mapping[s
 class SitemapWriter:
     """Pages handed over one at a time (``add``), built as they come; ``close()`` (or
     the end of a ``with`` block) finishes the build and gives its ``BuildResult``. An
-    exception in the block abandons the build: the output folder keeps its old files.
+    exception in the block abandons the build: the output folder keeps its old files::
 
         with SitemapWriter(site, "public/") as writer:
             for row in cursor:

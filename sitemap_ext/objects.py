@@ -11,7 +11,7 @@ YAML (only the location differs: a page of an iterable is located by its positio
 ``datetime.date`` / ``datetime.datetime`` or ISO 8601 strings, priority as a ``float``
 or a string. Nothing is checked when an object is made: a bad value is a finding of
 the build (data), never an exception; a wrong *type* of argument is a ``TypeError``
-(a programming error) when the build reads it.
+(a programming error) when the build reads it::
 
     from sitemap_ext import Site, Locale, Page, Alternate, Image, build
 

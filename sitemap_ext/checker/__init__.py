@@ -36,6 +36,10 @@ SITE_SUFFIXES = (".yaml", ".yml")
 
 @dataclass
 class CheckResult:
+    """What a check found: its findings (``collector``), the files checked (a record
+    each: file, kind, URLs), those skipped as no sitemap, the instant dates were
+    judged against and where it came from; ``ok`` when no error."""
+
     collector: Collector
     files: list[dict[str, object]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # files in folders that hold no sitemap or feed
