@@ -167,3 +167,51 @@ def test_wrong_arguments_are_type_errors_bad_data_are_findings(tmp_path: Path) -
     result = build(site, tmp_path / "out", pages=[Page(loc="/x", priority=7)])
     assert not result.ok and [d.code for d in result.collector.diagnostics] == ["D105"]
     assert not os.path.exists(tmp_path / "out" / "sitemap.xml")
+
+
+MEDIA_YAML = """\
+site:
+  base_url: https://www.kitchen.example/
+  now: 2026-11-21T12:00:00Z
+news:
+  publication: {name: The Kitchen Times, language: en}
+pages:
+  - loc: /recipes/sourdough
+    lastmod: 2026-11-20
+    videos:
+      - thumbnail_loc: https://www.kitchen.example/thumbs/sourdough.jpg
+        title: Sourdough from scratch
+        description: Forty minutes from starter to crust.
+        content_loc: https://www.kitchen.example/video/sourdough.mp4
+        duration: 2415
+        family_friendly: true
+        tag: [bread, baking]
+        restriction: {relationship: allow, countries: [GB, IE]}
+  - loc: /news/ovens-recalled
+    news:
+      title: Ovens recalled
+      publication_date: 2026-11-21T08:00:00Z
+"""
+
+
+def test_videos_and_news_from_objects_and_from_plain_dicts_match_the_yaml(tmp_path: Path) -> None:
+    from sitemap_ext import NewsArticle, NewsPublication, Video
+
+    (tmp_path / "site.yaml").write_text(MEDIA_YAML, encoding="utf-8")
+    from_yaml = build(tmp_path / "site.yaml", tmp_path / "yaml-out")
+    site = Site(base_url="https://www.kitchen.example/", now=NOW,
+                publication=NewsPublication(name="The Kitchen Times", language="en"))
+    pages = [
+        Page(loc="/recipes/sourdough", lastmod=dt.date(2026, 11, 20), videos=(Video(
+            thumbnail_loc="https://www.kitchen.example/thumbs/sourdough.jpg", title="Sourdough from scratch",
+            description="Forty minutes from starter to crust.",
+            content_loc="https://www.kitchen.example/video/sourdough.mp4", duration=2415, family_friendly=True,
+            tag=("bread", "baking"), extra={"restriction": {"relationship": "allow", "countries": ["GB", "IE"]}}),)),
+        Page(loc="/news/ovens-recalled", news=NewsArticle(
+            title="Ovens recalled", publication_date=dt.datetime(2026, 11, 21, 8))),  # naive: UTC
+    ]
+    from_objects = build(site, tmp_path / "objects-out", pages=pages)
+    from_dicts = build(site, tmp_path / "dicts-out", pages=[page.as_yaml() for page in pages])  # plain dicts
+    assert files(tmp_path / "yaml-out") == files(tmp_path / "objects-out") == files(tmp_path / "dicts-out")
+    assert findings(from_yaml) == findings(from_objects) == findings(from_dicts)
+    assert from_objects.ok and set(files(tmp_path / "objects-out")) >= {"sitemap.xml", "news-1.xml"}

@@ -9,12 +9,13 @@ serves the builder and the checker.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Union
 
 from lxml import etree
 
-from ..dates import DateCache, Lastmod
+from ..dates import DateCache, Lastmod, from_python
 from ..xmlesc import xml_safe
 
 
@@ -122,6 +123,8 @@ def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     value = raw.get(key)
     if value is None or value == "":
         return None
+    if isinstance(value, dt.date):  # a program's date or datetime (naive means UTC): its W3C text
+        value = from_python(value).text
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         ctx.report(code, f"{what} must be a W3C date or date-time", key)
         return None
