@@ -113,13 +113,19 @@ class SitemapWriter:
             raise ValueError("this SitemapWriter is closed")
         if not isinstance(page, (Page, Mapping)):
             raise TypeError(f"add() takes a Page or a mapping, not {type(page).__name__}")
+        if not self._put(page):
+            self._raise()  # the build ended early: its exception, here
+
+    def _put(self, item: object) -> bool:
+        """Hand ``item`` to the build (waiting while the queue is full); False when the
+        build has ended and takes nothing more."""
         while self._thread.is_alive():
             try:
-                self._queue.put(page, timeout=0.1)
-                return
+                self._queue.put(item, timeout=0.1)
+                return True
             except queue.Full:
                 continue
-        self._raise()
+        return False
 
     def close(self) -> BuildResult:
         """Finish the build; its result (also in ``self.result``)."""
@@ -137,14 +143,6 @@ class SitemapWriter:
             self._closed = True
             self._put(reason or RuntimeError("the pages were abandoned"))
             self._thread.join()
-
-    def _put(self, item: object) -> None:
-        while self._thread.is_alive():
-            try:
-                self._queue.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
 
     def _raise(self) -> None:
         if self._error is not None and not isinstance(self._error, _Abandoned):
