@@ -92,26 +92,66 @@ class Refusal(Exception):
 
 def guard(url: str, allow_private: bool) -> None:
     """Refuse what a check may not fetch: another scheme, or an address of the local
-    network (unless allowed). The host is resolved here; every address it gives counts."""
+    network (unless allowed). The host is resolved here; every address it gives counts.
+    (The connection itself is made to an address checked again when it is made:
+    ``_GuardedBackend``, so a name that resolves elsewhere the second time is refused too.)"""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise Refusal(f"only http and https URLs are fetched, not {parts.scheme or 'a relative URL'}")
     host = parts.hostname
     if not host:
         raise Refusal("the URL names no host")
-    if allow_private:
-        return
+    if not allow_private:
+        public_addresses(host, parts.port or (443 if parts.scheme == "https" else 80))
+
+
+def public_addresses(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to, when every one is public; else ``Refusal``."""
     try:
-        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80),
-                                   proto=socket.IPPROTO_TCP)
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, ValueError) as exc:
         raise Refusal(f"the host {host} cannot be resolved ({exc})") from None
+    found = []
     for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+        text = str(info[4][0])
+        address = ipaddress.ip_address(text.split("%", 1)[0])
         if address.is_loopback or address.is_private or address.is_link_local or address.is_multicast or \
                 address.is_reserved or address.is_unspecified:
             raise Refusal(f"{host} resolves to {address}, an address of a local network; a check fetches "
                           "public addresses only (--allow-private to check a local or staging server)")
+        found.append(text)
+    if not found:
+        raise Refusal(f"the host {host} resolves to no address")
+    return found
+
+
+def _guarded_transport(httpx, allow_private: bool):  # type: ignore[no-untyped-def]
+    """httpx's transport, connecting through ``_GuardedBackend`` (unless private
+    addresses are allowed): the address checked is the address connected to."""
+    transport = httpx.HTTPTransport(limits=httpx.Limits(max_connections=32, max_keepalive_connections=16),
+                                    trust_env=False)
+    if allow_private:
+        return transport
+    try:
+        import ssl
+
+        import certifi
+        import httpcore
+        from httpcore._backends.sync import SyncBackend
+    except ImportError:  # pragma: no cover - httpx brings them
+        return transport
+    if not hasattr(transport, "_pool"):  # pragma: no cover - another httpx: the check before each hop stays
+        return transport
+
+    class _GuardedBackend(SyncBackend):  # type: ignore[misc]
+        def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):  # type: ignore[no-untyped-def]
+            address = public_addresses(host, port)[0]  # (TLS still names and verifies ``host``)
+            return super().connect_tcp(address, port, timeout, local_address, socket_options)
+
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=ssl.create_default_context(cafile=certifi.where()), max_connections=32,
+        max_keepalive_connections=16, network_backend=_GuardedBackend())
+    return transport
 
 
 class Fetcher:
@@ -125,7 +165,7 @@ class Fetcher:
         headers.update(dict(options.headers))
         self.client = httpx.Client(headers=headers, follow_redirects=False, trust_env=False,
                                    timeout=httpx.Timeout(options.timeout),
-                                   limits=httpx.Limits(max_connections=32, max_keepalive_connections=16))
+                                   transport=_guarded_transport(httpx, options.allow_private))
         self.cache = _Cache(options.cache) if options.cache else None
         self._hosts: dict[str, threading.BoundedSemaphore] = {}
         self._lock = threading.Lock()
@@ -199,6 +239,10 @@ class Fetcher:
                             return fetched.status
                         else:
                             return fetched.status
+            except Refusal as exc:  # (at the connection: the name resolved elsewhere this time)
+                fetched.status, fetched.path = None, None
+                fetched.problem = ("R106", str(exc))
+                return None
             except zlib.error as exc:
                 fetched.status, fetched.path = None, None
                 fetched.problem = ("X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is corrupt")

@@ -264,3 +264,15 @@ def test_a_delay_spaces_the_page_requests_to_one_host(server: Server) -> None:
     times = [when for path, when in server.times if path.startswith(("/en/", "/de/", "/fr/"))]
     assert len(times) == 3
     assert all(later - earlier >= 0.28 for earlier, later in zip(times, times[1:]))
+
+
+def test_the_address_is_checked_again_when_the_connection_is_made(server: Server, monkeypatch) -> None:
+    # A name that resolved to a public address when it was checked and to a local one
+    # when connected to (DNS rebinding) is refused at the connection: nothing is asked.
+    import sitemap_ext.fetch as fetch
+
+    serve_clean(server)
+    monkeypatch.setattr(fetch, "guard", lambda url, allow_private: None)  # as if the first answer was public
+    result = check([server.url + "/sitemap-pages.xml"], fetch=FetchOptions(timeout=1.0))
+    assert [(code, file) for code, file, _, _ in found(result)] == [("R106", server.url + "/sitemap-pages.xml")]
+    assert server.requests == []
