@@ -276,3 +276,10 @@ def test_the_address_is_checked_again_when_the_connection_is_made(server: Server
     result = check([server.url + "/sitemap-pages.xml"], fetch=FetchOptions(timeout=1.0))
     assert [(code, file) for code, file, _, _ in found(result)] == [("R106", server.url + "/sitemap-pages.xml")]
     assert server.requests == []
+
+
+def test_a_robots_txt_that_answers_5xx_is_reported_once(server: Server) -> None:
+    serve_clean(server)
+    server.add("/robots.txt", status=500, body=b"", content_type="text/plain")
+    result = check([server.url + "/sitemap-pages.xml"], fetch=FAST)
+    assert [(code, file) for code, file, _, _ in found(result)] == [("R102", server.url + "/robots.txt")]

@@ -101,6 +101,11 @@ class Remote:
         found = self.robots.get(origin)
         if found is None:
             fetched = self.fetcher.get(origin + "/robots.txt", limit=_ROBOTS_LIMIT * 4)
+            if fetched.status is not None and fetched.status >= 500:  # (4xx: no rules, as if there were none)
+                self.collector.report("R102", f"{fetched.url} answers HTTP {fetched.status}: while a robots.txt "
+                                      "cannot be read, Google crawls nothing of the host (RFC 9309: unreachable "
+                                      "means disallowed); the rest of this check reads it as if it had no rules",
+                                      Where(fetched.url), url=fetched.url)
             text = None
             if fetched.ok and fetched.path is not None:
                 with open(fetched.path, "rb") as handle:
