@@ -85,6 +85,16 @@ class Fetched:
     def ok(self) -> bool:
         return self.status is not None and 200 <= self.status < 300 and self.problem is None
 
+    @property
+    def chain(self) -> str:
+        """The redirects, for a message: ``URL (301) -> URL (302) -> final URL``."""
+        return " -> ".join([f"{hop} ({status})" for hop, status in self.hops] + [self.final])
+
+    @property
+    def media_type(self) -> str:
+        """The Content-Type without its parameters, in lower case ("" when none)."""
+        return self.content_type.split(";", 1)[0].strip().lower()
+
 
 class Refusal(Exception):
     """A URL the guard refuses (the message says why)."""

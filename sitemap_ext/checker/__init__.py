@@ -52,10 +52,10 @@ class CheckResult:
         return self.collector.errors == 0
 
 
-Input = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+Checkable = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]  # what check() reads
 
 
-def check(paths: Sequence[Input] | Input | SiteObject, *,
+def check(paths: Sequence[Checkable] | Checkable | SiteObject, *,
           now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
           cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),

@@ -486,6 +486,19 @@ class ClusterIndex:
                                                         "name the version's final, working URL"),
                            self._where(first), url=self.locs[first], hreflang=code)
 
+    def named_urls(self) -> list[str]:
+        """Every URL the sitemaps list or name as an alternate, once each, in the order
+        read (a page's own head, HTML, adds none): the pages a live check may fetch."""
+        urls: dict[int, str] = {}
+        for entry in range(len(self.key)):
+            if self.kind[entry] != HTML:
+                urls.setdefault(self.key[entry], self.locs[entry])
+        for item in range(len(self.item_key)):
+            href = self.hrefs[item]
+            if href.lower().startswith(("http://", "https://")):
+                urls.setdefault(self.item_key[item], href)
+        return list(urls.values())
+
     # --- judging -------------------------------------------------------------------------
 
     def finish(self) -> None:

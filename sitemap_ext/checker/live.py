@@ -17,7 +17,6 @@ RFC 9309 (robots.txt: 4xx means no rules, redirects followed up to five hops).
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -28,10 +27,9 @@ from urllib.parse import urlsplit
 from ..diagnostics import Collector, Where
 from ..fetch import Fetched, Fetcher, FetchOptions
 from ..urls import origin_text
-from .sniff import kind_of
+from .sniff import SITEMAP_KINDS, is_sitemap, sniff
 
 USUAL_PLACES = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap.txt")
-_SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
 _CONTENT_TYPES = ("xml", "text/plain", "gzip", "octet-stream")  # what a sitemap may be served as (by substring)
 _ROBOTS_LIMIT = 512 * 1024  # Google reads the first 500 KiB of a robots.txt (RFC 9309: at least 500 KiB)
 _PAGE_HEAD_LIMIT = 1 << 20
@@ -43,11 +41,10 @@ def is_url(text: str) -> bool:
 
 @dataclass
 class Input:
-    """A fetched sitemap to check: its file, and where it was named (for findings)."""
+    """A fetched sitemap to check (its file), and whether its host's robots.txt lists it."""
 
     fetched: Fetched
-    where: Where  # the robots.txt line, the index entry, or the URL given
-    submitted: bool = False  # listed in its host's robots.txt
+    submitted: bool = False
 
 
 @dataclass
@@ -110,7 +107,7 @@ class Remote:
             if fetched.ok and fetched.path is not None:
                 with open(fetched.path, "rb") as handle:
                     text = handle.read(_ROBOTS_LIMIT).decode("utf-8", "replace")
-            found = self.robots[origin] = Robots(fetched, text, _sitemap_lines(text or ""))
+            found = self.robots[origin] = Robots(fetched, text, sitemap_lines(text or ""))
         return found
 
     # --- what each URL given leads to -------------------------------------------------------
@@ -130,9 +127,8 @@ class Remote:
                 fetched = self.fetch(url)
                 if not self.answered(fetched, Where(url)):
                     continue
-                kind = _kind(fetched)
-                if kind in _SITEMAP_KINDS or kind == "text" and _text_sitemap(fetched):
-                    found.append(Input(fetched, Where(url), url in self._submitted(url)))
+                if _holds_sitemap(fetched):
+                    found.append(Input(fetched, url in self._submitted(url)))
                     continue
             # A page of the site: its robots.txt names the sitemaps, else the usual places.
             named = self._from_robots(origin_text(url).lower() + "/robots.txt", given=False)
@@ -155,16 +151,15 @@ class Remote:
         located = self.fetch_many([sitemap for sitemap, _ in robots.sitemaps])
         for (sitemap, line), fetched in zip(robots.sitemaps, located):
             if self.answered(fetched, Where(robots.url, line)):
-                inputs.append(Input(fetched, Where(robots.url, line), True))
+                inputs.append(Input(fetched, True))
         return inputs
 
     def _usual(self, url: str) -> list[Input]:
         origin = origin_text(url)
         for place in USUAL_PLACES:
             fetched = self.fetch(origin + place)
-            if fetched.ok and _kind(fetched) in _SITEMAP_KINDS + ("text",):
-                if _kind(fetched) != "text" or _text_sitemap(fetched):
-                    return [Input(fetched, Where(url), False)]
+            if fetched.ok and _holds_sitemap(fetched):
+                return [Input(fetched, False)]
         return []
 
     def _submitted(self, url: str) -> set[str]:
@@ -187,21 +182,18 @@ class Remote:
             reason = {404: "not found", 410: "gone", 403: "forbidden", 401: "needs authentication",
                       429: "too many requests, after retries", 503: "unavailable, after retries"}.get(fetched.status)
             report("R102", f"{url} answers HTTP {fetched.status}" + (f" ({reason})" if reason else "")
-                                  + "; search engines report it as 'Couldn't fetch' and read nothing of it", where,
-                                  url=url)
+                   + "; search engines report it as 'Couldn't fetch' and read nothing of it", where, url=url)
             return False
         if fetched.hops:
-            chain = " -> ".join(f"{hop} ({status})" for hop, status in fetched.hops)
-            report("R103", f"{url} redirects ({chain} -> {fetched.final}); list and submit the final "
-                                  "URL: a sitemap's location decides which URLs it may list", where, url=url,
-                                  suggestion=fetched.final)
+            report("R103", f"{url} redirects ({fetched.chain}); list and submit the final URL: a sitemap's location "
+                   "decides which URLs it may list", where, url=url, suggestion=fetched.final)
         if fetched.path is None:
             return False
-        kind = _kind(fetched)
-        media = fetched.content_type.split(";", 1)[0].strip().lower()
-        if kind in _SITEMAP_KINDS + ("text",) and media and not any(part in media for part in _CONTENT_TYPES):
+        media = fetched.media_type
+        if media and not any(part in media for part in _CONTENT_TYPES) and \
+                sniff(fetched.path).kind in SITEMAP_KINDS + ("text",):
             report("R105", f"{url} is served as {media}; serve a sitemap as application/xml, text/xml "
-                                  "or text/plain (a .gz as application/gzip)", where, url=url)
+                   "or text/plain (a .gz as application/gzip)", where, url=url)
         return True
 
     # --- pages --------------------------------------------------------------------------------
@@ -255,30 +247,12 @@ class _Meter:
             self.progress(f"pages: {self.done:,}/{self.total:,} fetched, {rate:,.1f}/s, about {left:,.0f} s left")
 
 
-def _kind(fetched: Fetched) -> str | None:
-    if fetched.path is None:
-        return None
-    try:
-        with open(fetched.path, "rb") as handle:
-            head = handle.read(1 << 14)
-    except OSError:
-        return None
-    if head[:2] == b"\x1f\x8b":
-        import zlib
-        try:
-            head = zlib.decompressobj(wbits=31).decompress(head, 1 << 14)
-        except zlib.error:
-            return None
-        return kind_of(head, True).kind
-    return kind_of(head).kind
+def _holds_sitemap(fetched: Fetched) -> bool:
+    """Whether a fetched body is one to judge as a sitemap (by its content, as a file's is)."""
+    return fetched.path is not None and is_sitemap(fetched.path, sniff(fetched.path))
 
 
-def _text_sitemap(fetched: Fetched) -> bool:
-    from .sniff import looks_like_text_sitemap
-    return fetched.path is not None and looks_like_text_sitemap(fetched.path)
-
-
-def _sitemap_lines(text: str) -> list[tuple[str, int]]:
+def sitemap_lines(text: str) -> list[tuple[str, int]]:
     """The ``Sitemap:`` lines of a robots.txt, with their line numbers (RFC 9309 leaves
     them outside groups; Google takes any number)."""
     found = []
@@ -290,13 +264,4 @@ def _sitemap_lines(text: str) -> list[tuple[str, int]]:
     return found
 
 
-def stderr_progress(message: str) -> None:
-    """Progress on one line of a terminal (a line each time elsewhere)."""
-    if sys.stderr.isatty():
-        sys.stderr.write("\r" + message.ljust(79)[:79] + ("\n" if " fetched in " in message else ""))
-    else:
-        sys.stderr.write(message + "\n")
-    sys.stderr.flush()
-
-
-__all__ = ["Input", "Remote", "Robots", "is_url", "stderr_progress"]
+__all__ = ["Input", "Remote", "Robots", "is_url", "sitemap_lines"]

@@ -84,8 +84,7 @@ class PageHead:
     @property
     def noindex(self) -> bool:
         """Whether a robots directive keeps the page out of the index (noindex, none)."""
-        return any(token.strip() in ("noindex", "none")
-                   for placed in self.robots for token in placed.text.lower().split(","))
+        return any(says_noindex(placed.text) for placed in self.robots)
 
     def canonical_elsewhere(self, url: str) -> str | None:
         """The URL the page's (first) ``rel="canonical"`` names, when it is not ``url``
@@ -104,6 +103,12 @@ class PageHead:
     def locs(self) -> tuple[Value, ...]:
         """The alternates' hrefs as record values (for the rules that judge URLs)."""
         return tuple(Value(place.text, place.line) for place in self.alternate_places)
+
+
+def says_noindex(directives: str) -> bool:
+    """Whether robots directives (a meta robots content, or an X-Robots-Tag header, where
+    a crawler's name may come first: ``googlebot: noindex``) keep a page out of the index."""
+    return any(token.strip() in ("noindex", "none") for token in directives.lower().replace(":", ",").split(","))
 
 
 def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> PageHead:
@@ -264,4 +269,5 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
 
 
-__all__ = ["HEAD_LIMIT", "HEAD_UNREAD", "PageHead", "Placed", "page_url", "read_head", "read_time", "served"]
+__all__ = ["HEAD_LIMIT", "HEAD_UNREAD", "PageHead", "Placed", "page_url", "read_head", "read_time", "says_noindex",
+           "served"]

@@ -40,17 +40,15 @@ from ..site import DEFAULT_EXCLUDE, display_name
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, served
+from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, says_noindex, served
 from .config import Policy
-from .live import Input, Remote
+from .live import Input, Remote, sitemap_lines
 from .read_text import read_text
 from .read_xml import read_xml
 from .record import FileFacts, IndexEntry, Stray, UrlEntry, Value
 from .rules.context import Context
 from .rules.hreflang import judge_links
-from .sniff import Sniffed, looks_like_text_sitemap, open_bytes, sniff, sniff_open
-
-SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
+from .sniff import Sniffed, is_sitemap, open_bytes, sniff, sniff_open
 # Codes after which a file is not read to its end (unreadable, too large, corrupt, malformed).
 _TAG_LINES = 64  # a start tag is looked for this many lines back
 _LONG_LINE = 1 << 16
@@ -470,8 +468,7 @@ class Run:
             self._real[path] = real
             if sniffed.kind == "sitemapindex":
                 tasks = self._index(path, sniffed)
-            elif sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
-                    (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+            elif is_sitemap(path, sniffed):
                 task = self._task(path, sniffed, None, False)
                 tasks = [task] if task is not None else []
             else:
@@ -509,15 +506,9 @@ class Run:
                                       "folder with --base-url URL=DIR", Where(display, line), url=child_url)
                 continue
             local, index_url = found
-            if os.path.realpath(local) == os.path.realpath(path) or (task.url is not None and child_url == task.url):
-                self.collector.report("X118", "the index lists itself; an index lists sitemaps, and search engines "
-                                      "reject one that names an index: remove this entry", Where(display, line),
-                                      url=child_url)
-                continue
-            child_sniffed = sniff(local)
-            if child_sniffed.kind == "sitemapindex":
-                self.collector.report("X110", f"{display_name(local)} is itself a sitemap index; an index may list "
-                                      "sitemaps only", Where(display, line), url=child_url)
+            same = os.path.realpath(local) == os.path.realpath(path) or (task.url is not None and child_url == task.url)
+            child_sniffed = None if same else sniff(local)
+            if not self._child_ok(same, child_sniffed, display_name(local), Where(display, line), child_url):
                 continue
             submitted = task.submitted or (index_url is not None and index_url in self.submitted)
             child = self._task(local, child_sniffed, child_url, submitted)
@@ -525,17 +516,37 @@ class Run:
                 tasks.append(child)
         return tasks
 
+    def _child_ok(self, same: bool, sniffed: Sniffed | None, name: str, where: Where, url: str) -> bool:
+        """X118 (an index that lists itself), X110 (a child that is an index itself): such
+        an entry is not followed. True for a child to check."""
+        if same:
+            self.collector.report("X118", "the index lists itself; an index lists sitemaps, and search engines "
+                                  "reject one that names an index: remove this entry", where, url=url)
+            return False
+        if sniffed is not None and sniffed.kind == "sitemapindex":
+            self.collector.report("X110", f"{name} is itself a sitemap index; an index may list sitemaps only", where,
+                                  url=url)
+            return False
+        return True
+
     # --- a live site ---------------------------------------------------------------------
 
     def _fetched_task(self, given: Input) -> Task | None:
         """A sitemap fetched for a URL given (its file, named by its URL)."""
         fetched = given.fetched
         assert fetched.path is not None
-        if "\0url:" + fetched.final in self._done:
+        if not self._first(fetched.final):
             return None
-        self._done.add("\0url:" + fetched.final)
         submitted = given.submitted or fetched.url in self.submitted or fetched.final in self.submitted
         return Task(fetched.path, fetched.final, submitted, sniff(fetched.path), display=fetched.url)
+
+    def _first(self, url: str) -> bool:
+        """Whether a fetched file's final URL is met for the first time (a file is read once)."""
+        key = "\0url:" + url  # (beside the real paths of local files: no path holds a NUL)
+        if key in self._done:
+            return False
+        self._done.add(key)
+        return True
 
     def _fetched_children(self, task: Task, children: list[tuple[str, int]]) -> list[Task]:
         assert self.remote is not None
@@ -544,21 +555,13 @@ class Run:
         located = self.remote.fetch_many([url for url, _ in children])
         for (child_url, line), fetched in zip(children, located):
             where = Where(display, line)
-            if child_url == task.url or child_url == task.display:
-                self.collector.report("X118", "the index lists itself; an index lists sitemaps, and search engines "
-                                      "reject one that names an index: remove this entry", where, url=child_url)
+            same = child_url == task.url or child_url == task.display
+            if not same and not self.remote.answered(fetched, where, self.collector):
                 continue
-            if not self.remote.answered(fetched, where, self.collector):
+            sniffed = None if same or fetched.path is None else sniff(fetched.path)
+            if not self._child_ok(same, sniffed, child_url, where, child_url) or not self._first(fetched.final):
                 continue
-            assert fetched.path is not None
-            sniffed = sniff(fetched.path)
-            if sniffed.kind == "sitemapindex":
-                self.collector.report("X110", f"{child_url} is itself a sitemap index; an index may list sitemaps "
-                                      "only", where, url=child_url)
-                continue
-            if "\0url:" + fetched.final in self._done:
-                continue
-            self._done.add("\0url:" + fetched.final)
+            assert fetched.path is not None and sniffed is not None
             submitted = task.submitted or fetched.final in self.submitted
             tasks.append(Task(fetched.path, fetched.final, submitted, sniffed, display=child_url))
         return tasks
@@ -567,17 +570,8 @@ class Run:
         """The listed URLs and their alternates, fetched (their heads) within the budget:
         each one that answers becomes a page to check; each that does not, a finding."""
         assert self.remote is not None
-        urls: dict[int, str] = {}
-        index = self.clusters
-        for entry in range(len(index.key)):
-            if index.kind[entry] != HTML:
-                urls.setdefault(index.key[entry], index.locs[entry])
-        for item in range(len(index.item_key)):
-            href = index.hrefs[item]
-            if href.lower().startswith(("http://", "https://")):
-                urls.setdefault(index.item_key[item], href)
         tasks = []
-        for fetched in self.remote.pages(list(urls.values()), self.pages_budget, self.pages_delay):
+        for fetched in self.remote.pages(self.clusters.named_urls(), self.pages_budget, self.pages_delay):
             key = url_key(fetched.url)
             where = Where(fetched.url)
             if fetched.problem is not None and fetched.problem[0] in ("R101", "R104", "R106"):
@@ -585,22 +579,18 @@ class Run:
                 self.page_status[key] = f"it cannot be fetched ({fetched.problem[1]})"
                 continue
             if fetched.hops:
-                chain = " -> ".join(f"{hop} ({status})" for hop, status in fetched.hops)
-                self.collector.report("R109", f"{fetched.url} redirects ({chain} -> {fetched.final}); list and name "
-                                      "the final URL: search engines take a redirect's target, and hreflang links "
-                                      "to a redirect are not followed", where, url=fetched.url,
-                                      suggestion=fetched.final)
+                self.collector.report("R109", f"{fetched.url} redirects ({fetched.chain}); list and name the final "
+                                      "URL: search engines take a redirect's target, and hreflang links to a "
+                                      "redirect are not followed", where, url=fetched.url, suggestion=fetched.final)
                 self.page_status[key] = None  # (its redirect is the finding)
                 continue
             if not fetched.ok or fetched.path is None:
                 self.page_status[key] = f"it answers HTTP {fetched.status}" if fetched.status else "it cannot be fetched"
                 continue
             self.page_status[key] = None
-            media = fetched.content_type.split(";", 1)[0].strip().lower()
-            if media and "html" not in media:
+            if fetched.media_type and "html" not in fetched.media_type:
                 continue  # a PDF, an image: no head to read
-            robots_header = fetched.headers.get("x-robots-tag", "").lower()
-            noindex = any(token.strip() in ("noindex", "none") for token in robots_header.replace(":", ",").split(","))
+            noindex = says_noindex(fetched.headers.get("x-robots-tag", ""))
             tasks.append(Task(fetched.path, fetched.url, False, None, display=fetched.url, noindex=noindex))
         return tasks
 
@@ -692,8 +682,7 @@ class Run:
                         pages = []
                 continue
             sniffed = sniff(path)
-            if sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
-                    (sniffed.kind == "text" and looks_like_text_sitemap(path)):
+            if is_sitemap(path, sniffed):
                 found.append((path, sniffed))
             elif is_page(path, sniffed) and self.options.html != "off":
                 found.append((path, sniffed))
@@ -723,14 +712,11 @@ class Run:
             self.collector.report("F101", f"cannot read {display_name(path)}: {getattr(exc, 'strerror', None) or exc}",
                                   Where(display_name(path)))
             return
-        for line in data.decode("utf-8", "replace").splitlines():
-            name, _, value = line.partition(":")
-            value = value.split("#", 1)[0].strip()
-            if name.strip().lower() == "sitemap" and value:
-                self.submitted.add(value)
-                if own is not None and origin_text(value).lower() != origin_text(own).lower():
-                    self.options = replace(self.options, cross_submitted=self.options.cross_submitted
-                                           | {origin_text(own).lower()})
+        for value, _ in sitemap_lines(data.decode("utf-8", "replace")):
+            self.submitted.add(value)
+            if own is not None and origin_text(value).lower() != origin_text(own).lower():
+                self.options = replace(self.options, cross_submitted=self.options.cross_submitted
+                                       | {origin_text(own).lower()})
 
     def _twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
         """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""

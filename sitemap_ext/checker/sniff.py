@@ -95,6 +95,17 @@ def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
     return Sniffed("html" if name.lower() == "html" else name, gzipped, True)  # (HTML's names know no case)
 
 
+SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
+
+
+def is_sitemap(path: str, sniffed: Sniffed) -> bool:
+    """Whether a file's content makes it one to judge as a sitemap: a sitemap, an index
+    or a feed by its root, XML in UTF-16 (judged, and X103), or text whose first line
+    is an http(s) URL."""
+    return sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
+        (sniffed.kind == "text" and looks_like_text_sitemap(path))
+
+
 def looks_like_text_sitemap(path: str) -> bool:
     """A text file whose first non-blank line is an absolute http(s) URL."""
     try:

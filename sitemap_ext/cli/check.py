@@ -6,13 +6,21 @@ import argparse
 import sys
 
 from ..checker import check
-from ..checker.live import stderr_progress
 from ..fetch import FetchOptions, LiveUnavailable
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import format_instant, parse_now
 from .html_report import COVERAGE_ROWS, write_html
 from .report import (EXIT_IO, EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
                      write_json, write_step_summary)
+
+
+def stderr_progress(message: str) -> None:
+    """Progress of a live check on one line of a terminal (a line each time elsewhere)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + message.ljust(79)[:79] + ("\n" if " fetched in " in message else ""))
+    else:
+        sys.stderr.write(message + "\n")
+    sys.stderr.flush()
 
 
 def run(args: argparse.Namespace) -> int:
