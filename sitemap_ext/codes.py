@@ -50,7 +50,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U102", E, "url-scheme", "A URL's scheme is not http or https."),
     Code("U103", E, "url-too-long", "A URL has 2,048 characters or more once encoded."),
     Code("U104", W, "url-duplicate", "A URL is listed more than once; it is written once."),
-    Code("U105", W, "url-whitespace", "A URL contains whitespace; it is percent-encoded."),
+    Code("U105", W, "url-whitespace", "A URL contains whitespace inside it; it is percent-encoded (whitespace around it is U115)."),
     Code("U106", W, "url-pre-escaped", "A URL contains '&amp;': it was XML-escaped already."),
     Code("U107", W, "url-other-host", "A URL on another host (or scheme, or port) than its sitemap, with no cross-submission shown (a robots.txt among the inputs, or --cross-submitted HOST)."),
     Code("U108", W, "url-out-of-scope", "A URL lies outside the folder its sitemap is served from (allowed only through robots.txt)."),
@@ -60,6 +60,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U112", W, "url-excluded", "A sitemap lists a URL whose built page is noindex or names another URL as its canonical."),
     Code("U113", E, "url-no-page", "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
     Code("U114", W, "url-not-listed", "A built page that is indexable and its own canonical is in no sitemap checked."),
+    Code("U115", I, "url-padded", "Whitespace around a URL in its element or attribute; the XSD's anyURI collapses it and every parser trims it (U105 before 0.4)."),
     # --- values
     Code("D101", E, "lastmod-invalid", "A lastmod is empty, not a W3C datetime, or not a real date."),
     Code("D102", W, "lastmod-future", "A lastmod lies after the build or check time."),
@@ -83,6 +84,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("L111", E, "hreflang-invalid", "Not a language tag Google takes (unknown code, variants, private use)."),
     Code("L112", W, "hreflang-sami-or-swedish", "'se' is Northern Sami; Swedish is 'sv' (se is Sweden's country code)."),
     Code("L113", I, "html-lang-differs", "A built page's <html lang> names another language than its own hreflang code."),
+    Code("L114", I, "hreflang-uk-ukrainian", "'uk' (Ukrainian) beside English versions or on a .uk host: often meant as the United Kingdom, which is en-GB."),
     # --- hreflang clusters
     Code("H101", E, "hreflang-link-malformed", "An xhtml:link without rel=alternate, hreflang or href."),
     Code("H102", E, "hreflang-href-invalid", "An alternate's href is relative or not an http(s) URL."),

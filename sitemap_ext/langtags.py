@@ -50,6 +50,18 @@ _SCRIPTS = frozenset(s for s in _ENGLISH.scripts if len(s) == 4 and not s.starts
 _SHAPE = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|[0-9]{3}))?")
 
 
+def is_country(code: str) -> bool:
+    """An assigned ISO 3166-1 alpha-2 country code, in upper case (CLDR's territories,
+    less macro-regions and reserved or user-assigned codes such as UK, EU, XK, ZZ)."""
+    return code in _REGIONS
+
+
+def country_fix(code: str) -> str | None:
+    """The assigned code meant by a misspelt one (gb for GB, UK for GB), if evident."""
+    upper = REGION_FIXES.get(code.upper(), code.upper())
+    return upper if upper in _REGIONS else None
+
+
 @dataclass(frozen=True, slots=True)
 class TagProblem:
     code: str

@@ -388,7 +388,7 @@ class PageNormaliser:
             path = raw.get("path")
         by_code: dict[str, str] = {}
         if path is not None:
-            codes = self._subset(raw.get("locales"), where_of("locales"), row)
+            codes = self._subset(raw.get("locales"), where_of, row)
             if type(path) is str and is_clean_path(path):
                 # Each locale's base is clean and in scope (checked when locales: was
                 # read), so base + path is too; only its length and the folder remain.
@@ -471,9 +471,10 @@ class PageNormaliser:
             return None
         return "/" + url[len(base):]
 
-    def _subset(self, value: Any, where: Where, row: bool) -> tuple[str, ...]:
+    def _subset(self, value: Any, where_of: WhereOf, row: bool) -> tuple[str, ...]:
         if value in (None, ""):
             return self.locale_codes
+        where = where_of("locales")
         if isinstance(value, str):
             items: list[Any] = [v for v in _LIST_SEPARATORS.split(value) if v]
         elif isinstance(value, list):
@@ -482,14 +483,14 @@ class PageNormaliser:
             self.collector.report("C103", "locales must be a list of locale codes", where)
             return ()
         chosen = []
-        for item in items:
+        for number, item in enumerate(items):
             code = langtags.judge(str(item)).canonical or str(item)
             if code in self.locales:
                 chosen.append(code)
-            else:
+            else:  # at the code itself in a YAML list, at the column in a source row
                 self.collector.report(
                     "C112", f"locale '{item}' is not in locales: ({', '.join(self.locale_codes) or 'none defined'})",
-                    where,
+                    where_of(("locales", number)) if isinstance(value, list) else where,  # type: ignore[arg-type]
                 )
         return tuple(chosen)
 

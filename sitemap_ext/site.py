@@ -9,6 +9,7 @@ own pages, then its sources, then its includes, depth first.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -39,7 +40,15 @@ OUTPUT_KEYS = (
 )
 SOURCE_KEYS = ("file", "format")
 SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod")
-DEFAULT_EXCLUDE = ("404.html",)  # a generator's error page: served with status 404, never a page to list
+# A generator's error pages, in every language folder (Hugo, Jekyll, MkDocs, Docusaurus,
+# Astro and Next write 404.html; Astro and Next 500.html): served with an error status,
+# never a page to list. fnmatch patterns on the '/'-separated path in the built folder.
+DEFAULT_EXCLUDE = ("404.html", "*/404.html", "404/index.html", "*/404/index.html", "500.html", "*/500.html")
+
+
+def is_error_page(relative: str) -> bool:
+    """Whether a built file (its '/'-separated path in the folder) is an error page."""
+    return any(fnmatch.fnmatchcase(relative, pattern) for pattern in DEFAULT_EXCLUDE)
 DEFAULT_LASTMOD_PLACES = (("meta", "article:modified_time"),)
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
 ROBOTS_FILE = "robots-sitemap.txt"

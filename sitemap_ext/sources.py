@@ -7,6 +7,7 @@ loaded whole. What a row means is the page normaliser's business.
 from __future__ import annotations
 
 import csv
+from collections import Counter
 import gzip
 import json
 import re
@@ -205,6 +206,8 @@ class SourceReader:
                 Where(display, 1),
             )
             return
+        if not _header_usable(header, collector if later is None else None, Where(display, 1)):
+            return  # (a later part's header is the first part's to report)
         self.columns = header
         width = len(header)
         while True:
@@ -228,6 +231,23 @@ class SourceReader:
             if width == 1 and not row[0].strip():
                 continue
             yield row, start
+
+
+def _header_usable(header: list[str], collector: Collector | None, where: Where) -> bool:
+    """A CSV header's own mistakes, reported once at line 1 (not on every row): a column
+    named twice (which value would count?), and loc beside path or url:CODE columns."""
+    twice = sorted(name for name, count in Counter(header).items() if name and count > 1)
+    if twice:
+        if collector is not None:
+            collector.report("S102", f"the CSV header names {', '.join(repr(n) for n in twice)} more than once; name "
+                             "each column once", where)
+        return False
+    if "loc" in header and any(name == "path" or name.startswith("url:") for name in header):
+        if collector is not None:
+            collector.report("C111", "the CSV header has a loc column beside path or url:CODE columns; a page has "
+                             "either loc (one URL) or path / urls (one URL per locale), not both", where)
+        return False
+    return True
 
 
 def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Collector, where: Where) -> None:

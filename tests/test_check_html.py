@@ -55,9 +55,9 @@ def test_a_missing_return_link_and_self_reference_are_found_in_the_page(tmp_path
     public = site(tmp_path, pages)
     result = check([str(public)], base_urls=[f"{BASE}={public}"])
     got = findings(result)
-    # fr lists de; de does not list fr back: reported at fr's alternates (from line 5), as a
-    # sitemap's is at its <url>.
-    assert ("H104", "public/fr/index.html", 5, f"{BASE}fr/") in got
+    # fr lists de; de does not list fr back: reported at fr's link to de (line 6: en is on
+    # line 5), where the mistake is, not at the head's first link.
+    assert ("H104", "public/fr/index.html", 6, f"{BASE}fr/") in got
     # en/about.html gives alternates but not itself (line 5: its first link).
     assert ("H103", "public/en/about.html", 5, f"{BASE}en/about.html") in got
     assert not result.ok
@@ -77,7 +77,7 @@ def test_a_page_without_alternates_named_by_another_misses_its_return_link(tmp_p
     public = site(tmp_path, {"en/index.html": {"en": f"{BASE}en/", "de": f"{BASE}de/", "x-default": f"{BASE}en/"},
                              "de/index.html": {}})
     got = findings(check([str(public)], base_urls=[f"{BASE}={public}"]))
-    assert ("H104", "public/en/index.html", 5, f"{BASE}en/") in got
+    assert ("H104", "public/en/index.html", 6, f"{BASE}en/") in got  # at its link to de
 
 
 def test_html_off_or_no_base_url_skips_the_pages(tmp_path: Path) -> None:
@@ -246,9 +246,9 @@ def test_hostile_pages_are_bounded_and_reported(tmp_path: Path) -> None:
     got = findings(result)
     assert ("H117", "public/scripts.html", 1, f"{BASE}scripts.html") in got
     assert ("H117", "public/huge.html", 1, f"{BASE}huge.html") in got
-    # The UTF-16 page was read, at its lines: fr names en, whose own cluster is en and de.
+    # The UTF-16 page was read, at its lines: fr names en (line 6), whose own cluster is en and de.
     assert [finding for finding in got if finding[1] == "public/fr/index.html"] == [
-        ("H109", "public/fr/index.html", 5, f"{BASE}fr/"), ("H112", "public/fr/index.html", 5, f"{BASE}fr/")]
+        ("H112", "public/fr/index.html", 5, f"{BASE}fr/"), ("H109", "public/fr/index.html", 6, f"{BASE}fr/")]
     assert not any(url == f"{BASE}404.html" for _, _, _, url in got)  # the error page is no page
 
 
@@ -293,6 +293,6 @@ def test_many_pages_give_the_same_findings_in_one_process_and_in_workers(tmp_pat
     one = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=1)
     two = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=2)
     assert findings(one) == findings(two)
-    assert ("H104", "public/fr/p077/index.html", 5, f"{BASE}fr/p077/") in findings(one)
+    assert ("H104", "public/fr/p077/index.html", 6, f"{BASE}fr/p077/") in findings(one)  # its link to de
     assert [f["file"] for f in one.files] == [f["file"] for f in two.files]
     assert len(one.files) == 450 and not one.ok

@@ -214,7 +214,7 @@ def test_whitespace_in_image_loc_like_in_loc(tmp_path: Path) -> None:
     head = HEAD.replace("<urlset ", '<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" ')
     body = head + f"<url><loc>{E}/a</loc><image:image><image:loc> {E}/a.jpg\n</image:loc></image:image></url>\n" \
         + "</urlset>\n"
-    assert judge(tmp_path, {"s.xml": body}) == [("U105", "s.xml", 3, f"{E}/a")]
+    assert judge(tmp_path, {"s.xml": body}) == [("U115", "s.xml", 3, f"{E}/a")]
 
 
 @pytest.mark.parametrize("namespace", ["http://www.google.com/schemas/sitemap/0.84",

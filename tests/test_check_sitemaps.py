@@ -60,7 +60,10 @@ def test_planted_hreflang_defects_each_reported_with_url_and_fix() -> None:
         ("L107", "de.xml", 40, f"{de}/tags", "es"),
         ("H106", "de.xml", 41, f"{de}/tags", None),
         ("L108", "de.xml", 41, f"{de}/tags", "en-GB"),
-        ("H102", "de.xml", 46, f"{de}/links", None),
+        # A relative href is H102 once, with the URL it is read as; that URL is then judged
+        # (no sitemap lists it: unverifiable).
+        ("H111", "de.xml", 44, f"{de}/links", None),
+        ("H102", "de.xml", 46, f"{de}/links", f"{de}/fr/liens"),
         ("H101", "de.xml", 47, f"{de}/links", None),
         ("H109", "de.xml", 54, f"{de}/b", None),
         ("H110", "fr.xml", 24, f"{fr}/p", None),
@@ -92,7 +95,8 @@ CASES = [
     ("ftp loc", URL.format("ftp://e.com/a"), [("U102", 3, "ftp://e.com/a")]),
     ("loc of 2,048 characters", URL.format("https://e.com/" + "a" * 2034), [("U103", 3, "https://e.com/" + "a" * 2034)]),
     ("duplicate loc", URL.format("https://e.com/a") * 2, [("U104", 4, "https://e.com/a")]),
-    ("whitespace around loc", "<url><loc> https://e.com/a </loc></url>\n", [("U105", 3, "https://e.com/a")]),
+    ("whitespace around loc", "<url><loc> https://e.com/a </loc></url>\n", [("U115", 3, "https://e.com/a")]),
+    ("whitespace inside loc", "<url><loc>https://e.com/a b</loc></url>\n", [("U105", 3, "https://e.com/a b")]),
     ("double-escaped ampersand", URL.format("https://e.com/?a=1&amp;amp;b=2"),
      [("U106", 3, "https://e.com/?a=1&amp;b=2")]),
     ("second host", URL.format("https://e.com/a") + URL.format("https://other.com/b"),

@@ -42,8 +42,9 @@ X_DEFAULT = langtags.X_DEFAULT
 Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
 # What kind of listing an entry is: a URL may stand once in each kind of sitemap
 # (a page in the web sitemap, again in the news or video sitemap).
-WEB, IMAGE, VIDEO, NEWS, TEXT, HTML = range(6)  # HTML: a page's own head (its <link> alternates)
-KIND_NAMES = ("web", "image", "video", "news", "text")
+# FEED: an RSS or Atom feed's items (Hugo writes one per section beside the sitemap).
+WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED = range(7)  # HTML: a page's own head (its <link> alternates)
+KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed")
 
 
 def _named(code: str) -> str:
@@ -110,14 +111,22 @@ class ClusterLog:
     # entries end; empty for a log of one file.
     files: list[str] = field(default_factory=list)
     ends: array = field(default_factory=lambda: array("I"))
+    # Built pages only: entry -> where its link lines start in link_lines (one per item
+    # of its list, in the list's order), so a finding about one link is placed at it.
+    line_starts: dict[int, int] = field(default_factory=dict)
+    link_lines: array = field(default_factory=lambda: array("I"))
     _local: dict[Pairs, int] = field(default_factory=dict)
     _code_ids: dict[str, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int] | None = None
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
-            named: frozenset[int]) -> None:
+            named: frozenset[int], lines: tuple[int, ...] | None = None) -> None:
         """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
-        ``named`` the keys of the URLs listed under a language code."""
+        ``named`` the keys of the URLs listed under a language code, ``lines`` the line of
+        each pair's link where they differ from the entry's (a page's head)."""
+        if lines is not None and pairs and any(found != line for found in lines):
+            self.line_starts[len(self.keys)] = len(self.link_lines)
+            self.link_lines.extend(lines)
         self.keys.append(key)
         self.lines.append(line)
         self.kinds.append(kind)
@@ -275,6 +284,8 @@ class ClusterIndex:
     list_members: array = field(default_factory=lambda: array("I"))
     list_named: array = field(default_factory=lambda: array("I"))
     list_ids: dict[int, int] = field(default_factory=dict)  # digest of the list -> list
+    line_starts: dict[int, int] = field(default_factory=dict)  # a page's entry -> its links' lines (ClusterLog)
+    link_lines: array = field(default_factory=lambda: array("I"))
     item_code: array = field(default_factory=lambda: array("H"))
     item_key: array = field(default_factory=lambda: array("q"))
     hrefs: PackedText = field(default_factory=PackedText)
@@ -300,6 +311,10 @@ class ClusterIndex:
                 self.file.extend(array("I", [first_id + number]) * (end - start))
                 start = end
         base = len(self.key)
+        offset = len(self.link_lines)
+        for local, start in log.line_starts.items():
+            self.line_starts[base + local] = offset + start
+        self.link_lines.extend(log.link_lines)
         ids = []
         if log.firsts:
             codes = [self._code_id(code) for code in log.codes]
@@ -343,8 +358,18 @@ class ClusterIndex:
     def _items(self, list_id: int) -> range:
         return range(self.list_start[list_id], self.list_start[list_id + 1])
 
-    def _where(self, entry: int) -> Where:
-        return Where(self.files[self.file[entry]], self.line[entry])
+    def _where(self, entry: int, target: int | None = None) -> Where:
+        """Where an entry stands; with ``target`` (a URL's key), where its link to that
+        URL stands, for an entry whose links have lines of their own (a page's head)."""
+        line = self.line[entry]
+        start = self.line_starts.get(entry) if target is not None else None
+        if start is not None:
+            items = self._items(self.held[entry])
+            for number, item in enumerate(items):
+                if self.item_key[item] == target:
+                    line = self.link_lines[start + number]
+                    break
+        return Where(self.files[self.file[entry]], line)
 
     def _related(self, entry: int, message: str) -> Related:
         return Related(message, self.files[self.file[entry]], self.line[entry], url=self.locs[entry])
@@ -419,8 +444,8 @@ class ClusterIndex:
                 other = self._order[place]
                 if self.kind[other] == HTML or self.held[other] == page_list:
                     continue
-                if self.held[other] < 0 and page_list < 0:
-                    continue
+                if self.held[other] < 0 or page_list < 0:
+                    continue  # one method gives nothing: the other's alternates stand (no conflict)
                 listed, given = self._pairs(self.held[other]), self._pairs(page_list)
                 if listed == given:
                     continue
@@ -602,10 +627,10 @@ class _Examination:
         loc = index.locs[entry]
         mine = self.pairs_of(key)
         own = mine.get(key, (set(), loc))[0]
-        where = index._where(entry)
         for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
             if target == key or codes == {X_DEFAULT}:
                 continue  # itself; an x-default target (a language selector) need not link back
+            where = index._where(entry, target)
             code = sorted(codes - {X_DEFAULT})[0]
             listings = index._listings(target)
             if not listings:
@@ -614,9 +639,9 @@ class _Examination:
             entries = [index._order[p] for p in listings]
             other = min(entries)
             related = (index._related(other, f"{href} is listed here"),)
-            if all(index.kind[e] == TEXT for e in entries):
-                self.once(entry, "H111", href, f"alternate {href} ({code}) is listed only in a text sitemap, which "
-                          "cannot carry hreflang, so its return link cannot be verified; list it in an XML sitemap "
+            if all(index.kind[e] in (TEXT, FEED) for e in entries):
+                self.once(entry, "H111", href, f"alternate {href} ({code}) is listed only in a text sitemap or feed, "
+                          "which cannot carry hreflang, so its return link cannot be verified; list it in an XML sitemap "
                           "with its alternates", url=loc, hreflang=code)
                 continue
             theirs = self.pairs_of(target)
@@ -637,7 +662,7 @@ class _Examination:
                             related=related)
             elif len(theirs) > 1 and (set(mine) | {key}) & (set(theirs) | {target}) == {target}:
                 self.report("H109", f"{href} is in two clusters that share nothing else: this one (with {loc}) and "
-                            "the one it lists itself in; a URL belongs to one cluster", where, url=loc,
+                            f"the one {href}'s own listing gives; a URL belongs to one cluster", where, url=loc,
                             hreflang=code, related=related)
             else:
                 self.report("H104", f"{loc} lists {href} as {_named(code)}, but {href} does not list {loc} back; "

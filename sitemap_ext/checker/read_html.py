@@ -31,6 +31,7 @@ HEAD_UNREAD = (f"the head of this page does not end within its first {HEAD_LIMIT
 _HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
 _OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
+_PAGE_TYPES = frozenset({"", "text/html", "application/xhtml+xml"})  # a link's type that names a page
 _PARSER = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True,
                            huge_tree=False)
 
@@ -147,7 +148,7 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
         elif tag == "link":
             rel = (element.get("rel") or "").lower().split()
             href = element.get("href")
-            if "alternate" in rel and href is not None:
+            if "alternate" in rel and href is not None and _is_version(element):
                 alternates.append(("alternate", element.get("hreflang"), href, element.get("media")))
                 places.append(Placed(href, line, None, (columns, tag, nth)))
             elif "canonical" in rel and href is not None:
@@ -161,6 +162,19 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
                 if name in metas and element.get("content") is not None:
                     kept.append((name, Placed(element.get("content"), line, None, (columns, tag, nth))))
     return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept))
+
+
+def _is_version(link: etree._Element) -> bool:
+    """Whether a ``<link rel="alternate">`` annotates a language version: it carries
+    ``hreflang`` and names a page, not a feed. A link without ``hreflang`` is another
+    annotation (RSS, Atom and JSON Feed autodiscovery, another format, a mobile URL),
+    not a malformed hreflang link; one whose ``type`` names a feed is a translated
+    feed, not a version of the page (Google, "Tell Google about localized versions":
+    ``<link rel="alternate" hreflang="lang_code" href="url_of_page">``)."""
+    if link.get("hreflang") is None:
+        return False
+    kind = (link.get("type") or "").split(";")[0].strip().lower()
+    return kind in _PAGE_TYPES
 
 
 def read_time(chunks: Iterator[bytes], selector: tuple[str, str] | None, limit: int) -> Placed | None:

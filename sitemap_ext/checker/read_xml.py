@@ -168,7 +168,14 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
         if "encoding" in message.lower() or "utf-8" in message.lower():
             report("X103", f"not valid UTF-8: {message}", line)
         else:
-            report("X101", f"not well-formed XML: {message}", line)
+            report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
+
+
+def _hint(message: str) -> str:
+    """The usual cause of a parser's message, said plainly."""
+    if "EntityRef" in message or "xmlParseEntityRef" in message:
+        return ("; a bare '&' (in a URL's query, say) must be written '&amp;' in XML, as '<' is '&lt;'")
+    return ""
 
 
 _ENTRY_NAMES = ("url", "sitemap", "item", "entry")

@@ -36,10 +36,10 @@ from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
 from ..parallel import usable_cores
 from ..safeio import Refused, inside, open_regular, regular_file, walk_inside
-from ..site import DEFAULT_EXCLUDE, display_name
+from ..site import display_name, is_error_page
 from ..urls import origin_text, url_key
 from . import rules
-from .clusters import HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
+from .clusters import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
 from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, says_noindex, served
 from .config import Policy
 from .live import Input, Remote, sitemap_lines
@@ -183,8 +183,11 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     if loc is None:
         return
     if entry.links:
-        judged = judge_links(entry.links)
-        log.add(loc, ctx.loc_key, entry.line, _kind(entry), judged.cluster, judged.cluster_keys, judged.named)
+        judged = judge_links(entry.links, loc)
+        kind = _kind(entry)
+        # A page's links stand on lines of their own: a finding about one is placed there.
+        lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind == HTML else None
+        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
     else:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
 
@@ -255,6 +258,8 @@ def _kind(entry: UrlEntry) -> int:
         return TEXT
     if entry.source == "html":
         return HTML
+    if entry.source == "item":
+        return FEED
     kinds = {item.kind for item in entry.media}
     if "news" in kinds:
         return NEWS
@@ -279,7 +284,7 @@ def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
 def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None:
     """X116: the name says another kind than the content (the content wins)."""
     name = path.lower()
-    if sniffed.kind is None:  # unreadable: its F101 says enough
+    if sniffed.kind is None or sniffed.empty:  # unreadable: its F101 says enough; empty: its X115
         return
     said = None
     if name.endswith(".gz") != sniffed.gzipped:
@@ -506,7 +511,11 @@ class Run:
                                       "folder with --base-url URL=DIR", Where(display, line), url=child_url)
                 continue
             local, index_url = found
-            same = os.path.realpath(local) == os.path.realpath(path) or (task.url is not None and child_url == task.url)
+            # An index lists itself only when an entry is its own URL (by identity); a
+            # file found by the entry's path is never the index itself (see _locate).
+            same = task.url is not None and url_key(child_url) == url_key(task.url)
+            if not same and os.path.realpath(local) == os.path.realpath(path):
+                same = True  # (--base-url maps the entry to this very file: its URL, spelt otherwise)
             child_sniffed = None if same else sniff(local)
             if not self._child_ok(same, child_sniffed, display_name(local), Where(display, line), child_url):
                 continue
@@ -605,10 +614,14 @@ class Run:
             segments = [s for s in unquote(urlsplit(url).path).split("/") if s]
         except ValueError:
             return None
+        # Without --base-url, the child is looked for by the end of its URL's path beside
+        # the index, the longest end first (``/en/sitemap.xml`` is ``en/sitemap.xml``
+        # before ``sitemap.xml``); the index's own file is never its child by this guess.
         here = os.path.dirname(os.path.abspath(index_path))
-        for count in range(1, len(segments) + 1):
+        itself = os.path.realpath(index_path)
+        for count in range(len(segments), 0, -1):
             candidate = os.path.join(here, *segments[-count:])
-            if self._inside(candidate):
+            if self._inside(candidate) and os.path.realpath(candidate) != itself:
                 folder_url = url.rsplit("/", count)[0] + "/"  # the child sits count-1 folders below the index
                 return candidate, folder_url + os.path.basename(index_path)
         return None
@@ -623,7 +636,7 @@ class Run:
         for prefix, root in self._base_roots():
             if real.startswith(root + os.sep):
                 relative = "/".join(real[len(root) + 1:].split(os.sep))
-                if relative in DEFAULT_EXCLUDE:  # the error page, served with status 404: no page
+                if is_error_page(relative):  # served with an error status: no page, in any language
                     return None
                 self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")

@@ -35,6 +35,7 @@ class Sniffed:
     kind: str | None  # urlset, sitemapindex, rss, feed, text; other XML roots by name; None: unreadable
     gzipped: bool
     xml: bool
+    empty: bool = False  # nothing but blanks (and a byte-order mark): no kind to tell from a name
 
 
 def sniff(path: str) -> Sniffed:
@@ -85,7 +86,7 @@ def kind_of(head: bytes, gzipped: bool = False) -> Sniffed:
                        gzipped, True)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b"<"):
-        return Sniffed("text", gzipped, False)
+        return Sniffed("text", gzipped, False, empty=not text)
     match = _ROOT.search(text)
     if match is not None and b"<!--" in text[:match.start()]:  # the root may be inside a comment
         match = _ROOT.search(_COMMENT.sub(b"", text))

@@ -8,11 +8,10 @@ tvshow is accepted but never written.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
-from .. import limits
+from .. import langtags, limits
 from ..dates import Lastmod
 from ..xmlesc import escape
 from . import XmlSink
@@ -28,7 +27,6 @@ FIELDS = (
 )
 DEPRECATED = ("category", "gallery_loc", "price", "tvshow")
 XSD_ONLY = ("content_segment_loc", "id")  # in the schema, not in Google's documentation: read, never written
-_COUNTRY = re.compile(r"[A-Z]{2}")
 _PLATFORMS = ("web", "mobile", "tv")
 
 
@@ -88,10 +86,15 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
         if not value:
             return None
         value = value[0]
-    if not isinstance(value, dict):
-        ctx.report("C103", f"{key} must be a mapping: {{relationship: allow, {'countries' if key == 'restriction' else 'platforms'}: ...}}", key)
-        return None
     code = "V108" if key == "restriction" else "V109"
+    if not isinstance(value, dict):
+        if ctx.writing:  # (a description gives a string or list where the mapping belongs)
+            ctx.report(code, f"{key} needs its relationship: {{relationship: allow, "
+                       f"{'countries' if key == 'restriction' else 'platforms'}: ...}}", key)
+        else:
+            ctx.report(code, f'<video:{key}> needs relationship="allow" or relationship="deny"; without it '
+                       f"Google cannot tell whether the list allows or denies", key)
+        return None
     relationship = str(value.get("relationship", "")).strip()
     if relationship not in ("allow", "deny"):
         ctx.report(code, f"{key} relationship must be allow or deny, not '{relationship}'", key)
@@ -99,12 +102,12 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
     items_raw = value.get("countries" if key == "restriction" else "platforms", value.get("value", ""))
     items = tuple(str(i) for i in items_raw) if isinstance(items_raw, list) else tuple(str(items_raw).split())
     if key == "restriction":
-        bad = [i for i in items if not _COUNTRY.fullmatch(i)]
+        bad = [i for i in items if not langtags.is_country(i)]
         if bad:
-            fix = " ".join(i.upper() for i in items)
-            ctx.report(code, f"restriction countries must be upper-case ISO 3166 codes separated by spaces: "
-                       f"{', '.join(bad)}", key, suggestion=fix if all(_COUNTRY.fullmatch(i.upper()) for i in items)
-                       else None)
+            fixes = [langtags.country_fix(i) if i in bad else i for i in items]
+            ctx.report(code, f"restriction countries must be upper-case ISO 3166-1 country codes separated by "
+                       f"spaces: {', '.join(bad)}", key,
+                       suggestion=" ".join(f for f in fixes if f) if all(fixes) else None)
             return None
     else:
         bad = [i for i in items if i not in _PLATFORMS]

@@ -22,10 +22,17 @@ def entry_count(ctx: Context, line: int) -> None:
 
 
 def empty(ctx: Context) -> None:
-    """X115: a urlset or index with no entries (the XSD requires one)."""
+    """X115: a urlset or index with no entries (the XSD requires one), or a file with no
+    URL at all (0 bytes, blank lines): search engines reject a sitemap they cannot read
+    a URL from (Search Console: "Sitemap is empty")."""
     facts = ctx.facts
-    if facts.complete and facts.entries == 0 and facts.kind in ("urlset", "sitemapindex"):
+    if not facts.complete or facts.entries:
+        return
+    if facts.kind in ("urlset", "sitemapindex"):
         ctx.report("X115", f"the {_KINDS[facts.kind]} has no entries; the XSD requires at least one", None)
+    elif facts.kind == "text":
+        ctx.report("X115", "the file holds no URL (it is empty or blank); search engines reject an empty sitemap: "
+                   "list its URLs, or remove it and its listing", None)
 
 
 def uniform_lastmod(ctx: Context) -> None:

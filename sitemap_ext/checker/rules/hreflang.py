@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urljoin
 
 from ... import langtags
 from ...urls import url_key
@@ -37,6 +38,7 @@ class Judged:
     cluster_keys: tuple[int, ...]  # url_key of each href of cluster
     keys: frozenset[int]  # url_key of every href in pairs
     named: frozenset[int]  # url_key of every href listed under a language (not x-default only)
+    cluster_places: tuple[int, ...] = ()  # per pair of cluster: the link (position in the key) that gives it
 
 
 def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str | None) -> bool:
@@ -51,11 +53,21 @@ def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str 
     return not (href or "").strip().lower().startswith(_APP_SCHEMES)
 
 
+def judge_links(key: LinkKey, base: str | None = None) -> Judged:
+    """H101, H102, L101-L112 on each link; H106, H107, H108, L114 on the set. ``base``: the
+    URL of the entry or page that holds the links. A relative href is H102, once, and
+    is then read as resolved against ``base`` (as a browser resolves it), so the cluster
+    it describes is judged too: where it leads and whether that page links back."""
+    if base is not None and any(href and not href.strip().lower().startswith(("http://", "https://"))
+                                for _, _, href, _ in key):
+        return _judge(key, base)
+    return _judge(key, None)  # (absolute hrefs: one verdict for every member that lists them)
+
+
 # A cluster's members mostly stand near each other in a file: a few thousand recent
 # lists catch them, and a worker holds no more than that (each verdict keeps its links).
 @lru_cache(maxsize=1 << 12)
-def judge_links(key: LinkKey) -> Judged:
-    """H101, H102, L101-L112 on each link; H106, H107, H108 on the set."""
+def _judge(key: LinkKey, base: str | None) -> Judged:
     findings: list[tuple[int, str, str, str | None, str | None]] = []
     pairs: list[tuple[str, str]] = []
     places: list[int] = []
@@ -72,8 +84,13 @@ def judge_links(key: LinkKey) -> Judged:
             findings.append((place, problem.code, problem.message, problem.suggestion, code))
         target = href.strip()
         if not target.lower().startswith(("http://", "https://")):
-            findings.append((place, "H102", f"alternate href '{href}' must be an absolute http(s) URL", None, code))
-            continue
+            target = _resolved(target, base)
+            if target is None:
+                findings.append((place, "H102", f"alternate href '{href}' must be an absolute http(s) URL", None,
+                                 code))
+                continue
+            findings.append((place, "H102", f"alternate href '{href}' must be an absolute http(s) URL; write "
+                             f"{target} (it is judged as that here)", target, code))
         counted = verdict.canonical or verdict.counts_as
         if counted is not None:  # else search engines ignore the link; its L-code says why
             pairs.append((counted, target))
@@ -83,8 +100,24 @@ def judge_links(key: LinkKey) -> Judged:
     codes = {code for code, _ in pairs}
     findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
     cluster = tuple(sorted(set(pairs)))
+    first: dict[tuple[str, str], int] = {}
+    for pair, place in zip(pairs, places):
+        first.setdefault(pair, place)
     return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
-                  frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT))
+                  frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT),
+                  tuple(first[pair] for pair in cluster))
+
+
+def _resolved(href: str, base: str | None) -> str | None:
+    """A relative href resolved against the URL that holds it; None where that gives
+    no http(s) URL (no base, another scheme, a malformed reference)."""
+    if base is None or not href or ":" in href.split("/", 1)[0]:
+        return None  # (a scheme: mailto:, android-app:, javascript:)
+    try:
+        target = urljoin(base, href)
+    except ValueError:
+        return None
+    return target if target.lower().startswith(("http://", "https://")) else None
 
 
 def _named(code: str) -> str:
@@ -116,7 +149,24 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
             found.append((place, "H107", f"{href} is listed as both {other} and {code}; a URL has one language "
                           "(several regions of one language may share it)", None, written))
         by_url.setdefault(target, code)
+    found += _ukrainian_or_british(pairs, places, key)
     return found
+
+
+def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
+                          key: LinkKey) -> list[tuple[int, str, str, str | None, str | None]]:
+    """L114 (a hint): 'uk' is Ukrainian, and the United Kingdom's code is GB; beside an
+    English version, or for a URL on a .uk host, 'uk' is often meant as en-GB."""
+    english = any(langtags.language_of(code) == "en" for code, _ in pairs)
+    for (code, href), place in zip(pairs, places):
+        if langtags.language_of(code) != "uk":
+            continue
+        host = href.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower().rstrip(".")
+        if english or host.endswith(".uk"):
+            why = "beside English versions" if english else f"for a URL on {host}"
+            return [(place, "L114", f"'{key[place][1]}' is Ukrainian; {why} it is often meant as the United Kingdom, "
+                     "which is en-GB (GB, not UK): keep it if the page is in Ukrainian", None, key[place][1])]
+    return []
 
 
 def links(entry: UrlEntry, ctx: Context) -> None:
@@ -124,7 +174,7 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     The x-default page may list itself as x-default only: that is its self-reference."""
     if not entry.links:
         return
-    judged = judge_links(entry.links)
+    judged = judge_links(entry.links, ctx.loc)
     for place, code, message, suggestion, written in judged.findings:
         ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:

@@ -41,7 +41,7 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
     url = text.strip()
     findings: list[tuple[str, str, str | None]] = []
     if url != text:
-        findings.append(("U105", f"{what} has whitespace around the URL; remove it", None))
+        findings.append(("U115", f"{what} has whitespace around the URL; parsers trim it (tidier without)", None))
     fixed, problems = normalise(url)
     for problem in problems:
         if problem.code == "U106":
@@ -62,9 +62,17 @@ def _scope(url: str, ctx: Context, line: int) -> None:
                        f"where cross-submission is shown: list this sitemap in {origin}/robots.txt (give that "
                        f"robots.txt to the check, or say --cross-submitted {origin}), or move the URL to a sitemap "
                        "on its own host", line, url=url)
-    elif ctx.folder is not None and not url.startswith(ctx.folder):
+    elif ctx.folder is not None and not _with_path(url).startswith(ctx.folder):
         ctx.report("U108", f"{url} lies outside {ctx.folder}, where this sitemap is served; search engines accept it "
                    "only if the sitemap is submitted in robots.txt", line, url=url)
+
+
+def _with_path(url: str) -> str:
+    """The URL with its empty path written as ``/`` (RFC 3986, 6.2.3: ``https://host``
+    is ``https://host/``)."""
+    origin = origin_text(url)
+    rest = url[len(origin):]
+    return url if rest.startswith("/") else f"{origin}/{rest}"
 
 
 def loc(entry: object, ctx: Context) -> None:
