@@ -80,7 +80,7 @@ CASES = [
      [("L103", "site.yaml", 7, 23)]),
     ("loc and path together", HEAD + "pages:\n  - loc: /a\n    path: /a\n", {}, [("C111", "site.yaml", 7, 10)]),
     ("page locale not defined", HEAD + "pages:\n  - path: /a\n    locales: [en, fr]\n", {},
-     [("C112", "site.yaml", 8, 14)]),
+     [("C112", "site.yaml", 8, 19)]),  # at fr, not at the list's [
     ("x_default neither locale nor URL", HEAD + "x_default: fr\npages:\n  - path: /a\n", {},
      [("C112", "site.yaml", 6, 12)]),
     ("page x_default names a missing locale", HEAD + "pages:\n  - path: /a\n    locales: [de]\n"

@@ -228,6 +228,22 @@ class PackedText:
         return data.decode("utf-8", "surrogatepass")
 
 
+def _contradict(one: frozenset[tuple[str, int]], other: frozenset[tuple[str, int]]) -> bool:
+    """Whether two methods' alternates for one URL contradict each other: one code names
+    another URL, or one URL is given another language. A set that only adds versions
+    (x-default, a language the other lacks) adds up with the other, as Google merges the
+    methods' annotations."""
+    if one == other:
+        return False
+    urls_one = {code: key for code, key in one}
+    urls_other = {code: key for code, key in other}
+    if any(urls_other.get(code, key) != key for code, key in urls_one.items()):
+        return True
+    languages_one = {key: langtags.language_of(code) for code, key in one if code != X_DEFAULT}
+    return any(languages_one.get(key, langtags.language_of(code)) != langtags.language_of(code)
+               for code, key in other if code != X_DEFAULT)
+
+
 def _described(pairs: frozenset[tuple[str, int]]) -> str:
     codes = sorted({code for code, _ in pairs}, key=str.lower)
     return f"{len(pairs)} alternates ({', '.join(codes)})" if pairs else "no alternates"
@@ -294,6 +310,7 @@ class ClusterIndex:
     # Made by finish(): keys sorted, and the entry at each sorted place.
     _sorted: array = field(default_factory=lambda: array("q"))
     _order: array = field(default_factory=lambda: array("I"))
+    _repeated: set[int] = field(default_factory=set)  # keys listed more than once (by _duplicates)
 
     # --- adding ------------------------------------------------------------------------
 
@@ -447,8 +464,8 @@ class ClusterIndex:
                 if self.held[other] < 0 or page_list < 0:
                     continue  # one method gives nothing: the other's alternates stand (no conflict)
                 listed, given = self._pairs(self.held[other]), self._pairs(page_list)
-                if listed == given:
-                    continue
+                if not _contradict(listed, given):
+                    continue  # (one method may give more versions than the other: they add up)
                 self.collector.report(
                     "H116", f"{self.locs[other]}: the sitemap gives {_described(listed)}, its page gives "
                     f"{_described(given)}; search engines read both, and annotations that disagree may be dropped: "
@@ -535,7 +552,7 @@ class ClusterIndex:
         for list_id in range(len(self.list_first)):
             items = self._items(list_id)
             codes = set(self.item_code[items.start:items.stop])
-            if x_default not in codes and len(codes) > 1:
+            if x_default not in codes and len(codes) > 1 and not self._x_default_elsewhere(items, x_default):
                 first = self.list_first[list_id]
                 report("H112", "this cluster has no x-default, the version for users whose language matches none (a "
                        "language selector, or the main version)", self._where(first), url=self.locs[first])
@@ -543,6 +560,22 @@ class ClusterIndex:
                 examine.add(list_id)
         if examine:
             _Examination(self, examine).run()
+
+    def _x_default_elsewhere(self, items: range, x_default: int) -> bool:
+        """Whether another listing of a member (its page's head, another sitemap) gives
+        the cluster its x-default: the methods add up. Only URLs listed more than once
+        are looked at."""
+        if x_default < 0 or not self._repeated:
+            return False
+        for item in items:
+            key = self.item_key[item]
+            if key not in self._repeated:
+                continue
+            for place in self._listings(key):
+                other = self.held[self._order[place]]
+                if other >= 0 and x_default in self.item_code[self.list_start[other]:self.list_start[other + 1]]:
+                    return True
+        return False
 
     def _names(self, list_id: int, key: int) -> bool:
         """Whether a list names ``key`` under a language code (so each listing of it
@@ -556,7 +589,7 @@ class ClusterIndex:
         keys = self._sorted
         places = list(compress(range(1, len(keys)), map(eq, keys[1:], keys[:-1])))
         lists: set[int] = set()
-        done_groups: set[int] = set()
+        done_groups = self._repeated  # the keys listed more than once
         for place in places:
             key = keys[place]
             if key in done_groups:
@@ -576,6 +609,8 @@ class ClusterIndex:
             first_of_kind: dict[int, int] = {}
             for entry in entries:
                 kind = self.kind[entry]
+                if kind == FEED:
+                    continue  # feeds overlap by design (a home feed and each section's): no duplicate
                 first = first_of_kind.setdefault(kind, entry)
                 if first != entry:
                     loc = self.locs[entry]
