@@ -56,7 +56,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U108", W, "url-out-of-scope", "A URL lies outside the folder its sitemap is served from (allowed only through robots.txt)."),
     Code("U109", E, "url-malformed", "A URL cannot be parsed (no host, bad port, bad characters)."),
     Code("U110", W, "url-fragment", "A URL has a #fragment; search engines drop it."),
-    Code("U111", W, "url-not-encoded", "A URL in a sitemap is not written as an escaped URI (raw é, upper-case host)."),
+    Code("U111", W, "url-not-encoded", "A URL in a sitemap is not written as an escaped URI (raw é, a space)."),
     Code("U112", W, "url-excluded", "A sitemap lists a URL whose built page is noindex or names another URL as its canonical."),
     Code("U113", E, "url-no-page", "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
     Code("U114", W, "url-not-listed", "A built page that is indexable and its own canonical is in no sitemap checked."),
@@ -84,7 +84,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("L111", E, "hreflang-invalid", "Not a language tag Google takes (unknown code, variants, private use)."),
     Code("L112", W, "hreflang-sami-or-swedish", "'se' is Northern Sami; Swedish is 'sv' (se is Sweden's country code)."),
     Code("L113", I, "html-lang-differs", "A built page's <html lang> names another language than its own hreflang code."),
-    Code("L114", I, "hreflang-uk-ukrainian", "'uk' (Ukrainian) beside English versions or on a .uk host: often meant as the United Kingdom, which is en-GB."),
+    Code("L114", I, "hreflang-uk-ukrainian", "'uk' (Ukrainian) beside only English versions, or on a .uk host: often meant as the United Kingdom, which is en-GB."),
     # --- hreflang clusters
     Code("H101", E, "hreflang-link-malformed", "An xhtml:link without rel=alternate, hreflang or href."),
     Code("H102", E, "hreflang-href-invalid", "An alternate's href is relative or not an http(s) URL."),

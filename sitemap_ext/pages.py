@@ -271,7 +271,12 @@ class PageNormaliser:
         layout: Layout | None = None
         rest = ""
         codes: tuple[str, ...] | None
-        if multilingual:
+        if multilingual and not urls and not self.locales:
+            # A site with no locales: a path is its one page's URL under base_url.
+            self._subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
+            loc = self.url(_under(self.scope.base_url, path), where_of("path"), what="path")
+            locs, codes, x_default = ((loc,) if loc else ()), None, None
+        elif multilingual:
             locs, codes, x_default, layout, rest = self._cluster(raw, path if has_path else None, urls, where_of,
                                                                  where, row)
         else:

@@ -110,9 +110,10 @@ CASES = [
      [("D108", 3, "https://e.com/a")]),
     ("lastmod without zone", "<url><loc>https://e.com/a</loc><lastmod>2026-02-01T10:00:00</lastmod></url>\n",
      [("D107", 3, "https://e.com/a")]),
-    ("uniform lastmods", ("<url><loc>https://e.com/{}</loc><lastmod>2026-02-01</lastmod></url>\n" * 1)
-     .format("a") + "<url><loc>https://e.com/b</loc><lastmod>2026-02-01</lastmod></url>\n",
-     [("D103", None, None)]),
+    ("uniform lastmods", "".join(f"<url><loc>https://e.com/{n}</loc><lastmod>2026-02-01</lastmod></url>\n"
+                                 for n in "abcde"), [("D103", None, None)]),
+    ("uniform lastmods of a few pages", "".join(f"<url><loc>https://e.com/{n}</loc><lastmod>2026-02-01</lastmod>"
+                                               "</url>\n" for n in "abcd"), []),
     ("changefreq", "<url><loc>https://e.com/a</loc><changefreq>Daily</changefreq></url>\n",
      [("D104", 3, "https://e.com/a")]),
     ("priority", "<url><loc>https://e.com/a</loc><priority>1.5</priority></url>\n",

@@ -261,7 +261,8 @@ class Excluded:
     canonical: str | None
 
     def why(self) -> str:
-        return "is noindex" if self.noindex else f"names {self.canonical} as its canonical"
+        return "is noindex" if self.noindex else \
+            f"sends search engines to {self.canonical} (its canonical, or a meta refresh)"
 
 
 # States of a cell of the coverage picture (a URL a cluster names for one code).
@@ -468,10 +469,20 @@ class ClusterIndex:
                     continue  # (one method may give more versions than the other: they add up)
                 self.collector.report(
                     "H116", f"{self.locs[other]}: the sitemap gives {_described(listed)}, its page gives "
-                    f"{_described(given)}; search engines read both, and annotations that disagree may be dropped: "
+                    f"{_described(given)}{self._disagreement(self.held[other], page_list)}; search engines read "
+                    "both, and annotations that disagree may be dropped: "
                     "give the same alternates in both places (or in one)", self._where(other), url=self.locs[other],
                     related=(self._related(entry, "the page's alternates"),))
                 break
+
+    def _disagreement(self, listed: int, given: int) -> str:
+        """The first code the two lists give different URLs (the sitemap's, then the page's)."""
+        hrefs = {self.codes[self.item_code[item]]: self.hrefs[item] for item in self._items(listed)}
+        for item in self._items(given):
+            code, href = self.codes[self.item_code[item]], self.hrefs[item]
+            if code in hrefs and url_key(hrefs[code]) != url_key(href):
+                return f" (for {code}, the sitemap names {hrefs[code]} and the page {href})"
+        return ""
 
     def _pairs(self, list_id: int) -> frozenset[tuple[str, int]]:
         """The (code, URL key) pairs of a distinct list; empty for none (-1)."""
@@ -737,8 +748,8 @@ class _Examination:
                 other = index._order[listings.start]
                 if self.variant_pair(url_key(href), url_key(variant)):
                     return
-                self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but the sitemaps list "
-                          f"{index.locs[other]}: to search engines another URL (check the trailing slash and "
+                self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but what was checked names that "
+                          f"page {index.locs[other]}: to search engines another URL (check the trailing slash and "
                           "http/https); use one form everywhere", url=loc, hreflang=code,
                           suggestion=index.locs[other], related=(index._related(other, "listed here"),))
                 return

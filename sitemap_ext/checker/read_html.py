@@ -12,17 +12,19 @@ built file to the URL it is served at.
 
 from __future__ import annotations
 
+import codecs
 import os
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from lxml import etree
 
 from ..safeio import inside, regular_file
-from ..urls import url_key
+from ..urls import normalise, url_key
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
@@ -32,8 +34,31 @@ _HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
 _OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 _PAGE_TYPES = frozenset({"", "text/html", "application/xhtml+xml"})  # a link's type that names a page
-_PARSER = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True,
-                           huge_tree=False)
+_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff", b"<\x00", b"\x00<")  # UTF-16 / UTF-32, told by libxml2 itself
+
+
+@lru_cache(maxsize=16)
+def _parser_for(encoding: str | None) -> etree.HTMLParser:
+    return etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True,
+                            huge_tree=False, encoding=encoding)
+
+
+def _parser(data: bytes) -> etree.HTMLParser:
+    """A parser told the page's encoding: its ``<meta charset>`` (or http-equiv), else
+    UTF-8, the encoding generators write (HTML's own default guess, windows-1252, is
+    wrong for them). libxml2 left to itself decodes bytes met before the meta (a
+    non-ASCII class on ``<html>``) as Latin-1 and keeps doing so. A byte-order mark
+    or UTF-16 bytes: libxml2 tells those itself."""
+    if data.startswith(_WIDE_MARKS):
+        return _parser_for(None)
+    match = _CHARSET.search(data, 0, 4096)
+    name = match.group(1).decode("ascii").lower() if match is not None else "utf-8"
+    try:
+        name = codecs.lookup(name).name
+    except LookupError:
+        name = "utf-8"
+    return _parser_for("utf-8" if name in ("utf-16", "utf-16-le", "utf-16-be", "utf-32") else name)
 
 
 class Placed:
@@ -81,6 +106,7 @@ class PageHead:
     lang: Placed | None = None  # <html lang>
     complete: bool = True  # False: the head did not end within HEAD_LIMIT
     metas: tuple[tuple[str, Placed], ...] = ()  # (name, content) of the <meta>s asked for, in order
+    refresh: Placed | None = None  # <meta http-equiv="refresh"> content ("0; url=...")
 
     @property
     def noindex(self) -> bool:
@@ -88,9 +114,19 @@ class PageHead:
         return any(says_noindex(placed.text) for placed in self.robots)
 
     def canonical_elsewhere(self, url: str) -> str | None:
-        """The URL the page's (first) ``rel="canonical"`` names, when it is not ``url``
-        itself (by URL identity); None when it names the page or nothing. A malformed
-        URL is no canonical search engines could follow: None."""
+        """The URL search engines take for this page, when it is not ``url`` itself (by
+        URL identity): where its ``<meta http-equiv="refresh">`` sends readers (Google
+        follows it as a redirect; redirect stubs of Jekyll, Hugo aliases and Astro's i18n
+        root are such pages), else what its (first) ``rel="canonical"`` names. None when
+        it names the page or nothing. A malformed URL is none search engines could follow."""
+        target = _refresh_target(self.refresh.text) if self.refresh is not None else None
+        if target is not None:
+            try:
+                named = urljoin(url, target)
+            except ValueError:
+                named = ""
+            if named and url_key(named) != url_key(url):
+                return named
         if not self.canonicals:
             return None
         if self.canonicals[0].text.strip() == url:  # (the usual case, without parsing)
@@ -101,9 +137,49 @@ class PageHead:
             return None
         return named if named and url_key(named) != url_key(url) else None
 
+    def served_as(self, url: str) -> str:
+        """The page's URL as the page spells it itself, where its file is served at
+        several: ``folder/index.html`` is served at ``folder/`` and, by most hosts, at
+        ``folder`` (Docusaurus and Nuxt name that one); ``about.html`` at ``about`` too.
+        The first of its canonical and its hreflang links that names one of those
+        spellings (by URL identity) is the URL search engines index it at; else ``url``."""
+        spellings = _spellings(url)
+        for placed in (*self.canonicals[:1], *self.alternate_places):
+            text = placed.text.strip()
+            if text == url:
+                return url
+            try:
+                named = text if text.lower().startswith(("http://", "https://")) else urljoin(url, text)
+                if url_key(named) in spellings:
+                    written, _ = normalise(named)  # (as a sitemap would write it: escaped)
+                    return written or url
+            except ValueError:
+                continue
+        return url
+
     def locs(self) -> tuple[Value, ...]:
         """The alternates' hrefs as record values (for the rules that judge URLs)."""
         return tuple(Value(place.text, place.line) for place in self.alternate_places)
+
+
+def _spellings(url: str) -> frozenset[int]:
+    """The keys of the other URLs one built file is served at (see PageHead.served_as)."""
+    if url.endswith("/"):
+        others: tuple[str, ...] = (url[:-1], url + "index.html") if url.count("/") > 3 else (url + "index.html",)
+    elif url.endswith(".html"):
+        others = (url[:-len(".html")],)
+    else:
+        others = (url + ".html",)  # (--html drop-ext: about.html served as /about)
+    return frozenset(url_key(other) for other in others)
+
+
+_REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?['\"]?([^'\"]+?)['\"]?\s*$", re.IGNORECASE)
+
+
+def _refresh_target(content: str) -> str | None:
+    """The URL of a meta refresh's content (``0; url=/en/``); None when it only reloads."""
+    match = _REFRESH_URL.match(content)
+    return match.group(1).strip() if match is not None and match.group(1).strip() else None
 
 
 def says_noindex(directives: str) -> bool:
@@ -123,7 +199,7 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
     if not data.strip():
         return PageHead()
     try:
-        root = etree.fromstring(data, _PARSER)
+        root = etree.fromstring(data, _parser(data))
     except etree.XMLSyntaxError:  # nothing recoverable at all
         return PageHead()
     if root is None:
@@ -135,6 +211,7 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
     robots: list[Placed] = []
     kept: list[tuple[str, Placed]] = []
     lang = None
+    refresh: Placed | None = None
     seen = columns.seen
     for element in root.iter("html", "link", "meta"):
         tag, line = element.tag, element.sourceline or 1
@@ -155,13 +232,16 @@ def read_head(chunks: Iterator[bytes], metas: frozenset[str] = frozenset()) -> P
                 canonicals.append(Placed(href, line, None, (columns, tag, nth)))
         else:
             name = (element.get("name") or "").lower()
-            if name in _ROBOTS_NAMES:
+            if refresh is None and (element.get("http-equiv") or "").lower() == "refresh":
+                refresh = Placed(element.get("content") or "", line, None, (columns, tag, nth))
+            elif name in _ROBOTS_NAMES:
                 robots.append(Placed(element.get("content") or "", line, None, (columns, tag, nth)))
             elif metas:
                 name = name or (element.get("property") or "").lower()
                 if name in metas and element.get("content") is not None:
                     kept.append((name, Placed(element.get("content"), line, None, (columns, tag, nth))))
-    return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept))
+    return PageHead(tuple(alternates), tuple(places), tuple(canonicals), tuple(robots), lang, metas=tuple(kept),
+                    refresh=refresh)
 
 
 def _is_version(link: etree._Element) -> bool:
@@ -277,6 +357,8 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     rest = path[len(folder):]
     if ".." in rest.split("/"):
         return None
+    if "\x00" in rest:
+        return False  # (%00: no file has such a name, so it is a 404)
     base = os.path.join(root, *[part for part in rest.split("/") if part])
     candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
         [base, os.path.join(base, "index.html"), base + ".html"]

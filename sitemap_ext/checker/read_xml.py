@@ -310,6 +310,9 @@ def _index(element: etree._Element, names: _Namespaces) -> IndexEntry:
     return entry
 
 
+_FULL_YEAR = re.compile(r"\b(\d{4})\b")
+
+
 def _rss_item(element: etree._Element, names: _Namespaces) -> UrlEntry:
     """An RSS 2.0 <item>: its <link> is the page, <pubDate> (RFC 822) its lastmod."""
     from email.utils import parsedate_to_datetime
@@ -324,6 +327,9 @@ def _rss_item(element: etree._Element, names: _Namespaces) -> UrlEntry:
             raw = (child.text or "").strip()
             try:
                 stamp = parsedate_to_datetime(raw)
+                year = _FULL_YEAR.search(raw)  # (the parser reads years below 100 as 19xx/20xx: 0001 is 2001)
+                if year is not None and int(year.group(1)) != stamp.year:
+                    stamp = stamp.replace(year=int(year.group(1)))
                 text: str | None = stamp.isoformat() if stamp.tzinfo else stamp.isoformat() + "Z"
             except (TypeError, ValueError, IndexError):
                 text = raw or None

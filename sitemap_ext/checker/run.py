@@ -209,6 +209,7 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     if not head.complete:
         report("H117", HEAD_UNREAD, 1, url=url)
         return
+    url = head.served_as(url)
     _lang(head, url, report)
     lines = tuple(place.line for place in head.alternate_places)
     # A page with no alternates is a record too: a page that another names as its
@@ -605,6 +606,8 @@ class Run:
 
     def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
         """The child's file, and the index's own URL as inferred from where it was found."""
+        if "%00" in url:
+            return None  # (a NUL names no file)
         for prefix, folder in self.options.base_urls:
             if url.startswith(prefix):
                 candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))

@@ -102,9 +102,17 @@ SITEMAP_KINDS = ("urlset", "sitemapindex", "rss", "feed")
 def is_sitemap(path: str, sniffed: Sniffed) -> bool:
     """Whether a file's content makes it one to judge as a sitemap: a sitemap, an index
     or a feed by its root, XML in UTF-16 (judged, and X103), or text whose first line
-    is an http(s) URL."""
+    is an http(s) URL, or text in a file named as a sitemap (``sitemap.xml`` that is
+    empty, ``sitemap.txt`` that holds prose): it is served as one, so it is judged."""
     return sniffed.kind in SITEMAP_KINDS or sniffed.kind == "xml-utf16" or \
-        (sniffed.kind == "text" and looks_like_text_sitemap(path))
+        (sniffed.kind == "text" and (named_as_sitemap(path) or looks_like_text_sitemap(path)))
+
+
+def named_as_sitemap(path: str) -> bool:
+    """A file whose name says sitemap: ``*sitemap*.xml``, ``.txt``, and their ``.gz``."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    return "sitemap" in name and name.endswith((".xml", ".txt"))
 
 
 def looks_like_text_sitemap(path: str) -> bool:

@@ -35,4 +35,5 @@ class Context:
         if url is not None:
             self.origin = origin_text(url).lower()
             if not self.facts.submitted:
-                self.folder = url[: url.rindex("/") + 1]
+                # (its host in lower case, as locs are compared: the path keeps its case)
+                self.folder = self.origin + url[len(origin_text(url)): url.rindex("/") + 1]

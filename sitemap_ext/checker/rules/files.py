@@ -31,14 +31,21 @@ def empty(ctx: Context) -> None:
     if facts.kind in ("urlset", "sitemapindex"):
         ctx.report("X115", f"the {_KINDS[facts.kind]} has no entries; the XSD requires at least one", None)
     elif facts.kind == "text":
-        ctx.report("X115", "the file holds no URL (it is empty or blank); search engines reject an empty sitemap: "
-                   "list its URLs, or remove it and its listing", None)
+        ctx.report("X115", "the file holds no URL; search engines reject a sitemap without any: list its URLs, "
+                   "or remove it and its listing", None)
+
+
+# Fewer entries sharing one date say little (two pages may change on one day).
+UNIFORM_AT_LEAST = 5
 
 
 def uniform_lastmod(ctx: Context) -> None:
-    """D103: every lastmod of a file is the same instant: the build time, not page times."""
+    """D103: every lastmod of a urlset is the same instant: the build time (or a default),
+    not page times. Feeds are left alone: an item's date is its publication, and a
+    feed of a few posts of one day is no sign of anything."""
     facts = ctx.facts
-    if facts.complete and facts.kind != "sitemapindex" and facts.lastmod_count > 1 \
+    if facts.complete and facts.kind == "urlset" and facts.lastmod_count >= UNIFORM_AT_LEAST \
             and facts.lastmod_count == facts.entries and len(facts.lastmods) < 2:
-        ctx.report("D103", f"all {facts.entries:,} lastmods are {facts.first_lastmod}: that is when the file was "
-                   "built, not when pages changed; give each page its own date, or leave lastmod out", None)
+        ctx.report("D103", f"all {facts.entries:,} lastmods are {facts.first_lastmod}: one date for every page is "
+                   "the build's (or a default), not when each page changed, and search engines learn to ignore "
+                   "it; give each page its own date, or leave lastmod out", None)

@@ -86,11 +86,11 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
         if not target.lower().startswith(("http://", "https://")):
             target = _resolved(target, base)
             if target is None:
-                findings.append((place, "H102", f"alternate href '{href}' must be an absolute http(s) URL", None,
-                                 code))
+                findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
+                                 None, code))
                 continue
-            findings.append((place, "H102", f"alternate href '{href}' must be an absolute http(s) URL; write "
-                             f"{target} (it is judged as that here)", target, code))
+            findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL; "
+                             f"write {target} (it is judged as that here)", target, code))
         counted = verdict.canonical or verdict.counts_as
         if counted is not None:  # else search engines ignore the link; its L-code says why
             pairs.append((counted, target))
@@ -155,15 +155,18 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
 
 def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
                           key: LinkKey) -> list[tuple[int, str, str, str | None, str | None]]:
-    """L114 (a hint): 'uk' is Ukrainian, and the United Kingdom's code is GB; beside an
-    English version, or for a URL on a .uk host, 'uk' is often meant as en-GB."""
-    english = any(langtags.language_of(code) == "en" for code, _ in pairs)
+    """L114 (a hint): 'uk' is Ukrainian, and the United Kingdom's code is GB. In a cluster
+    whose other versions are all English (a site by country: en-US, en-AU, uk), or for a
+    URL on a .uk host, 'uk' is often meant as en-GB. A cluster with other languages
+    beside it (a site translated into Ukrainian, say) gets no hint."""
+    others = {langtags.language_of(code) for code, _ in pairs} - {"uk", X_DEFAULT}
+    english = others == {"en"}
     for (code, href), place in zip(pairs, places):
         if langtags.language_of(code) != "uk":
             continue
         host = href.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower().rstrip(".")
         if english or host.endswith(".uk"):
-            why = "beside English versions" if english else f"for a URL on {host}"
+            why = "beside only English versions" if english else f"for a URL on {host}"
             return [(place, "L114", f"'{key[place][1]}' is Ukrainian; {why} it is often meant as the United Kingdom, "
                      "which is en-GB (GB, not UK): keep it if the page is in Ukrainian", None, key[place][1])]
     return []

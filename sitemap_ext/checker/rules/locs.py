@@ -25,7 +25,8 @@ def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
         ctx.report(code, message, line, url=url, suggestion=suggestion)
     if fixed is None:
         return None
-    if fixed != url and fixed != url + "/" and not any(f[0] in ("U105", "U106") for f in findings):
+    comparable = _comparable(url)  # (scheme and host are case-insensitive: an upper-case host is the same URL)
+    if fixed != comparable and fixed != comparable + "/" and not any(f[0] in ("U105", "U106") for f in findings):
         ctx.report("U111", f"{what} is not written as an escaped URI (RFC 3986); write {fixed}", line, url=url,
                    suggestion=fixed)
     _scope(url, ctx, line)
@@ -53,6 +54,8 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
 
 
 def _scope(url: str, ctx: Context, line: int) -> None:
+    if ctx.facts.kind == "html":
+        return  # a built page's own URL: no sitemap's scope to keep
     origin = origin_text(url).lower()
     if ctx.origin is None:
         ctx.origin = origin
@@ -62,17 +65,18 @@ def _scope(url: str, ctx: Context, line: int) -> None:
                        f"where cross-submission is shown: list this sitemap in {origin}/robots.txt (give that "
                        f"robots.txt to the check, or say --cross-submitted {origin}), or move the URL to a sitemap "
                        "on its own host", line, url=url)
-    elif ctx.folder is not None and not _with_path(url).startswith(ctx.folder):
+    elif ctx.folder is not None and not _comparable(url).startswith(ctx.folder):
         ctx.report("U108", f"{url} lies outside {ctx.folder}, where this sitemap is served; search engines accept it "
                    "only if the sitemap is submitted in robots.txt", line, url=url)
 
 
-def _with_path(url: str) -> str:
-    """The URL with its empty path written as ``/`` (RFC 3986, 6.2.3: ``https://host``
-    is ``https://host/``)."""
+def _comparable(url: str) -> str:
+    """The URL with its scheme and host in lower case and an empty path written as ``/``
+    (RFC 3986, 6.2.2 and 6.2.3: ``HTTPS://Host`` is ``https://host/``); the path keeps
+    its case, which is significant."""
     origin = origin_text(url)
     rest = url[len(origin):]
-    return url if rest.startswith("/") else f"{origin}/{rest}"
+    return origin.lower() + (rest if rest.startswith("/") else "/" + rest)
 
 
 def loc(entry: object, ctx: Context) -> None:
