@@ -74,6 +74,91 @@ class Doc:
         return self.values.get(path) or self.where(path)
 
 
+class _TooManyNodes(Exception):
+    """The document holds more nodes than MAX_YAML_NODES (raised while composing)."""
+
+
+class _Mark:
+    """Where a node starts, kept small: a document may hold millions of nodes, and
+    PyYAML's marks (a dict each, two per node) were most of their memory."""
+
+    __slots__ = ("name", "index", "line", "column", "buffer", "pointer")
+
+    def __init__(self, name: str, index: int, line: int, column: int) -> None:
+        self.name, self.index, self.line, self.column = name, index, line, column
+        self.buffer, self.pointer = None, 0
+
+    def get_snippet(self) -> None:
+        return None
+
+    def __str__(self) -> str:
+        return f'  in "{self.name}", line {self.line + 1}, column {self.column + 1}'
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, composing at most MAX_YAML_NODES nodes: the limit holds
+    while the document is read, so a large file costs what the limit allows, never
+    its whole node graph."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.nodes = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            raise _TooManyNodes
+        node = super().compose_node(parent, index)
+        start = node.start_mark
+        if not isinstance(start, _Mark):  # (an alias is a node composed before)
+            node.start_mark = node.end_mark = _Mark(start.name, start.index, start.line, start.column)
+        return node
+
+
+def is_site_yaml(text: str) -> bool:
+    """Whether YAML text is a site description: its (single) document is a mapping
+    with a top-level ``site`` key. Read as a stream of events, never composed: the
+    answer comes at the first event for a list or a scalar, at the ``site`` key for
+    a description, and in bounded memory at C speed (where PyYAML has it) for any
+    other mapping. Text that is not well-formed YAML counts as a site description,
+    so that it is judged and its problem reported."""
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    depth, key, ended = 0, True, False  # key: the next node at depth 1 is a key of the top mapping
+    anchors: set[str] = set()
+    try:
+        for event in yaml.parse(text, Loader=loader_class):
+            if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+                if isinstance(event, yaml.AliasEvent) and event.anchor not in anchors:
+                    return True  # an undefined alias: malformed (judged, and reported)
+                anchors.add(event.anchor)
+            if isinstance(event, yaml.DocumentStartEvent) and ended:
+                return True  # a second document: no one description (judged, and reported)
+            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentStartEvent,
+                                  yaml.DocumentEndEvent)):
+                continue
+            if depth == 0:
+                if not isinstance(event, yaml.MappingStartEvent):
+                    return False  # a list or a scalar at the top
+                depth, key = 1, True
+                continue
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                ended = depth == 0
+                if depth != 1:
+                    continue
+            elif depth > 1:
+                continue
+            elif key and isinstance(event, yaml.ScalarEvent) and event.value == "site":
+                return True
+            key = not key  # a whole node at depth 1: key, value, key, ...
+        return False
+    except (yaml.YAMLError, RecursionError):
+        return True
+
+
 def expanded_size(root: Node) -> int:
     """Nodes the document has once aliases are expanded, counted on the shared graph.
 
@@ -258,6 +343,15 @@ def _declared(root: Node, file: str, collector: Collector) -> dict[str, str | No
     return {}
 
 
+def _too_many_nodes(file: str, collector: Collector) -> None:
+    collector.report(
+        "C110",
+        f"the document holds or expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "
+        "move large page lists into a CSV or JSON Lines source",
+        Where(file, 1, 1),
+    )
+
+
 def load_yaml(
     text: str, file: str, collector: Collector, env: Mapping[str, str] | None = None,
     declared: Mapping[str, str | None] | None = None,
@@ -269,7 +363,7 @@ def load_yaml(
     env = os.environ if env is None else env
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _Loader(text)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -290,6 +384,9 @@ def load_yaml(
         collector.report("C110", "the YAML is nested too deeply to read; a site description needs a few levels",
                          Where(file, 1, 1))
         return None
+    except _TooManyNodes:
+        _too_many_nodes(file, collector)
+        return None
     finally:
         if loader is not None:
             loader.dispose()
@@ -304,12 +401,7 @@ def load_yaml(
     except RecursionError:
         size = MAX_YAML_NODES + 1
     if size > MAX_YAML_NODES:
-        collector.report(
-            "C110",
-            f"the document expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "
-            "move large page lists into a CSV or JSON Lines source",
-            Where(file, 1, 1),
-        )
+        _too_many_nodes(file, collector)
         return None
     doc.data = _Converter(doc, collector, env).convert(node, ())
     return doc

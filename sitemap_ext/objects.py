@@ -9,9 +9,10 @@ made here gives the same bytes and the same findings as the same page written in
 YAML (only the location differs: a page of an iterable is located by its position,
 ``<pages>:N``). Values are plain Python: URLs and codes as ``str``, dates as
 ``datetime.date`` / ``datetime.datetime`` or ISO 8601 strings, priority as a ``float``
-or a string. Nothing is checked when an object is made: a bad value is a finding of
-the build (data), never an exception; a wrong *type* of argument is a ``TypeError``
-(a programming error) when the build reads it::
+or a string. A bad value is a finding of the build (data), never an exception, as
+the same value in YAML would be; what YAML cannot hold (a locale code that is no
+string, a locale that is no ``Locale``, an ``output`` that is no ``Output``, ``extra``
+that is no mapping) is a ``TypeError`` (a programming error) when the object is made::
 
     from sitemap_ext import Site, Locale, Page, Alternate, Image, build
 
@@ -31,14 +32,30 @@ from typing import Any, Mapping
 
 
 def _plain(value: Any) -> Any:
-    """A value as YAML would hold it (dates stay dates: the normaliser takes both)."""
+    """A value as YAML would hold it (dates stay dates: the normaliser takes both;
+    a mapping's keys are text, as a YAML key is its scalar's text)."""
     if isinstance(value, (Image, Video, NewsArticle, NewsPublication)):
         return value.as_yaml()
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key if isinstance(key, str) else str(key): _plain(item) for key, item in value.items()}
     return value
+
+
+def _require(owner: object, name: str, value: Any, kind: type | tuple[type, ...], what: str) -> None:
+    """A TypeError naming the class, the field and what it takes, unless ``value`` is a ``kind``."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{type(owner).__name__}({name}=...) takes {what}, not {type(value).__name__}")
+
+
+def _items(owner: object, name: str, value: Any, kind: type) -> None:
+    """A tuple (or list) whose items are all ``kind``; stored as a tuple."""
+    what = f"a tuple of {kind.__name__} objects"
+    _require(owner, name, value, (tuple, list), what)
+    for item in value:
+        _require(owner, f"{name}[...]", item, kind, f"{kind.__name__} objects")
+    object.__setattr__(owner, name, tuple(value))
 
 
 def _mapping(obj: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -50,7 +67,7 @@ def _mapping(obj: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
         if value is None or value == ():
             continue
         out[item.name] = _plain(value)
-    out.update({key: _plain(value) for key, value in getattr(obj, "extra", {}).items()})
+    out.update(_plain(getattr(obj, "extra", {})))
     return out
 
 
@@ -63,6 +80,9 @@ class Locale:
     code: str
     prefix: str | None = None
     host: str | None = None
+
+    def __post_init__(self) -> None:
+        _require(self, "code", self.code, str, "a language code as a string ('de-AT')")
 
     def as_yaml(self) -> dict[str, Any] | str:
         if self.host is None and self.prefix is not None:
@@ -123,6 +143,12 @@ class Site:
     output: Output = field(default_factory=Output)
     now: str | dt.datetime | dt.date | None = None
 
+    def __post_init__(self) -> None:
+        _items(self, "locales", self.locales, Locale)
+        _require(self, "publication", self.publication, (NewsPublication, type(None)), "a NewsPublication or None")
+        _require(self, "defaults", self.defaults, Mapping, "a mapping (lastmod, changefreq, priority)")
+        _require(self, "output", self.output, Output, "an Output")
+
     def as_yaml(self) -> dict[str, Any]:
         """The mapping of the equivalent site description (without its pages)."""
         data: dict[str, Any] = {"site": {"base_url": self.base_url}}
@@ -135,7 +161,7 @@ class Site:
         if self.publication is not None:
             data["news"] = {"publication": self.publication.as_yaml()}
         if self.defaults:
-            data["defaults"] = dict(self.defaults)
+            data["defaults"] = _plain(self.defaults)
         output = self.output.as_yaml()
         if output:
             data["output"] = output
@@ -148,6 +174,9 @@ class Alternate:
 
     code: str
     url: str
+
+    def __post_init__(self) -> None:
+        _require(self, "code", self.code, str, "a language code as a string ('de-AT')")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -186,6 +215,9 @@ class Video:
     tag: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        _require(self, "extra", self.extra, Mapping, "a mapping of a video's other keys")
+
     def as_yaml(self) -> dict[str, Any]:
         return _mapping(self)
 
@@ -199,6 +231,9 @@ class NewsArticle:
     publication_date: str | dt.date | dt.datetime
     publication: NewsPublication | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _require(self, "extra", self.extra, Mapping, "a mapping of an article's other keys")
 
     def as_yaml(self) -> dict[str, Any]:
         return _mapping(self)
@@ -223,11 +258,14 @@ class Page:
     videos: tuple[Video, ...] = ()
     news: NewsArticle | None = None
 
+    def __post_init__(self) -> None:
+        _items(self, "alternates", self.alternates, Alternate)
+
     def as_yaml(self) -> dict[str, Any]:
         """The mapping of the equivalent page in a site description."""
         data = _mapping(self, skip=("alternates",))
         if self.alternates:
-            data["urls"] = {alternate.code: alternate.url for alternate in self.alternates}
+            data["urls"] = {alternate.code: _plain(alternate.url) for alternate in self.alternates}
         return data
 
 

@@ -31,20 +31,37 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Policy:
+    """Which codes are shown, and at which severity. A lookup costs the length of the
+    code (its prefixes are looked up in sets), however many entries were given."""
+
     select: tuple[str, ...] = ()  # codes or prefixes; empty: every code
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, Severity], ...] = ()  # (code or prefix, severity), most specific wins
+    _select: frozenset[str] = field(init=False, repr=False, compare=False)
+    _ignore: frozenset[str] = field(init=False, repr=False, compare=False)
+    _severity: dict[str, Severity] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        levels: dict[str, Severity] = {}
+        for prefix, level in self.severity:
+            levels.setdefault(prefix, level)  # the first given wins, as before
+        object.__setattr__(self, "_select", frozenset(self.select))
+        object.__setattr__(self, "_ignore", frozenset(self.ignore))
+        object.__setattr__(self, "_severity", levels)
+
+    @staticmethod
+    def _longest(code: str, prefixes: frozenset[str] | dict[str, Severity]) -> int:
+        """The length of the longest prefix of ``code`` among ``prefixes``; -1: none."""
+        return next((n for n in range(len(code), -1, -1) if code[:n] in prefixes), -1)
 
     def shown(self, code: str) -> bool:
         """Whether findings of this code are shown (the longest matching prefix decides)."""
-        selected = max((len(p) for p in self.select if code.startswith(p)), default=-1 if self.select else 0)
-        ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
-        return selected >= 0 and selected >= ignored
+        selected = self._longest(code, self._select) if self._select else 0
+        return selected >= 0 and selected >= self._longest(code, self._ignore)
 
     def severity_of(self, code: str, default: Severity) -> Severity:
-        best = max(((len(p), level) for p, level in self.severity if code.startswith(p)), default=None,
-                   key=lambda item: item[0])
-        return best[1] if best is not None else default
+        length = self._longest(code, self._severity)
+        return self._severity[code[:length]] if length >= 0 else default
 
 
 @dataclass
@@ -73,11 +90,14 @@ def find_config(start: str = ".") -> str | None:
 
 
 def _has_table(path: str) -> bool:
+    """Whether a pyproject.toml has [tool.sitemap-ext] (of any type: a wrong one is
+    then reported by load_settings, not passed over)."""
     try:
         with open(path, "rb") as handle:
-            return "sitemap-ext" in tomllib.load(handle).get("tool", {})
-    except (OSError, tomllib.TOMLDecodeError):
+            tool = tomllib.load(handle).get("tool")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
+    return isinstance(tool, dict) and "sitemap-ext" in tool
 
 
 def load_settings(path: str | None) -> Settings:
@@ -88,22 +108,34 @@ def load_settings(path: str | None) -> Settings:
             data = tomllib.load(handle)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
-    table: Any = data.get("tool", {}).get("sitemap-ext", {}) if path.endswith("pyproject.toml") else data
+    table: Any = data
+    if path.endswith("pyproject.toml"):
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{path}: tool must be a table ([tool.sitemap-ext]), not {_toml_type(tool)}")
+        table = tool.get("sitemap-ext", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.sitemap-ext] must be a table")
+        raise ConfigError(f"{path}: [tool.sitemap-ext] must be a table, not {_toml_type(table)}")
     unknown = sorted(set(table) - set(CONFIG_KEYS))
     if unknown:
         raise ConfigError(f"{path}: unknown setting {', '.join(unknown)} (known: {', '.join(CONFIG_KEYS)})")
     severity = table.get("severity", {})
-    if not isinstance(severity, dict):
+    if not isinstance(severity, dict) or not all(isinstance(v, str) for v in severity.values()):
         raise ConfigError(f"{path}: severity must be a table of CODE = \"error\" | \"warning\" | \"info\"")
     settings = Settings(path, _strings(table.get("select", []), path, "select"),
                         _strings(table.get("ignore", []), path, "ignore"),
-                        {str(k): str(v) for k, v in severity.items()},
+                        dict(severity),
                         _strings(table.get("cross-submitted", []), path, "cross-submitted"))
     return settings
+
+
+def _toml_type(value: object) -> str:
+    """The TOML name of a value's type, for messages."""
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
+             dict: "a table"}
+    return names.get(type(value), "a date or time")
 
 
 def _strings(value: Any, path: str, key: str) -> list[str]:
@@ -120,17 +152,21 @@ def split_codes(values: Iterable[str]) -> list[str]:
 
 
 def make_policy(select: Iterable[str], ignore: Iterable[str], severity: dict[str, str]) -> Policy:
-    """A policy from codes and prefixes, each checked against the registry."""
+    """A policy from codes and prefixes, each checked against the registry (in time
+    linear in their number: the registry's prefixes are a set)."""
     levels = {level.value: level for level in Severity}
     pairs = []
+    known = {code[:n] for code in REGISTRY for n in range(1, len(code) + 1)}
     for prefix in [*select, *ignore, *severity]:
-        if not prefix or not any(code.startswith(prefix.upper()) for code in REGISTRY):
+        if prefix.upper() not in known:
             raise ConfigError(f"'{prefix}' is no code or prefix of one (see 'sitemap-ext rules')")
     for prefix, level in severity.items():
         if level.lower() not in levels:
             raise ConfigError(f"severity of {prefix} must be error, warning or info, not '{level}'")
         pairs.append((prefix.upper(), levels[level.lower()]))
-    return Policy(tuple(p.upper() for p in select), tuple(p.upper() for p in ignore), tuple(pairs))
+    # Each entry once: a policy goes to every worker, and no longer than the registry's prefixes.
+    return Policy(tuple(dict.fromkeys(p.upper() for p in select)), tuple(dict.fromkeys(p.upper() for p in ignore)),
+                  tuple(pairs))
 
 
 def parse_severities(values: Iterable[str]) -> dict[str, str]:

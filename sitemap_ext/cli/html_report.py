@@ -12,12 +12,13 @@ site with 100,000 clusters stays a page a browser opens.
 from __future__ import annotations
 
 from collections import defaultdict
-from html import escape
+import html
 from typing import Any, Iterable, TextIO
 
 from ..checker.clusters import ABSENT, DIFFERS, WHOLE, Coverage
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
+from .report import visible
 
 COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted
 _MARKS = {WHOLE: ("✓", "listed and announces the cluster back"),
@@ -48,6 +49,19 @@ summary { cursor: pointer; font-weight: 600; }
 """
 
 
+def _h(text: str) -> str:
+    """Text for the page: markup escaped (quotes too, for attributes), and control,
+    separator and bidi characters shown as their escapes (``report.visible``)."""
+    return html.escape(visible(text))
+
+
+def _link(url: str, mark: str) -> str:
+    """A link to a URL of the sitemaps: only http(s) (a ``javascript:`` URL is text)."""
+    if url[:8].lower().startswith(("http://", "https://")):
+        return f"<a href=\"{_h(url)}\">{mark}</a>"
+    return mark
+
+
 def write_html(collector: Collector, out: TextIO, *, title: str, files: Iterable[dict[str, Any]],
                coverage: Coverage | None = None, clock: str | None = None, quiet: bool = False) -> None:
     """The report, as one HTML document written to ``out``."""
@@ -56,11 +70,11 @@ def write_html(collector: Collector, out: TextIO, *, title: str, files: Iterable
     write = out.write
     write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-          f"<meta name=\"robots\" content=\"noindex\"><title>{escape(title)}</title><style>{_STYLE}</style>"
+          f"<meta name=\"robots\" content=\"noindex\"><title>{_h(title)}</title><style>{_STYLE}</style>"
           "</head><body>\n")
-    write(f"<h1>{escape(title)}</h1>\n<p class=\"muted\">{len(files):,} files, "
+    write(f"<h1>{_h(title)}</h1>\n<p class=\"muted\">{len(files):,} files, "
           f"{sum(int(str(f.get('urls') or 0)) for f in files if f.get('kind') != 'sitemapindex'):,} URLs"
-          + (f"; dates judged at {escape(clock)}" if clock else "") + "</p>\n")
+          + (f"; dates judged at {_h(clock)}" if clock else "") + "</p>\n")
     write("<p class=\"counts\">" + "".join(
         f"<span class=\"{s.value}\">{count:,} {s.value}{'s' if count != 1 else ''}</span>"
         for s, count in ((Severity.ERROR, collector.errors), (Severity.WARNING, collector.warnings),
@@ -93,16 +107,16 @@ def _findings(write: Any, diagnostics: list[Diagnostic], collector: Collector) -
         severity = found[0].severity.value
         rule = REGISTRY.get(code)
         more = collector.suppressed.get(code, 0)
-        write(f"<details class=\"group g-{severity}\" id=\"{escape(code)}\"{' open' if severity == 'error' else ''}>"
-              f"<summary><span class=\"{severity}\">{escape(code)}</span> {escape(rule.name if rule else '')} "
+        write(f"<details class=\"group g-{severity}\" id=\"{_h(code)}\"{' open' if severity == 'error' else ''}>"
+              f"<summary><span class=\"{severity}\">{_h(code)}</span> {_h(rule.name if rule else '')} "
               f"<span class=\"muted\">{severity}, {len(found) + more:,}</span></summary>\n")
         if rule is not None:
-            write(f"<p class=\"muted\">{escape(rule.summary)}</p>\n")
+            write(f"<p class=\"muted\">{_h(rule.summary)}</p>\n")
         write("<table><thead><tr><th>Where</th><th>URL</th><th>Finding</th></tr></thead><tbody>\n")
         for diag in found:
-            where = escape(diag.file or "") + (f":{diag.line}" if diag.line else "")
-            fix = f"<br><span class=\"muted\">fix: {escape(diag.suggestion)}</span>" if diag.suggestion else ""
-            write(f"<tr><td>{where}</td><td>{escape(diag.url or '')}</td><td>{escape(diag.message)}{fix}</td></tr>\n")
+            where = _h(diag.file or "") + (f":{diag.line}" if diag.line else "")
+            fix = f"<br><span class=\"muted\">fix: {_h(diag.suggestion)}</span>" if diag.suggestion else ""
+            write(f"<tr><td>{where}</td><td>{_h(diag.url or '')}</td><td>{_h(diag.message)}{fix}</td></tr>\n")
         write("</tbody></table>\n")
         if more:
             write(f"<p class=\"muted\">{more:,} more not kept (--max-per-code; 0 keeps all).</p>\n")
@@ -118,10 +132,10 @@ def _coverage(write: Any, coverage: Coverage) -> None:
           f"URL named announces the same list back; {coverage.clusters - coverage.whole:,} with a defect.")
     if len(coverage.rows) < coverage.clusters:
         write(f" Shown: {len(coverage.rows):,}, those with a defect first.")
-    write("</p>\n<p class=\"muted\">" + "; ".join(f"{mark} {escape(text)}" for mark, text in _MARKS.values())
+    write("</p>\n<p class=\"muted\">" + "; ".join(f"{mark} {_h(text)}" for mark, text in _MARKS.values())
           + "; blank: the cluster names no URL for that code.</p>\n")
     write("<table class=\"coverage\"><thead><tr><th>#</th>"
-          + "".join(f"<th>{escape(code)}</th>" for code in coverage.codes) + "</tr></thead><tbody>\n")
+          + "".join(f"<th>{_h(code)}</th>" for code in coverage.codes) + "</tr></thead><tbody>\n")
     for number, row in enumerate(coverage.rows, 1):
         cells = []
         for code in coverage.codes:
@@ -131,8 +145,8 @@ def _coverage(write: Any, coverage: Coverage) -> None:
                 continue
             url, state = found
             mark, text = _MARKS[state]
-            cells.append(f"<td class=\"cell {state}\" title=\"{escape(url)}: {escape(text)}\">"
-                         f"<a href=\"{escape(url)}\">{mark}</a></td>")
+            cells.append(f"<td class=\"cell {state}\" title=\"{_h(url)}: {_h(text)}\">"
+                         f"{_link(url, mark)}</td>")
         write(f"<tr><td>{number}</td>{''.join(cells)}</tr>\n")
     write("</tbody></table>\n")
 

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from ..checker.sniff import wide_encoding
 from ..dates import format_instant
@@ -22,7 +23,66 @@ JSON_VERSION = 1
 CSV_COLUMNS = ("code", "severity", "file", "line", "column", "url", "hreflang", "message", "suggestion")
 _SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
 _SOURCE_WIDTH = 160  # longer source lines are cut
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+# --- What a report may contain: the one place each format's text is made safe ---------
+#
+# Findings quote what the inputs hold (URLs, hreflang values, source lines, file
+# names), so each format neutralises them here, and nowhere else:
+#   text, github, html: control characters (C0 but tab, DEL, C1), line and paragraph
+#     separators and bidi controls are shown escaped (``\x1b``, ``\u202e``);
+#   csv: a cell starting with = + - @ tab or CR gets a leading ' (OWASP, CSV injection);
+#   json, sarif: exact (JSON escapes), but a file name's bytes that are not UTF-8
+#     (os.fsdecode keeps them as lone surrogates) are written as ``\xNN`` text, as
+#     in every other format, so that every report is valid UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    point = ord(match.group())
+    if 0xDC80 <= point <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape)
+        return f"\\x{point - 0xDC00:02x}"
+    return f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` for a terminal, a log or a page: what could move the cursor, ring,
+    start a new line or turn the text around is shown as its escape."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+def utf8_exact(text: str) -> str:
+    """``text`` unchanged but for lone surrogates (a file name's bytes that are not
+    UTF-8), which become ``\\xNN``: what JSON and SARIF may carry."""
+    return _SURROGATE.sub(_escaped, text) if _SURROGATE.search(text) else text
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run as a formula (numbers stay numbers)."""
+    if not isinstance(value, str):
+        return value
+    value = utf8_exact(value)
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
+def sarif_uri(file: str) -> str:
+    """A path as a SARIF ``artifactLocation.uri``: a relative URI reference with
+    ``/`` between segments, each byte of the name percent-encoded but unreserved
+    characters (so ``#``, ``%``, ``?`` and ``:`` name this file and no other)."""
+    try:
+        raw = os.fsencode(file.replace(os.sep, "/"))
+    except UnicodeEncodeError:  # a surrogate no file system gave (a name made in Python)
+        raw = utf8_exact(file.replace(os.sep, "/")).encode()
+    return quote(raw, safe="/")
+
+
+def _json_text(document: Any) -> str:
+    """JSON of a report: exact, valid UTF-8 (see ``utf8_exact``)."""
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    # In JSON text a lone surrogate can only stand inside a string, where its
+    # replacement's backslash must be escaped.
+    return _SURROGATE.sub(lambda m: _escaped(m).replace("\\", "\\\\"), text) if _SURROGATE.search(text) else text
 
 
 def exit_code(collector: Collector, strict: bool) -> int:
@@ -83,27 +143,25 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
-        out.write(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}\n")
+        out.write(visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n")
         source = lines.get(diag.file, diag.line)
-        if source is not None and _CONTROL.search(source):
-            source = None  # a terminal is no place for control characters
         if source is not None and source.strip():
             if len(source) > _SOURCE_WIDTH:
-                out.write(f"    {source[:_SOURCE_WIDTH]}...\n")
+                out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
             else:
-                out.write(f"    {source}\n")
-                if diag.column is not None:
-                    out.write("    " + " " * (diag.column - 1) + "^\n")
+                out.write(f"    {visible(source)}\n")
+                if diag.column is not None:  # under the character, however wide the escapes before it
+                    out.write("    " + " " * len(visible(source[:diag.column - 1])) + "^\n")
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
-            out.write(f"    note: {related.message}" + (f" ({where})" if where else "") + "\n")
+            out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
     for code, count in sorted(collector.suppressed.items()):
         if not (quiet and collector.severity_of(code) is Severity.INFO):
             out.write(f"... and {count:,} more {code} not shown\n")
 
 
 def _escape_github(text: str, *, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
@@ -147,8 +205,7 @@ def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], *
     if skipped is not None:
         document["summary"]["skipped"] = skipped
     document.update(extra)
-    json.dump(document, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    out.write(_json_text(document) + "\n")
 
 
 def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
@@ -159,7 +216,7 @@ def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         if quiet and diag.severity is Severity.INFO:
             continue
         row = diag.as_dict()
-        writer.writerow(["" if row.get(column) is None else row[column] for column in CSV_COLUMNS])
+        writer.writerow(["" if row.get(column) is None else csv_cell(row[column]) for column in CSV_COLUMNS])
 
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -200,13 +257,12 @@ def write_sarif(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         "tool": {"driver": {"name": "sitemap-ext", "version": __version__, "rules": rules}},
         "columnKind": "unicodeCodePoints", "results": results,
     }]}
-    json.dump(document, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    out.write(_json_text(document) + "\n")
 
 
 def _sarif_location(file: str, line: int | None, column: int | None, message: str | None = None,
                     number: int | None = None) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": file.replace(os.sep, "/")}}
+    physical: dict[str, Any] = {"artifactLocation": {"uri": sarif_uri(file)}}
     if line is not None:
         physical["region"] = {"startLine": line, **({"startColumn": column} if column is not None else {})}
     location: dict[str, Any] = {"physicalLocation": physical}
@@ -235,7 +291,7 @@ def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
     if not path:
         return
     icon = "❌" if collector.errors else ("⚠️" if collector.warnings else "✅")
-    lines = [f"### {icon} sitemap-ext {verb}", "", f"{headline}: {counts_line(collector)}", ""]
+    lines = [f"### {icon} sitemap-ext {verb}", "", f"{visible(headline)}: {counts_line(collector)}", ""]
     if collector.counts:
         lines += ["| code | severity | name | findings |", "| --- | --- | --- | ---: |"]
         for code, count in sorted(collector.counts.items()):
