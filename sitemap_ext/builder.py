@@ -16,16 +16,16 @@ from typing import Any, Callable
 
 from .codes import REGISTRY
 from .dates import format_instant, now_argument
-from .diagnostics import Collector, Where
+from .diagnostics import Collector, Where, unknown_keys
 from .limits import MAX_STORED_PER_CODE
 from .ext.news import PREFIX as NEWS_PREFIX
 from .model import BuiltSite, Layout, Page, PageStream, Site, Source
 from .objects import Page as PageObject, Site as SiteObject
 from .output import OutputError, Staging, owner_key
-from .pages import PageNormaliser, source_column
+from .pages import PAGE_KEYS, PageNormaliser, source_column
 from .site import OBJECTS, load_site, load_site_data
 from .sources import SourceReader
-from . import parallel
+from . import arguments, parallel
 from .files import Files
 from .hashes import SeenUrls
 from .series import WrittenFile
@@ -127,8 +127,23 @@ def build(
                         f"{type(path).__name__}")
     if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
         raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
+    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
+        raise TypeError(f"build(out_dir=...) takes a folder's path, not {type(out_dir).__name__}")
     if out_dir is not None:
         out_dir = os.fspath(out_dir)
+    if gzip is not None:
+        arguments.flag("build", "gzip", gzip)
+    for name, value in (("dry_run", dry_run), ("strict", strict)):
+        arguments.flag("build", name, value)
+    arguments.choice("build", "engine", engine, tuple(RENDERERS))
+    arguments.instance("build", "collector", collector, Collector, "a Collector")
+    arguments.whole("build", "jobs", jobs, least=1)
+    arguments.whole("build", "max_per_code", max_per_code, least=1)
+    arguments.callback("build", "progress", progress)
+    arguments.strings("build", "allow_read", allow_read)
+    if env is not None and not (isinstance(env, Mapping) and all(isinstance(k, str) and isinstance(v, str)
+                                                                  for k, v in env.items())):
+        raise TypeError("build(env=...) takes a mapping of strings to strings")
     now = now_argument(now)
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY, limit=max_per_code)
@@ -397,6 +412,8 @@ def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Ite
             raw: Mapping[str, Any] = item.as_yaml()
         elif isinstance(item, Mapping):
             raw = item
+            # (a page from YAML has its keys judged by the loader: a mapping, here)
+            unknown_keys(normaliser.collector, raw, PAGE_KEYS, "a page", lambda key: Where(unit.display, number))
         else:
             raise TypeError(f"pages must give Page objects or mappings; item {number} is {type(item).__name__}")
         where = Where(unit.display, number)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .limits import MAX_STORED_PER_CODE
 
@@ -261,6 +261,18 @@ class Collector:
 
     def __iter__(self) -> Iterator[Diagnostic]:
         return iter(self.diagnostics)
+
+
+def unknown_keys(collector: Collector, keys: Iterable[Any], allowed: tuple[str, ...], what: str,
+                 where_of: Callable[[Any], Where]) -> None:
+    """C102 for each key of a mapping that ``allowed`` does not name (a YAML mapping, or
+    a page mapping a program gives), with the closest known name as the fix."""
+    for key in keys:
+        if isinstance(key, str) and key in allowed:
+            continue
+        guess = did_you_mean(str(key), allowed)
+        hint = f"did you mean '{guess}'?" if guess else f"known keys: {', '.join(allowed)}"
+        collector.report("C102", f"unknown key '{key}' in {what}; {hint}", where_of(key), suggestion=guess)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
 from . import dates
-from .diagnostics import Collector, Where, did_you_mean
+from .diagnostics import Collector, Where, unknown_keys
 from .limits import MAX_BYTES_PER_FILE, MAX_DESCRIPTION_BYTES, MAX_URLS_PER_FILE
 from .safeio import Refused, inside, read_bounded, regular_file
 from .loader import Doc, Path, load_yaml
@@ -107,13 +107,7 @@ class _Doc:
         if not isinstance(value, dict):
             self.collector.report("C103", f"{what} must be a mapping (key: value lines)", self.doc.value_where(path))
             return None
-        allowed = tuple(allowed)
-        for key in value:
-            if key not in allowed:
-                guess = did_you_mean(key, allowed)
-                hint = f"did you mean '{guess}'?" if guess else f"known keys: {', '.join(allowed)}"
-                self.collector.report("C102", f"unknown key '{key}' in {what}; {hint}", self.where(path + (key,)),
-                                      suggestion=guess)
+        unknown_keys(self.collector, value, tuple(allowed), what, lambda key: self.where(path + (key,)))
         return value
 
     def sequence(self, path: Path, value: Any, what: str) -> list[Any]:

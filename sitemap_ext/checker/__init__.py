@@ -15,14 +15,15 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from typing import Any, BinaryIO, Callable, Sequence, Union
 
-import yaml
 
+from .. import arguments
 from ..builder import build
 from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, now_argument, parse_now
 from ..diagnostics import Collector, Where
 from ..limits import MAX_BYTES_PER_FILE, MAX_DESCRIPTION_BYTES, MAX_STORED_PER_CODE
 from ..objects import Site as SiteObject
+from ..loader import is_site_yaml
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .clusters import Coverage
@@ -96,8 +97,8 @@ def check(paths: Sequence[Checkable] | Checkable | SiteObject, *,
     sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
     ``progress`` is called with a line of progress now and then.
     """
-    if html not in ("on", "drop-ext", "off"):
-        raise ValueError(f"html must be 'on', 'drop-ext' or 'off', not {html!r}")
+    _arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage, html,
+               fetch, None if isinstance(paths, SiteObject) else pages, delay, progress)  # (a Site's: its pages)
     if isinstance(paths, SiteObject):
         return _check_site(paths, pages, now, policy, max_per_code)
     if isinstance(paths, (str, os.PathLike, bytes, bytearray, memoryview)) or _readable(paths):
@@ -119,6 +120,28 @@ def check(paths: Sequence[Checkable] | Checkable | SiteObject, *,
             named.append(local)
         return _check(named, displays, now, base_urls, jobs, policy, cross_submitted, allow_read, max_per_code,
                       only_site_yaml, coverage, html, fetch, pages, delay, progress)
+
+
+def _arguments(base_urls: Any, jobs: Any, policy: Any, cross_submitted: Any, allow_read: Any, max_per_code: Any,
+               only_site_yaml: Any, coverage: Any, html: Any, fetch: Any, pages: Any, delay: Any,
+               progress: Any) -> None:
+    """check()'s keyword arguments, each of its type (TypeError) and range (ValueError)."""
+    arguments.choice("check", "html", html, ("on", "drop-ext", "off"))
+    for name, value in (("base_urls", base_urls), ("cross_submitted", cross_submitted), ("allow_read", allow_read)):
+        arguments.strings("check", name, value)
+    bad = next((pair for pair in base_urls if "=" not in pair), None)
+    if bad is not None:
+        raise ValueError(f"check(base_urls=...) takes URL=DIR pairs, not {bad!r}")
+    arguments.whole("check", "jobs", jobs, least=1)
+    arguments.whole("check", "max_per_code", max_per_code, least=1)
+    arguments.whole("check", "coverage", coverage, none=False)
+    arguments.flag("check", "only_site_yaml", only_site_yaml)
+    arguments.instance("check", "policy", policy, Policy, "a Policy (see config.make_policy)")
+    arguments.instance("check", "fetch", fetch, FetchOptions, "a FetchOptions")
+    if pages != "all":
+        arguments.whole("check", "pages", pages)
+    arguments.seconds("check", "delay", delay)
+    arguments.callback("check", "progress", progress)
 
 
 def _readable(item: object) -> bool:
@@ -254,14 +277,13 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
 def is_site_description(path: str) -> bool:
     """Whether a YAML file is a site description: its top level is a mapping with a
     ``site`` key (an include, a workflow or any other YAML has none). Read bounded,
-    composed only, never raises; one that cannot be read is judged (and reported)."""
+    read as a stream of YAML events (``loader.is_site_yaml``), never raises; one that
+    cannot be read is judged (and reported)."""
     try:
         text = read_bounded(path, MAX_DESCRIPTION_BYTES).decode("utf-8-sig")
-        root = yaml.compose(text, Loader=yaml.SafeLoader)  # nodes only: no value built, no alias expanded
-        return isinstance(root, yaml.MappingNode) and any(
-            isinstance(key, yaml.ScalarNode) and key.value == "site" for key, _ in root.value)
-    except (OSError, Refused, UnicodeDecodeError, yaml.YAMLError, RecursionError):
-        return True  # unreadable or malformed: judge it, so that the problem is reported
+    except (OSError, Refused, UnicodeDecodeError):
+        return True  # unreadable: judge it, so that the problem is reported
+    return is_site_yaml(text)  # (read as a stream of events: a data file is told at its first ones)
 
 
 def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
