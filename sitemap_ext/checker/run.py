@@ -175,6 +175,10 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         text = entry.locs[0].text
         if text:
             loc = text.strip() or None
+    if loc is not None and facts.url is not None and not loc.lower().startswith(("http://", "https://")):
+        # A relative loc is U101 (its rule says so, at its line); the rest is judged with
+        # it resolved against the file's URL, as a browser would: one mistake, one finding.
+        loc = _resolved(facts.url, loc) or loc
     ctx.loc = loc
     if loc is not None:
         ctx.loc_key = url_key(loc)
@@ -190,6 +194,14 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
     else:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
+
+
+def _resolved(base: str, reference: str) -> str | None:
+    try:
+        url = urljoin(base, reference)
+    except ValueError:
+        return None
+    return url if url.lower().startswith(("http://", "https://")) else None
 
 
 def is_page(path: str, sniffed: Sniffed) -> bool:
