@@ -132,6 +132,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("R107", E, "url-disallowed", "A listed URL is one its host's robots.txt disallows for Googlebot."),
     Code("R108", E, "no-sitemap-found", "A site names no sitemap in its robots.txt and has none at the usual locations."),
     Code("R109", W, "page-redirects", "A listed URL or an alternate redirects; list the final URL."),
+    Code("R110", E, "listed-fetch-failed", "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer in time."),
     # --- images
     Code("I101", E, "image-loc", "An image without a loc (its URL)."),
     Code("I102", E, "image-too-many", "More than 1,000 images on one page."),

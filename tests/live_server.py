@@ -126,3 +126,68 @@ def gzip_bomb(size: int) -> bytes:
         parts.append(compressor.compress(block))
     parts.append(compressor.flush())
     return b"".join(parts)
+
+
+class Raw:
+    """A TCP server on 127.0.0.1 that answers every connection with ``answer(request)``:
+    the bytes to send, each piece followed by its pause (a server that drips its headers
+    or its body, lies in its Content-Length, or sends what no HTTP server should)."""
+
+    def __init__(self, answer: Callable[[bytes], Iterable[tuple[bytes, float]]]) -> None:
+        import socket
+
+        self.answer = answer
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.requests: list[bytes] = []
+        self.closed = False
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.closed:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._one, args=(conn,), daemon=True).start()
+
+    def _one(self, conn) -> None:  # type: ignore[no-untyped-def]
+        try:
+            conn.settimeout(5)
+            request = b""
+            while b"\r\n\r\n" not in request and len(request) < 65536:
+                data = conn.recv(4096)
+                if not data:
+                    return
+                request += data
+            self.requests.append(request)
+            for piece, pause in self.answer(request):
+                if self.closed:
+                    return
+                conn.sendall(piece)
+                if pause:
+                    time.sleep(pause)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self.closed = True
+        self.sock.close()
+
+
+def drip(data: bytes, pause: float) -> Iterable[tuple[bytes, float]]:
+    """``data`` a byte at a time, ``pause`` seconds apart."""
+    return ((data[i:i + 1], pause) for i in range(len(data)))
+
+
+def gzip_layers(data: bytes, layers: int) -> bytes:
+    """``data`` gzipped ``layers`` times (Content-Encoding: gzip, gzip, ...)."""
+    for _ in range(layers):
+        compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+        data = compressor.compress(data) + compressor.flush()
+    return data

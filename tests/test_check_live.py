@@ -17,6 +17,7 @@ pytest.importorskip("protego", reason="a live check needs the 'live' extra (http
 from tests.live_server import Server, gzip_bomb, repeated, stalled  # noqa: E402
 
 from sitemap_ext import check  # noqa: E402
+from sitemap_ext.checker.live import LISTED_UNFETCHED  # noqa: E402
 from sitemap_ext.fetch import FetchOptions  # noqa: E402
 from sitemap_ext.site import display_name  # noqa: E402
 
@@ -68,6 +69,13 @@ def serve_clean(server: Server) -> None:
 @pytest.fixture()
 def server() -> Iterator[Server]:
     running = Server()
+    yield running
+    running.close()
+
+
+@pytest.fixture()
+def other() -> Iterator[Server]:
+    running = Server()  # another port of 127.0.0.1: another origin
     yield running
     running.close()
 
@@ -141,7 +149,8 @@ def test_page_defects_over_http_are_the_built_site_cross_checks(server: Server) 
     links = cluster(server, "a")
     server.add("/de/a/", body=page(links, lang="de", extra='<meta name="robots" content="noindex">\n'),
                content_type="text/html")
-    server.add("/fr/a/", body=page({"fr": links["fr"], "en": links["en"]}, lang="fr"), content_type="text/html")
+    server.add("/fr/a/", body=page({"fr": links["fr"], "en": links["en"], "de": links["en"]}, lang="fr"),
+               content_type="text/html")  # its de link names the en page: the methods contradict
     server.add("/en/b/", status=301, headers={"Location": "/en/b-new/"})
     server.add("/de/b/", body=page(cluster(server, "b"), lang="de"), content_type="text/html",
                headers={"X-Robots-Tag": "noindex"})
@@ -150,10 +159,10 @@ def test_page_defects_over_http_are_the_built_site_cross_checks(server: Server) 
     got = [(code, (file or "").replace(u, ""), line, (url or "").replace(u, "")) for code, file, line, url in found(result)]
     assert got == [
         ("R109", "/en/b/", None, "/en/b/"),  # a listed URL that redirects (named by its own URL)
-        ("H112", "/fr/a/", 5, "/fr/a/"),  # the page's own links: no x-default
+        ("H107", "/fr/a/", 7, "/fr/a/"),  # the page's own links: one URL as two languages
         ("H114", "/sitemap-pages.xml", 3, "/en/a/"),  # an alternate to a page that is noindex (de/a)
         ("U112", "/sitemap-pages.xml", 10, "/de/a/"),  # listed, and noindex in its head
-        ("H116", "/sitemap-pages.xml", 17, "/fr/a/"),  # the sitemap and the page give different alternates
+        ("H116", "/sitemap-pages.xml", 17, "/fr/a/"),  # the sitemap and the page contradict (de)
         ("H114", "/sitemap-pages.xml", 24, "/en/b/"),  # an alternate to de/b, noindex by X-Robots-Tag
         ("H115", "/sitemap-pages.xml", 24, "/en/b/"),  # an alternate (fr/b) that answers 404
         ("U112", "/sitemap-pages.xml", 31, "/de/b/"),  # listed, and noindex by its X-Robots-Tag header
@@ -248,9 +257,8 @@ def test_robots_lines_gz_sitemaps_local_files_and_cross_submission(server: Serve
     kinds = {f["file"]: f["kind"] for f in result.files}
     assert kinds[u + "/pages.xml.gz"] == "urlset" and kinds[local_name] == "urlset"
     assert not any(code == "X116" for code, _, _ in got)  # a .gz URL that holds gzip is named right
-    # Clusters are judged across the fetched sitemap and the local file: the local entry
-    # gives en/a another set of alternates than the fetched one (H116, at the local file).
-    assert any(file == local_name and code.startswith("H") for code, file, _ in got)
+    # URLs are judged across the fetched sitemap and the local file: en/a is listed in both (U104, at the local file).
+    assert ("U104", local_name, 3) in got
     # Once the other host's robots.txt lists the sitemap, it may list that host's URLs.
     server.add("//localhost/robots.txt", body=f"Sitemap: {u}/other-host.xml\n".encode(), content_type="text/plain")
     result = check([u + "/other-host.xml"], fetch=FAST)
@@ -283,3 +291,70 @@ def test_a_robots_txt_that_answers_5xx_is_reported_once(server: Server) -> None:
     server.add("/robots.txt", status=500, body=b"", content_type="text/plain")
     result = check([server.url + "/sitemap-pages.xml"], fetch=FAST)
     assert [(code, file) for code, file, _, _ in found(result)] == [("R102", server.url + "/robots.txt")]
+
+
+def test_a_site_that_cannot_be_reached_is_that_not_r108(server: Server) -> None:
+    """Given by its root: refused by the guard (R106, naming --allow-private), or no
+    connection (R101); never 'names no sitemap'."""
+    import socket
+
+    refused = check([server.url + "/"], fetch=FetchOptions(timeout=1.0))
+    [finding] = refused.collector.sorted()
+    assert (finding.code, finding.file) == ("R106", server.url + "/") and "--allow-private" in finding.message
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # a port where nothing listens: the connection is refused
+    unreachable = check([f"http://127.0.0.1:{port}/"], fetch=FAST)
+    assert [(d.code, d.file) for d in unreachable.collector.sorted()] == [("R101", f"http://127.0.0.1:{port}/")]
+
+
+def test_a_long_robots_txt_is_read_to_500_kib_at_a_line_boundary(server: Server) -> None:
+    u = server.url
+    head = f"User-agent: *\nDisallow: /private/\nSitemap: {u}/early.xml\n".encode()
+    filler = b"# " + b"x" * 997 + b"\n"  # 1,000-byte lines: line 512 straddles 500 KiB
+    tail = f"Sitemap: {u}/late.xml\nDisallow: /\n".encode()
+    server.add("/robots.txt", body=head + filler * 3000 + tail, content_type="text/plain")  # about 3 MB
+    server.add("/early.xml", body=urlset([entry(f"{u}/private/a/", {}), entry(f"{u}/b/", {})]))
+    server.add("/late.xml", body=urlset([entry(f"{u}/c/", {})]))
+    result = check([u + "/robots.txt"], fetch=FAST)
+    assert {f["file"] for f in result.files} == {u + "/early.xml"}  # the Sitemap: line past 500 KiB is not read
+    assert [(d.code, d.url) for d in result.collector.sorted()] == [("R107", u + "/private/a/")]  # nor Disallow: /
+
+
+def test_pages_that_robots_txt_disallows_are_never_fetched(server: Server, other: Server) -> None:
+    """A listed URL and an alternate on another host, both disallowed: R107, no request."""
+    u, o = server.url, other.url
+    server.add("/robots.txt", body=f"User-agent: *\nDisallow: /de/\nSitemap: {u}/s.xml\n".encode(),
+               content_type="text/plain")
+    other.add("/robots.txt", body=b"User-agent: Googlebot\nDisallow: /fr/\n", content_type="text/plain")
+    links = {"en": f"{u}/en/", "de": f"{u}/de/", "fr": f"{o}/fr/"}
+    server.add("/s.xml", body=urlset([entry(links["en"], links), entry(links["de"], links)]))
+    for path, lang in (("/en/", "en"), ("/de/", "de")):
+        server.add(path, body=page(links, lang=lang), content_type="text/html")
+    other.add("/fr/", body=page(links, lang="fr"), content_type="text/html")
+    result = check([u + "/robots.txt"], fetch=FAST, pages="all")
+    assert not any(path.startswith("/de/") for path in server.paths())
+    assert not any(path.startswith("/fr/") for path in other.paths())
+    r107 = {d.url for d in result.collector.sorted() if d.code == "R107"}
+    assert r107 == {f"{u}/de/", f"{o}/fr/"}
+
+
+def test_a_listed_sitemap_that_cannot_be_fetched_is_the_sites_defect_exit_1(server: Server) -> None:
+    """404, 500 or no answer from a child an index or robots.txt lists: exit 1. The URL
+    the user named unreachable: exit 3 (the check could not read its input)."""
+    u = server.url
+    opening = b'<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    server.add("/robots.txt", body=f"Sitemap: {u}/index.xml\nSitemap: {u}/slow.xml\n".encode(),
+               content_type="text/plain")
+    server.add("/index.xml", body=index(server, ["/missing.xml", "/broken.xml", "/slow.xml"]))
+    server.add("/missing.xml", status=404, body=b"no", content_type="text/plain")
+    server.add("/broken.xml", status=500, body=b"oops", content_type="text/plain")
+    server.add("/slow.xml", body=stalled(opening, 3.0))
+    command = [sys.executable, "-m", "sitemap_ext", "check", "--allow-private", "--timeout", "1", "--quiet",
+               "--format", "json"]
+    done = subprocess.run([*command, u + "/robots.txt"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert {"R102", LISTED_UNFETCHED} <= {d["code"] for d in __import__("json").loads(done.stdout)["diagnostics"]}
+    done = subprocess.run([*command, u + "/slow.xml"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stdout + done.stderr

@@ -12,7 +12,14 @@ sitemap lives elsewhere), and its rules judge the listed URLs (R107).
 Sources: sitemaps.org ("Informing search engine crawlers": robots.txt; the sitemap's
 location; cross-submission); Google, "Build and submit a sitemap" and "Manage your
 sitemaps using the Sitemaps report" (couldn't fetch, HTTP errors, redirects);
-RFC 9309 (robots.txt: 4xx means no rules, redirects followed up to five hops).
+RFC 9309 (robots.txt: 4xx means no rules, redirects followed up to five hops, at least
+the first 500 KiB read).
+
+What the user gave and what the site lists are told apart: a URL given that cannot
+be fetched is the check's failure to read its input (R101, R106: exit 3); a sitemap
+or page the site lists that cannot be fetched is a defect of the site
+(``LISTED_UNFETCHED``: exit 1). The user's headers go to the origins of the URLs
+given only (``Fetcher.trust``).
 """
 
 from __future__ import annotations
@@ -21,18 +28,24 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
 from ..fetch import Fetched, Fetcher, FetchOptions
 from ..urls import origin_text
+from .rules.robots import CRAWLER, _parsed
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff
 
 USUAL_PLACES = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap.txt")
 _CONTENT_TYPES = ("xml", "text/plain", "gzip", "octet-stream")  # what a sitemap may be served as (by substring)
-_ROBOTS_LIMIT = 512 * 1024  # Google reads the first 500 KiB of a robots.txt (RFC 9309: at least 500 KiB)
+_ROBOTS_LIMIT = 500 * 1024  # Google reads the first 500 KiB of a robots.txt (RFC 9309: at least 500 KiB)
 _PAGE_HEAD_LIMIT = 1 << 20
+PAGE_WINDOW = 64  # pages fetched, then judged and their files freed, at a time
+CHILD_WINDOW = 8  # an index's children fetched, then judged and freed, at a time (8 x 50 MiB on disk at most)
+# A sitemap or page the site lists that cannot be fetched: a defect of the site (exit 1),
+# not a failure to read what the user gave (R101, exit 3).
+LISTED_UNFETCHED = "R110"
 
 
 def is_url(text: str) -> bool:
@@ -70,6 +83,7 @@ class Remote:
         self.fetcher = Fetcher(options, self._folder.name)
         self.robots: dict[str, Robots] = {}  # origin -> its robots.txt
         self._fetched: dict[str, Fetched] = {}
+        self._kept: set[int] = set()  # the ids of the Fetched of inputs: their files stay for the whole check
 
     def close(self) -> None:
         self.fetcher.close()
@@ -84,6 +98,16 @@ class Remote:
                 url, **({"limit": _PAGE_HEAD_LIMIT, "head_only": True} if head_only else {}))
         return found
 
+    def release(self, fetched: Fetched) -> None:
+        """A fetched file judged: deleted (unless it is an input's, read again when the
+        check is run again), and fetched anew if it is asked for again."""
+        if id(fetched) in self._kept or fetched.path is None:
+            return
+        if self._fetched.get(fetched.url) is fetched:
+            del self._fetched[fetched.url]
+        self.fetcher.release(fetched.path)
+        fetched.path = None
+
     def fetch_many(self, urls: Iterable[str], *, head_only: bool = False) -> list[Fetched]:
         """Each URL fetched (threads; the client keeps each host to its share), in order."""
         urls = list(urls)
@@ -97,7 +121,7 @@ class Remote:
         origin = origin_text(url).lower()
         found = self.robots.get(origin)
         if found is None:
-            fetched = self.fetcher.get(origin + "/robots.txt", limit=_ROBOTS_LIMIT * 4)
+            fetched = self.fetcher.get(origin + "/robots.txt", limit=_ROBOTS_LIMIT + 1, prefix=True)
             if fetched.status is not None and fetched.status >= 500:  # (4xx: no rules, as if there were none)
                 self.collector.report("R102", f"{fetched.url} answers HTTP {fetched.status}: while a robots.txt "
                                       "cannot be read, Google crawls nothing of the host (RFC 9309: unreachable "
@@ -106,15 +130,32 @@ class Remote:
             text = None
             if fetched.ok and fetched.path is not None:
                 with open(fetched.path, "rb") as handle:
-                    text = handle.read(_ROBOTS_LIMIT).decode("utf-8", "replace")
+                    data = handle.read(_ROBOTS_LIMIT + 1)
+                self.fetcher.release(fetched.path)
+                if len(data) > _ROBOTS_LIMIT:  # longer: its first 500 KiB, to the end of their last whole line
+                    data = data[:_ROBOTS_LIMIT]
+                    data = data[:data.rfind(b"\n") + 1]
+                text = data.decode("utf-8", "replace")
             found = self.robots[origin] = Robots(fetched, text, sitemap_lines(text or ""))
         return found
+
+    def allows(self, url: str) -> bool:
+        """Whether the URL's host's robots.txt lets Googlebot fetch it (read first)."""
+        text = self.robots_of(url).text
+        if text is None:
+            return True
+        try:
+            return bool(_parsed(text).can_fetch(url, CRAWLER))
+        except Exception:  # noqa: BLE001 - as the R107 rule: a robots.txt the parser cannot take blocks nothing
+            return True
 
     # --- what each URL given leads to -------------------------------------------------------
 
     def inputs(self, urls: list[str]) -> list[Input]:
         """The sitemaps the URLs given lead to, fetched; what cannot be fetched is reported."""
         found: list[Input] = []
+        for url in urls:
+            self.fetcher.trust(url)
         for url in urls:
             if url.lower().startswith("file://"):
                 self.collector.report("R106", "file:// URLs are not fetched; give the file's path instead",
@@ -123,7 +164,7 @@ class Remote:
             if url.split("?", 1)[0].lower().endswith("/robots.txt"):
                 found += self._from_robots(url, given=True)
                 continue
-            if urlsplit(url).path not in ("", "/"):  # a site's root is the site: nothing to fetch of it
+            if _path(url) not in ("", "/"):  # a site's root is the site: nothing to fetch of it
                 fetched = self.fetch(url)
                 if not self.answered(fetched, Where(url)):
                     continue
@@ -132,6 +173,10 @@ class Remote:
                     continue
             # A page of the site: its robots.txt names the sitemaps, else the usual places.
             named = self._from_robots(origin_text(url).lower() + "/robots.txt", given=False)
+            robots = self.robots_of(url).fetched
+            if robots.problem is not None and robots.problem[0] in ("R101", "R106"):
+                self.answered(robots, Where(url))  # the site cannot be reached (or may not be): that, not R108
+                continue
             if not named:
                 named = self._usual(url)
             if not named:
@@ -139,6 +184,7 @@ class Remote:
                                       f"{', '.join(USUAL_PLACES)}; give the sitemap's URL, or add a Sitemap: line "
                                       "to robots.txt", Where(url), url=url)
             found += named
+        self._kept |= {id(given.fetched) for given in found}
         return found
 
     def _from_robots(self, url: str, *, given: bool) -> list[Input]:
@@ -150,7 +196,7 @@ class Remote:
         inputs = []
         located = self.fetch_many([sitemap for sitemap, _ in robots.sitemaps])
         for (sitemap, line), fetched in zip(robots.sitemaps, located):
-            if self.answered(fetched, Where(robots.url, line)):
+            if self.answered(fetched, Where(robots.url, line), listed=True):
                 inputs.append(Input(fetched, True))
         return inputs
 
@@ -165,14 +211,18 @@ class Remote:
     def _submitted(self, url: str) -> set[str]:
         return {sitemap for sitemap, _ in self.robots_of(url).sitemaps}
 
-    def answered(self, fetched: Fetched, where: Where, collector: Collector | None = None) -> bool:
+    def answered(self, fetched: Fetched, where: Where, collector: Collector | None = None, *,
+                 listed: bool = False) -> bool:
         """Report what went wrong in fetching a sitemap or robots.txt (at ``where``, the
         place that names it; to ``collector``, else the check's); True when there is a
-        body to check."""
+        body to check. ``listed``: the site names it (a robots.txt line, an index
+        entry), and not the user: a failure to fetch it is the site's."""
         report = (collector or self.collector).report
         url = fetched.url
         if fetched.problem is not None:
             code, message = fetched.problem
+            if listed and code == "R101":
+                code = LISTED_UNFETCHED
             if code == "X109":  # (a finding of the file itself: it is too large)
                 report(code, message, Where(url), url=url)
             else:
@@ -198,31 +248,35 @@ class Remote:
 
     # --- pages --------------------------------------------------------------------------------
 
-    def pages(self, urls: list[str], budget: int | None, delay: float) -> list[Fetched]:
+    def pages(self, urls: list[str], budget: int | None, delay: float) -> Iterator[list[Fetched]]:
         """The heads of listed pages and alternates (at most ``budget``; None: all), in
-        order. Without ``delay``, several at a time (at most ``per_host`` to one host);
-        with it, one at a time, ``delay`` seconds apart on one host. Progress (counts,
-        rate, time left) goes to ``progress`` about once a second."""
+        order, ``PAGE_WINDOW`` at a time (the caller judges and frees each window before
+        the next is fetched). Without ``delay``, several at a time (at most ``per_host``
+        to one host); with it, one at a time, ``delay`` seconds apart on one host.
+        Progress (counts, rate, time left) goes to ``progress`` about once a second."""
         chosen = urls if budget is None else urls[:budget]
         meter = _Meter(len(chosen), self.progress)
-        if not delay:
-            with ThreadPoolExecutor(max_workers=8) as pool:
-                futures = [pool.submit(self.fetch, url, head_only=True) for url in chosen]
-                for _ in as_completed(futures):
-                    meter.step()
-                return [future.result() for future in futures]
-        done: list[Fetched] = []
         last: dict[str, float] = {}
-        for url in chosen:
-            host = origin_text(url).lower()
-            if host in last:
-                pause = last[host] + delay - time.monotonic()
-                if pause > 0:
-                    time.sleep(pause)
-            done.append(self.fetch(url, head_only=True))
-            last[host] = time.monotonic()
-            meter.step()
-        return done
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            for start in range(0, len(chosen), PAGE_WINDOW):
+                window = chosen[start:start + PAGE_WINDOW]
+                if not delay:
+                    futures = [pool.submit(self.fetch, url, head_only=True) for url in window]
+                    for _ in as_completed(futures):
+                        meter.step()
+                    yield [future.result() for future in futures]
+                    continue
+                done: list[Fetched] = []
+                for url in window:
+                    host = origin_text(url).lower()
+                    if host in last:
+                        pause = last[host] + delay - time.monotonic()
+                        if pause > 0:
+                            time.sleep(pause)
+                    done.append(self.fetch(url, head_only=True))
+                    last[host] = time.monotonic()
+                    meter.step()
+                yield done
 
 
 class _Meter:
@@ -245,6 +299,14 @@ class _Meter:
             rate = self.done / max(now - self.started, 1e-6)
             left = (self.total - self.done) / rate
             self.progress(f"pages: {self.done:,}/{self.total:,} fetched, {rate:,.1f}/s, about {left:,.0f} s left")
+
+
+def _path(url: str) -> str | None:
+    """The URL's path; None for a URL that does not parse (fetching it says why)."""
+    try:
+        return urlsplit(url).path
+    except ValueError:
+        return None
 
 
 def _holds_sitemap(fetched: Fetched) -> bool:

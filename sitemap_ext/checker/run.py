@@ -32,6 +32,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from .. import langtags
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Where
+from ..fetch import Fetched
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..output import retained_files
 from ..parallel import usable_cores
@@ -42,7 +43,7 @@ from . import rules
 from .clusters import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
 from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, says_noindex, served
 from .config import Policy
-from .live import Input, Remote, sitemap_lines
+from .live import CHILD_WINDOW, LISTED_UNFETCHED, Input, Remote, sitemap_lines
 from .read_text import read_text
 from .read_xml import read_xml
 from .record import FileFacts, IndexEntry, Stray, UrlEntry, Value
@@ -426,8 +427,7 @@ class Run:
                 self._take(pending)
             self._late()
             if self.remote is not None and self.pages_budget != 0:
-                for pending in workers.plan(self._live_pages()):
-                    self._take(pending)
+                self._live_pages()  # (judged here a window at a time: each fetched file freed once judged)
         self.clusters.finish()
         if self.excluded:
             self.clusters.excluded(self.excluded)
@@ -571,50 +571,78 @@ class Run:
         return True
 
     def _fetched_children(self, task: Task, children: list[tuple[str, int]]) -> list[Task]:
-        assert self.remote is not None
+        """A fetched index's children: fetched ``CHILD_WINDOW`` at a time and judged here
+        as they come, each file freed once judged, so that the disk holds a window of
+        children and never all of them. Nothing is left to plan (the empty list)."""
+        remote = self.remote
+        assert remote is not None
         display = task.display or task.path
-        tasks = []
-        located = self.remote.fetch_many([url for url, _ in children])
-        for (child_url, line), fetched in zip(children, located):
-            where = Where(display, line)
-            same = child_url == task.url or child_url == task.display
-            if not same and not self.remote.answered(fetched, where, self.collector):
-                continue
-            sniffed = None if same or fetched.path is None else sniff(fetched.path)
-            if not self._child_ok(same, sniffed, child_url, where, child_url) or not self._first(fetched.final):
-                continue
-            assert fetched.path is not None and sniffed is not None
-            submitted = task.submitted or fetched.final in self.submitted
-            tasks.append(Task(fetched.path, fetched.final, submitted, sniffed, display=child_url))
-        return tasks
+        for start in range(0, len(children), CHILD_WINDOW):
+            window = children[start:start + CHILD_WINDOW]
+            for (child_url, line), fetched in zip(window, remote.fetch_many([url for url, _ in window])):
+                where = Where(display, line)
+                same = child_url == task.url or child_url == task.display
+                if same or remote.answered(fetched, where, self.collector, listed=True):
+                    sniffed = None if same or fetched.path is None else sniff(fetched.path)
+                    if self._child_ok(same, sniffed, child_url, where, child_url) and self._first(fetched.final):
+                        assert fetched.path is not None and sniffed is not None
+                        submitted = task.submitted or fetched.final in self.submitted
+                        child = Task(fetched.path, fetched.final, submitted, sniffed, display=child_url)
+                        self._merge(check_file(child, self.options, self.noted))
+                remote.release(fetched)
+        return []
 
     def _live_pages(self) -> list[Task]:
-        """The listed URLs and their alternates, fetched (their heads) within the budget:
-        each one that answers becomes a page to check; each that does not, a finding."""
-        assert self.remote is not None
-        tasks = []
-        for fetched in self.remote.pages(self.clusters.named_urls(), self.pages_budget, self.pages_delay):
-            key = url_key(fetched.url)
-            where = Where(fetched.url)
-            if fetched.problem is not None and fetched.problem[0] in ("R101", "R104", "R106"):
-                self.collector.report(fetched.problem[0], f"{fetched.url}: {fetched.problem[1]}", where, url=fetched.url)
-                self.page_status[key] = f"it cannot be fetched ({fetched.problem[1]})"
-                continue
-            if fetched.hops:
-                self.collector.report("R109", f"{fetched.url} redirects ({fetched.chain}); list and name the final "
-                                      "URL: search engines take a redirect's target, and hreflang links to a "
-                                      "redirect are not followed", where, url=fetched.url, suggestion=fetched.final)
-                self.page_status[key] = None  # (its redirect is the finding)
-                continue
-            if not fetched.ok or fetched.path is None:
-                self.page_status[key] = f"it answers HTTP {fetched.status}" if fetched.status else "it cannot be fetched"
-                continue
-            self.page_status[key] = None
-            if fetched.media_type and "html" not in fetched.media_type:
-                continue  # a PDF, an image: no head to read
-            noindex = says_noindex(fetched.headers.get("x-robots-tag", ""))
-            tasks.append(Task(fetched.path, fetched.url, False, None, display=fetched.url, noindex=noindex))
-        return tasks
+        """The listed URLs and their alternates that robots.txt lets Googlebot fetch (the
+        others are R107 and never fetched), fetched (their heads) within the budget a
+        window at a time, and judged here: each one that answers is a page checked, each
+        that does not a finding; each file is freed once judged. Nothing is left to plan."""
+        remote = self.remote
+        assert remote is not None
+        reported = {d.url for d in self.collector.diagnostics if d.code == "R107"}
+        urls = []
+        for url in self.clusters.named_urls():
+            if remote.allows(url):
+                urls.append(url)
+            elif url not in reported:
+                self.collector.report("R107", f"{url} is named by the sitemaps, but robots.txt disallows it for "
+                                      "Googlebot: search engines do not crawl it, and this check does not fetch it",
+                                      Where(url), url=url)
+        for window in remote.pages(urls, self.pages_budget, self.pages_delay):
+            tasks = [task for task in map(self._live_page, window) if task is not None]
+            if tasks:
+                results, log = _work(tasks, self.options, self.noted)
+                for result in results:
+                    self._merge(result)
+                if log is not None:
+                    self.clusters.add(None, log)
+            for fetched in window:
+                remote.release(fetched)
+        return []
+
+    def _live_page(self, fetched: Fetched) -> Task | None:
+        """A fetched page: a page to check, or what it answered instead (a finding, its status)."""
+        key = url_key(fetched.url)
+        where = Where(fetched.url)
+        if fetched.problem is not None and fetched.problem[0] in ("R101", "R104", "R106"):
+            code = LISTED_UNFETCHED if fetched.problem[0] == "R101" else fetched.problem[0]
+            self.collector.report(code, f"{fetched.url}: {fetched.problem[1]}", where, url=fetched.url)
+            self.page_status[key] = f"it cannot be fetched ({fetched.problem[1]})"
+            return None
+        if fetched.hops:
+            self.collector.report("R109", f"{fetched.url} redirects ({fetched.chain}); list and name the final "
+                                  "URL: search engines take a redirect's target, and hreflang links to a "
+                                  "redirect are not followed", where, url=fetched.url, suggestion=fetched.final)
+            self.page_status[key] = None  # (its redirect is the finding)
+            return None
+        if not fetched.ok or fetched.path is None:
+            self.page_status[key] = f"it answers HTTP {fetched.status}" if fetched.status else "it cannot be fetched"
+            return None
+        self.page_status[key] = None
+        if fetched.media_type and "html" not in fetched.media_type:
+            return None  # a PDF, an image: no head to read
+        noindex = says_noindex(fetched.headers.get("x-robots-tag", ""))
+        return Task(fetched.path, fetched.url, False, None, display=fetched.url, noindex=noindex)
 
     def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
         """The child's file, and the index's own URL as inferred from where it was found."""

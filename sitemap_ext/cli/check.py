@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..checker import check
-from ..fetch import FetchOptions, LiveUnavailable
+from ..fetch import FetchOptions, LiveUnavailable, seconds
 from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import format_instant, parse_now
 from .html_report import COVERAGE_ROWS, write_html
@@ -47,8 +47,13 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"sitemap-ext check: --header takes 'NAME: VALUE', not '{header}'\n")
             return EXIT_USAGE
         headers.append((name.strip(), value.strip()))
-    fetch = FetchOptions(timeout=args.timeout, headers=tuple(headers), allow_private=args.allow_private,
-                         cache=args.cache)
+    try:
+        seconds("--delay", args.delay)
+        fetch = FetchOptions(timeout=seconds("--timeout", args.timeout, zero=False), headers=tuple(headers),
+                             allow_private=args.allow_private, cache=args.cache)
+    except ValueError as exc:
+        sys.stderr.write(f"sitemap-ext check: {str(exc).replace('the cache', '--cache')}\n")
+        return EXIT_USAGE
     try:
         result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                        cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
