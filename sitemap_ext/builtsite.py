@@ -32,12 +32,16 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
+import selectors
 import subprocess
+import time
 from dataclasses import dataclass, replace
 from typing import Iterator
 from urllib.parse import urljoin
 
-from .checker.read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, read_time, served
+from .checker.read_html import (HEAD_UNREAD, NAME_NOT_UTF8, PageHead, Placed, name_is_utf8, page_url, read_head,
+                                read_time, served)
 from .dates import Lastmod
 from .diagnostics import Collector, Where
 from .model import BuiltSite, Page
@@ -53,6 +57,21 @@ GIT_TIMEOUT = 300  # seconds
 _CHUNK = 64 << 10  # bytes of git's output read at a time
 
 
+class _At(Where):
+    """Where a value of a page is: its column (a scan of its line in the page) is found
+    only when a finding is made, never for every value read. A page of 15,000 links
+    on one line would otherwise cost 15,000 scans of that line."""
+
+    def __init__(self, file: str, place: Placed) -> None:  # (no super().__init__: column is read-only)
+        self.file = file
+        self.line = place.line
+        self._place = place
+
+    @property  # type: ignore[override]
+    def column(self) -> int | None:
+        return self._place.column
+
+
 @dataclass(slots=True)
 class _Known:
     """What the first pass learnt: each page's URL key, and which are left out."""
@@ -65,7 +84,7 @@ class _Known:
 def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
     """The built site's pages, in path order, each cluster once."""
     root = os.path.realpath(source.path)
-    files = list(_walk(source))
+    files = list(_walk(source, collector))
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
     known = _Known({}, {}, root)
@@ -89,15 +108,20 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
                 yield page
 
 
-def _walk(source: BuiltSite) -> Iterator[tuple[str, str, str]]:
+def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, str]]:
     """(relative path, path, URL) of each HTML file. Hidden files and folders, links
-    that lead out of the folder and ``exclude`` matches are skipped."""
+    that lead out of the folder and ``exclude`` matches are skipped; so is a file whose
+    name is not UTF-8 (U116): no URL names it as browsers send them."""
     for path, real in walk_inside(source.path):
         if real is None or not path.lower().endswith((".html", ".htm")):
             continue
         relative = "/".join(os.path.relpath(path, source.path).split(os.sep))
-        if not any(fnmatch.fnmatchcase(relative, pattern) for pattern in source.exclude):
-            yield relative, path, page_url(relative, source.url, drop_html=source.drop_ext)
+        if any(fnmatch.fnmatchcase(relative, pattern) for pattern in source.exclude):
+            continue
+        if not name_is_utf8(relative):
+            collector.report("U116", NAME_NOT_UTF8, Where(display_name(path)))
+            continue
+        yield relative, path, page_url(relative, source.url, drop_html=source.drop_ext)
 
 
 def _chunks(path: str) -> Iterator[bytes]:
@@ -140,7 +164,7 @@ def _lastmod(source: BuiltSite, relative: str, path: str, head: PageHead, git: d
             if text is not None:
                 return normaliser.lastmod(text, Where(display, None))
         if found is not None and found.text.strip():
-            return normaliser.lastmod(found.text.strip(), Where(display, found.line, found.column))
+            return normaliser.lastmod(found.text.strip(), _At(display, found))
     return None
 
 
@@ -191,7 +215,7 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
     x_default: str | None = None
     for code, target, place in resolved:
         key = url_key(target)
-        at = Where(display, place.line, place.column)
+        at = _At(display, place)
         if key != own:
             why = known.excluded.get(key)
             if why is not None:
@@ -224,15 +248,14 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
             place = places[code]
             collector.report("H104", f"{url} names {target} as {code}, but {target} was written in the cluster "
                              f"{written[key].page} gives, which does not name this page; the pair is left out: "
-                             "make the links reciprocal", Where(display, place.line, place.column), url=url,
-                             hreflang=code)
+                             "make the links reciprocal", _At(display, place), url=url, hreflang=code)
             del urls[code]
     for target in urls.values():
         written[url_key(target)] = cluster
 
     def where_of(field: str | tuple[str, ...]) -> Where:
         if isinstance(field, tuple) and len(field) == 2 and field[1] in places:
-            return Where(display, places[field[1]].line, places[field[1]].column)
+            return _At(display, places[field[1]])
         return where
 
     page = normaliser.page({"urls": urls, "x_default": x_default or "none"}, where_of, source.defaults, where)
@@ -271,52 +294,147 @@ def _newer(one: Lastmod | None, other: Lastmod | None) -> Lastmod | None:
     return other
 
 
+# `git log` runs in a folder someone else may have filled: a repository there (or in a
+# folder above) has a config of its own, and git runs what a config names (a pager, an
+# fsmonitor hook, gpg for log.showSignature, an external diff, a textconv, a fetch for
+# a partial clone's missing objects). So git reads no system or global config, takes
+# from the user's environment only PATH (and a ceiling, which only narrows the search),
+# and gets every setting that could run a program on its command line, which wins over
+# any file. Its output is bounded in
+# bytes and time. (A safe.directory of the global config is not seen either: a checkout
+# that belongs to another user is S110, as git says.)
+_GIT_ENVIRONMENT = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_ATTR_NOSYSTEM": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "GIT_NO_LAZY_FETCH": "1",
+    "GIT_NO_REPLACE_OBJECTS": "1",
+    "HOME": os.devnull,  # (no ~/.gitattributes, ~/.config/git/...)
+    "LC_ALL": "C",
+}
+_GIT_SETTINGS = (
+    "core.fsmonitor=false", "core.hooksPath=" + os.devnull, "core.pager=cat", "credential.helper=",
+    "protocol.allow=never", "safe.bareRepository=explicit",
+    "log.showSignature=false", "gpg.program=" + os.devnull, "gpg.ssh.program=" + os.devnull,
+    "gpg.x509.program=" + os.devnull, "diff.external=", "log.follow=false", "log.showRoot=true",
+    "i18n.logOutputEncoding=UTF-8",
+)
+_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)")
+
+
+def _git_command(folder: str) -> list[str]:
+    settings = [part for setting in _GIT_SETTINGS for part in ("-c", setting)]
+    # Each commit as NUL, its time, NUL, then its files, each ended by a NUL: a name
+    # (which may hold any byte but NUL) can never pass for a commit's start.
+    return ["git", "--no-pager", *settings, "-C", folder, "log", "--no-show-signature", "--no-ext-diff",
+            "--no-textconv", "--format=%x00%cI", "--name-only", "--no-renames", "-z", "--relative", "--", "."]
+
+
+def _git_environment() -> dict[str, str]:
+    """What git runs with: PATH (to be found), a ceiling the user set (which only
+    narrows where a repository is looked for), and the settings above."""
+    keep = {name: os.environ[name] for name in ("PATH", "SYSTEMROOT", "GIT_CEILING_DIRECTORIES")
+            if name in os.environ}
+    return {**keep, **_GIT_ENVIRONMENT}
+
+
+def _run_bounded(command: list[str], environment: dict[str, str], limit: int,
+                 timeout: float) -> tuple[int | None, bytes, bytes, bool]:
+    """(exit status, stdout, start of stderr, whether stdout was cut) of a program
+    run with no input; it is killed past ``limit`` bytes of output or ``timeout``
+    seconds (status None then, when it was not cut)."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=environment, close_fds=True)
+    assert process.stdout is not None and process.stderr is not None
+    out, err = bytearray(), bytearray()
+    deadline = time.monotonic() + timeout
+    cut = timed_out = False
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ, out)
+        selector.register(process.stderr, selectors.EVENT_READ, err)
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            for key, _ in selector.select(left):
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                elif key.data is out:
+                    out += chunk
+                elif len(err) < 4096:
+                    err += chunk
+            if len(out) > limit:
+                cut = True
+                break
+    if cut or timed_out:
+        process.kill()
+    process.stdout.close()
+    process.stderr.close()
+    try:
+        status = process.wait(timeout=max(deadline - time.monotonic(), 1))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        timed_out = True
+    return (None if timed_out and not cut else status), bytes(out[:limit]) if cut else bytes(out), bytes(err), cut
+
+
 def _git_times(source: BuiltSite, collector: Collector) -> dict[str, str] | None:
     """Each file's last commit time (ISO 8601), by its path relative to the folder;
     None (S110) when the folder is in no git repository or git cannot run."""
-    command = ["git", "-C", source.path, "log", "--format=%x01%cI", "--name-only", "--no-renames", "-z",
-               "--relative", "--", "."]
     try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        status, data, error, cut = _run_bounded(_git_command(source.path), _git_environment(), GIT_LOG_LIMIT,
+                                                GIT_TIMEOUT)
     except OSError as exc:
         collector.report("S110", f"lastmod from git: git cannot run ({exc.strerror or exc}); install git",
                          source.where)
         return None
-    data = bytearray()
-    assert process.stdout is not None
-    try:
-        while len(data) <= GIT_LOG_LIMIT:  # (the newest commits come first: a cut keeps the right times)
-            chunk = process.stdout.read(_CHUNK)
-            if not chunk:
-                break
-            data += chunk
-    finally:
-        process.stdout.close()
-        if process.poll() is None and len(data) > GIT_LOG_LIMIT:
-            process.kill()
-        try:
-            process.wait(timeout=GIT_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    if process.returncode != 0:
-        error = (process.stderr.read(4096) if process.stderr is not None else b"").decode("utf-8", "replace")
+    if status is None:
+        collector.report("S110", f"lastmod from git: git log gave no answer within {GIT_TIMEOUT} seconds; the "
+                         f"pages of {source.display} get no lastmod from git", source.where)
+        return None
+    if status != 0 and not cut:
+        message = error.decode("utf-8", "replace").strip()
         collector.report("S110", f"lastmod from git: {source.display} is in no git repository "
-                         f"({error.strip().splitlines()[0] if error.strip() else 'git failed'}); its pages get "
+                         f"({message.splitlines()[0] if message else 'git failed'}); its pages get "
                          "no lastmod from git", source.where)
         return None
-    if process.stderr is not None:
-        process.stderr.close()
+    times = _commit_times(data, cut)
+    if times is None:
+        collector.report("S110", f"lastmod from git: the output of git log for {source.display} is not what "
+                         "it should be; its pages get no lastmod from git", source.where)
+    return times
+
+
+def _commit_times(data: bytes, cut: bool) -> dict[str, str] | None:
+    """Each file's newest commit time from ``git log`` output (see ``_git_command``);
+    None when the output is not that. ``cut``: the output stopped early, and its last
+    commit may be incomplete (the newest commits come first: what is read is right)."""
+    tokens = data.split(b"\0")
+    if tokens[0] != b"":
+        return None if data else {}
+    # Commits start at each empty token (a file name is never empty).
+    starts = [index for index, token in enumerate(tokens) if not token]
+    records = [tokens[first + 1:following] for first, following in zip(starts, starts[1:] + [len(tokens)])]
+    if cut:
+        records = records[:-1]
+    elif records and not records[-1]:
+        records.pop()  # (the NUL that ends the output)
     times: dict[str, str] = {}
-    records = bytes(data).split(b"\x01")[1:]
-    if len(data) > GIT_LOG_LIMIT:
-        records = records[:-1]  # (the last one may be cut)
     for record in records:
-        stamp, _, names = record.partition(b"\0")
-        text = stamp.decode("ascii", "replace").strip()
-        for name in names.lstrip(b"\n").split(b"\0"):
-            if name:
-                times.setdefault(name.decode("utf-8", "surrogateescape"), text)
+        if not record or not _STAMP.fullmatch(record[0]):
+            return None
+        stamp, names = record[0].decode("ascii"), record[1:]
+        if names:
+            if not names[0].startswith(b"\n"):  # (git puts a newline between a commit and its files)
+                return None
+            names[0] = names[0][1:]
+        for name in names:
+            times.setdefault(os.fsdecode(name), stamp)
     return times
 
 

@@ -61,6 +61,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("U113", E, "url-no-page", "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
     Code("U114", W, "url-not-listed", "A built page that is indexable and its own canonical is in no sitemap checked."),
     Code("U115", I, "url-padded", "Whitespace around a URL in its element or attribute; the XSD's anyURI collapses it and every parser trims it (U105 before 0.4)."),
+    Code("U116", W, "page-name-not-utf8", "A built file's name is not valid UTF-8: no URL reaches it, so it is no page of the site."),
     # --- values
     Code("D101", E, "lastmod-invalid", "A lastmod is empty, not a W3C datetime, or not a real date."),
     Code("D102", W, "lastmod-future", "A lastmod lies after the build or check time."),

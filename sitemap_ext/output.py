@@ -45,6 +45,7 @@ RESERVED_PREFIX = ".sitemap-ext"
 MANIFEST = ".sitemap-ext-manifest.json"
 JOURNAL = ".sitemap-ext-journal.json"
 STAGE_PREFIX = ".sitemap-ext-stage-"
+PROBE_PREFIX = ".sitemap-ext-probe-"  # an empty file made and removed at once, in each folder written
 _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
 
@@ -142,8 +143,8 @@ class Staging:
             # A stale name behind a link (a host folder replaced by a symlink) is not ours to remove.
             stale = [name for name in sorted(previous - set(names) - set(kept) - set(others))
                      if self._removable(name)]
-            for name in names:
-                self._target(name, create=True)  # every folder on the way exists and is ours to write
+            targets = [self._target(name, create=True) for name in names]  # every folder on the way is ours
+            self._prove_writable([*targets, *(self._target(name, create=False) for name in stale)])
             owners.pop(_LEGACY_OWNER, None)
             owners[self.owner] = names
             retained.pop(self.owner, None)
@@ -171,6 +172,24 @@ class Staging:
                 f"the commit into {self.out_dir} stopped part-way ({getattr(exc, 'strerror', None) or exc}); "
                 "its journal is kept, and the next build into this folder finishes it first", partial=True) from exc
         return self.removed
+
+    def _prove_writable(self, targets: list[str | None]) -> None:
+        """Before the journal: every folder a file moves into or is removed from takes
+        a new entry (a probe file made and removed) and lies on the staging folder's
+        file system, so that no move can fail there half-way through the commit (one
+        host's new files beside another's old ones)."""
+        device = os.lstat(self.folder).st_dev
+        for folder in sorted({self.out_dir, *(os.path.dirname(path) for path in targets if path is not None)}):
+            if os.lstat(folder).st_dev != device:
+                raise OutputError(f"{folder} is on another file system than {self.out_dir} (a mount point), so "
+                                  "files cannot be moved into it at once; nothing in the folder was changed")
+            try:
+                descriptor, probe = tempfile.mkstemp(prefix=PROBE_PREFIX, dir=folder)
+                os.close(descriptor)
+                os.remove(probe)
+            except OSError as exc:
+                raise OutputError(f"cannot write into {folder}: {exc.strerror or exc}; nothing in {self.out_dir} "
+                                  "was changed") from exc
 
     def _removable(self, name: str) -> bool:
         try:

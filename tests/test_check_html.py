@@ -13,9 +13,14 @@ LOCALES = {"en": "en/", "de": "de/", "fr": "fr/"}
 
 
 def page(links: dict[str, str], *, lang: str = "en") -> str:
+    """A head as themes write it: the hreflang links, then a feed's autodiscovery, og:locale,
+    an icon and a stylesheet; a language menu in the body (links, not annotations)."""
     tags = "\n".join(f'  <link rel="alternate" hreflang="{code}" href="{href}">' for code, href in links.items())
+    menu = "".join(f'<a href="/{code}/" hreflang="{code}">{code}</a>' for code in LOCALES)
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n  <meta charset="utf-8">\n{tags}\n'
-            '  <link rel="stylesheet" href="/site.css">\n</head>\n<body><p>text</p></body>\n</html>\n')
+            f'  <link rel="alternate" type="application/rss+xml" href="/{lang}/index.xml" title="Feed">\n'
+            f'  <meta property="og:locale" content="{lang}_{lang.upper()}">\n  <link rel="icon" href="/favicon.ico">\n'
+            f'  <link rel="stylesheet" href="/site.css">\n</head>\n<body><nav>{menu}</nav><p>text</p></body>\n</html>\n')
 
 
 def site(folder: Path, pages: dict[str, dict[str, str]]) -> Path:

@@ -41,7 +41,8 @@ from ..site import display_name, is_error_page
 from ..urls import origin_text, url_key
 from . import rules
 from .clusters import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from .read_html import HEAD_UNREAD, PageHead, Placed, page_url, read_head, says_noindex, served
+from .read_html import (HEAD_UNREAD, NAME_NOT_UTF8, PageHead, Placed, name_is_utf8, page_url, read_head,
+                        says_noindex, served)
 from .config import Policy
 from .live import CHILD_WINDOW, LISTED_UNFETCHED, Input, Remote, sitemap_lines
 from .read_text import read_text
@@ -680,6 +681,9 @@ class Run:
             if real.startswith(root + os.sep):
                 relative = "/".join(real[len(root) + 1:].split(os.sep))
                 if is_error_page(relative):  # served with an error status: no page, in any language
+                    return None
+                if not name_is_utf8(relative):
+                    self.collector.report("U116", NAME_NOT_UTF8, Where(display_name(real)))
                     return None
                 self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
