@@ -307,3 +307,22 @@ def test_misspelt_namespace_declared_on_an_entry(tmp_path: Path) -> None:
     result = check([write(tmp_path, "s.xml", body)])
     assert [(d.code, d.line, d.suggestion) for d in result.collector.sorted()] == [
         ("X105", 3, "http://www.google.com/schemas/sitemap-image/1.1")]
+
+
+def test_the_sitemaps_hook_takes_sitemaps_and_passes_over_robots_lines() -> None:
+    """The hook's own patterns (pre-commit matches them with re.search on the path): the
+    build's robots-sitemap.txt names sitemaps and is none (it failed with F104)."""
+    import re
+
+    import yaml
+
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((Path(__file__).parents[1] / ".pre-commit-hooks.yaml")
+                                                         .read_text(encoding="utf-8"))}
+    hook = hooks["sitemap-ext-sitemaps"]
+
+    def taken(path: str) -> bool:
+        return re.search(hook["files"], path) is not None and re.search(hook.get("exclude", "^$"), path) is None
+
+    assert [p for p in ("public/sitemap.xml", "sitemap-1.xml.gz", "out/en/sitemap.txt", "robots-sitemap.txt",
+                        "public/robots.txt", "out/robots-sitemap.txt", "notes.txt") if taken(p)] == [
+        "public/sitemap.xml", "sitemap-1.xml.gz", "out/en/sitemap.txt"]
