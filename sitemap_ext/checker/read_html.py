@@ -143,11 +143,13 @@ class PageHead:
         ``folder`` (Docusaurus and Nuxt name that one); ``about.html`` at ``about`` too.
         The first of its canonical and its hreflang links that names one of those
         spellings (by URL identity) is the URL search engines index it at; else ``url``."""
-        spellings = _spellings(url)
+        spellings: frozenset[int] | None = None  # (made only when the page does not name url as written)
         for placed in (*self.canonicals[:1], *self.alternate_places):
             text = placed.text.strip()
             if text == url:
                 return url
+            if spellings is None:
+                spellings = _spellings(url)
             try:
                 named = text if text.lower().startswith(("http://", "https://")) else urljoin(url, text)
                 if url_key(named) in spellings:

@@ -39,6 +39,7 @@ class Judged:
     keys: frozenset[int]  # url_key of every href in pairs
     named: frozenset[int]  # url_key of every href listed under a language (not x-default only)
     cluster_places: tuple[int, ...] = ()  # per pair of cluster: the link (position in the key) that gives it
+    relative: bool = False  # some href is relative: the verdict depends on the URL holding the links
 
 
 def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str | None) -> bool:
@@ -58,10 +59,8 @@ def judge_links(key: LinkKey, base: str | None = None) -> Judged:
     URL of the entry or page that holds the links. A relative href is H102, once, and
     is then read as resolved against ``base`` (as a browser resolves it), so the cluster
     it describes is judged too: where it leads and whether that page links back."""
-    if base is not None and any(href and not href.strip().lower().startswith(("http://", "https://"))
-                                for _, _, href, _ in key):
-        return _judge(key, base)
-    return _judge(key, None)  # (absolute hrefs: one verdict for every member that lists them)
+    judged = _judge(key, None)  # (absolute hrefs: one verdict for every member that lists them)
+    return _judge(key, base) if judged.relative and base is not None else judged
 
 
 # A cluster's members mostly stand near each other in a file: a few thousand recent
@@ -69,6 +68,7 @@ def judge_links(key: LinkKey, base: str | None = None) -> Judged:
 @lru_cache(maxsize=1 << 12)
 def _judge(key: LinkKey, base: str | None) -> Judged:
     findings: list[tuple[int, str, str, str | None, str | None]] = []
+    relative = False
     pairs: list[tuple[str, str]] = []
     places: list[int] = []
     for place, (rel, code, href, media) in enumerate(key):
@@ -84,6 +84,7 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
             findings.append((place, problem.code, problem.message, problem.suggestion, code))
         target = href.strip()
         if not target.lower().startswith(("http://", "https://")):
+            relative = True
             target = _resolved(target, base)
             if target is None:
                 findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
@@ -105,7 +106,7 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
         first.setdefault(pair, place)
     return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
                   frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT),
-                  tuple(first[pair] for pair in cluster))
+                  tuple(first[pair] for pair in cluster), relative)
 
 
 def _resolved(href: str, base: str | None) -> str | None:
