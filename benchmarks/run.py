@@ -115,7 +115,7 @@ def gzip_cost(folder: str, deflate: str) -> tuple[float, float]:
     """Seconds the build's deflate (zlib at its level, or ISA-L's igzip with the `fast`
     extra) takes to gzip every .xml file of folder, in this process, and the size of
     the result as a share of the input."""
-    from sitemap_ext.series import GZIP_LEVEL, ISAL_LEVEL
+    from sitemap_ext.write.series import GZIP_LEVEL, ISAL_LEVEL
 
     if deflate == "isal":
         from isal import isal_zlib as module
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         results["check --jobs 1"].append(timed(ours + ["check", os.path.join(SCRATCH, "out-build"), "--quiet",
                                                        "--jobs", "1"]))
         if args.gzip:
-            from sitemap_ext.series import deflate_name
+            from sitemap_ext.write.series import deflate_name
             seconds, share = gzip_cost(os.path.join(SCRATCH, "out-build"), deflate_name())
             gzip_runs.append(seconds)
         print(f"round {round_number + 1}/{args.repeat} done", file=sys.stderr)
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:16} {wall:9.2f} {wall / against:6.2f} {label:7} {peak:9.0f} {together or float('nan'):10.0f}")
     if gzip_runs:
         added = median("build --gzip") - median("build")
-        from sitemap_ext.series import deflate_name
+        from sitemap_ext.write.series import deflate_name
 
         print(f"\n--gzip adds {added:.2f} s; gzip itself ({deflate_name()}, one core) takes "
               f"{statistics.median(gzip_runs):.2f} s on that output, to {share:.2%} of its size "

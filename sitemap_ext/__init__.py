@@ -15,14 +15,11 @@ Python API::
 
 from __future__ import annotations
 
-__version__ = "0.3.0"
-
-from .builder import BuildResult, build  # noqa: E402
-from .checker import CheckResult, check  # noqa: E402
-from .diagnostics import Diagnostic, Severity  # noqa: E402
-from .library import Rendered, SitemapWriter, render  # noqa: E402
-from .objects import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video  # noqa: E402
+from ._version import __version__
+from .api import BuildResult, CheckResult, FetchOptions, Rendered, SitemapWriter, build, check, render
+from .diagnostics import Diagnostic, Severity
+from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
 __all__ = ["build", "check", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "Diagnostic",
-           "Severity", "__version__",
+           "Severity", "FetchOptions", "__version__",
            "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

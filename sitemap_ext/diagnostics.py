@@ -137,7 +137,7 @@ class Collector:
     """Collects diagnostics from every stage instead of stopping at the first.
 
     Severity comes from the registry, so a code has one severity everywhere, unless
-    the user's policy (``checker.config.Policy``) overrides it; a finding of a code
+    the user's policy (``rules.config.Policy``) overrides it; a finding of a code
     the policy does not show is only counted (``ignored``). Past
     ``MAX_STORED_PER_CODE`` findings of one code only the count grows, which keeps
     memory bounded on a million bad rows.
@@ -152,7 +152,7 @@ class Collector:
     # How many findings of one code are kept (None: all; a worker keeps all, the
     # main process decides when merging). Past it only the count grows.
     limit: int | None = MAX_STORED_PER_CODE
-    policy: Any = None  # checker.config.Policy: what is shown, and at which severity
+    policy: Any = None  # rules.config.Policy: what is shown, and at which severity
     # Environment values a site description used, shown by their variable's name.
     redactions: dict[str, str] = field(default_factory=dict)
 

@@ -1,197 +1,272 @@
-"""The typed model a site description normalises into.
+"""The public model: a site and its pages as Python objects, for programs that hold
+their pages in a database or a CMS instead of a YAML file.
 
-A ``Page`` is one logical page: one version (a plain ``loc``) or several, one per
-language (a hreflang cluster). Each version becomes one ``<url>`` entry; the
-entries of a cluster share everything but their ``<loc>``, so the writer
-renders the shared part once.
+Each class is a frozen dataclass with keyword-only fields that mirror the keys of a
+site description (specs/site-format.md) one for one, and ``as_yaml()`` gives the
+very mapping a YAML file would hold. ``build()`` and ``render()`` take these objects
+on the same path as a YAML file: the same normaliser judges every value, so a page
+made here gives the same bytes and the same findings as the same page written in
+YAML (only the location differs: a page of an iterable is located by its position,
+``<pages>:N``). Values are plain Python: URLs and codes as ``str``, dates as
+``datetime.date`` / ``datetime.datetime`` or ISO 8601 strings, priority as a ``float``
+or a string. A bad value is a finding of the build (data), never an exception, as
+the same value in YAML would be; what YAML cannot hold (a locale code that is no
+string, a locale that is no ``Locale``, an ``output`` that is no ``Output``, ``extra``
+that is no mapping) is a ``TypeError`` (a programming error) when the object is made::
+
+    from sitemap_ext import Site, Locale, Page, Alternate, Image, build
+
+    site = Site(base_url="https://www.example.com/",
+                locales=(Locale(code="en", prefix="/en/"), Locale(code="de", prefix="/de/")),
+                x_default="en")
+    pages = (Page(path=f"/{row['slug']}", lastmod=row["updated"],
+                  images=(Image(loc=row["photo"]),)) for row in rows)
+    result = build(site, "public/", pages=pages)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Union
-
-from .dates import Lastmod
-from .diagnostics import NOWHERE, Where
-from .urls import Origin
-
-CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+import datetime as dt
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
-    """One URL of a page; ``hreflang`` is None for a page with no alternates."""
-
-    loc: str
-    hreflang: str | None = None
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Layout:
-    """Locales whose URLs are each one's base followed by one and the same rest.
-
-    The normaliser makes one per site (every locale, in written order) and hands it
-    to each page expanded from a path; the writer keeps a template per layout, so
-    such a page is rendered from its rest alone. Compared by identity (a cheap key).
-    """
-
-    codes: tuple[str, ...]  # hreflang codes, in written order
-    bases: tuple[str, ...]  # each code's base URL, ending in '/'
-    x_default: int | None = None  # the index of the base x-default points to, if any
+def _plain(value: Any) -> Any:
+    """A value as YAML would hold it (dates stay dates: the normaliser takes both;
+    a mapping's keys are text, as a YAML key is its scalar's text)."""
+    if isinstance(value, (Image, Video, NewsArticle, NewsPublication)):
+        return value.as_yaml()
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key if isinstance(key, str) else str(key): _plain(item) for key, item in value.items()}
+    return value
 
 
-@dataclass(slots=True)
-class Page:
-    """One logical page: one URL (``codes`` None) or a hreflang cluster (a code per URL).
-
-    Treated as immutable (``dataclasses.replace`` makes changed copies) but not
-    frozen: a frozen dataclass costs five times as much to make, and a build makes
-    one per source row.
-    """
-
-    locs: tuple[str, ...]
-    codes: tuple[str, ...] | None = None  # hreflang of each loc, in written order
-    lastmod: Lastmod | None = None
-    changefreq: str | None = None
-    priority: str | None = None  # already formatted ("0.8"), as written
-    x_default: str | None = None  # the URL for x-default, if any
-    # Extension payloads, keyed by extension name ("image", "video", "news"); each
-    # extension module owns the type of its value.
-    extensions: tuple[tuple[str, Any], ...] = ()
-    where: Where = NOWHERE
-    # When every loc is layout.bases[i] + rest (and x_default, if any, is
-    # bases[layout.x_default] + rest): what the writer renders the page from.
-    layout: Layout | None = None
-    rest: str = ""
-    # Each loc's own lastmod, when the versions of a cluster changed at different
-    # times (``lastmod`` is then the newest of them); None: they share ``lastmod``.
-    lastmods: tuple[Lastmod | None, ...] | None = None
-
-    @property
-    def is_cluster(self) -> bool:
-        return self.codes is not None
-
-    @property
-    def versions(self) -> tuple[Version, ...]:
-        """The page's URLs with their hreflang codes (made on demand)."""
-        codes = self.codes if self.codes is not None else (None,) * len(self.locs)
-        return tuple(Version(loc, code) for loc, code in zip(self.locs, codes))
+def _require(owner: object, name: str, value: Any, kind: type | tuple[type, ...], what: str) -> None:
+    """A TypeError naming the class, the field and what it takes, unless ``value`` is a ``kind``."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{type(owner).__name__}({name}=...) takes {what}, not {type(value).__name__}")
 
 
-@dataclass(frozen=True, slots=True)
-class Defaults:
-    """Values pages inherit (top-level ``defaults:``, or a section's own)."""
-
-    lastmod: Lastmod | None = None
-    changefreq: str | None = None
-    priority: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """A CSV or JSON Lines file of page rows, read as a stream when pages are iterated."""
-
-    path: str  # as the user wrote it, resolved against its YAML file's folder
-    display: str  # the name diagnostics show
-    format: str  # "csv" | "jsonl"
-    defaults: Defaults
-    where: Where
+def _items(owner: object, name: str, value: Any, kind: type) -> None:
+    """A tuple (or list) whose items are all ``kind``; stored as a tuple."""
+    what = f"a tuple of {kind.__name__} objects"
+    _require(owner, name, value, (tuple, list), what)
+    for item in value:
+        _require(owner, f"{name}[...]", item, kind, f"{kind.__name__} objects")
+    object.__setattr__(owner, name, tuple(value))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class PageStream:
-    """Pages given by a program (``build(site, pages=...)``): any iterable of
-    ``objects.Page`` or of mappings with a page's keys, read once, as it is built."""
-
-    items: Any  # Iterable[objects.Page | Mapping[str, Any]]
-    defaults: Defaults
-    display: str = "<pages>"  # findings name a page by its place: <pages>:N
-
-
-@dataclass(frozen=True, slots=True)
-class BuiltSite:
-    """A built site's folder (a source ``site:``): its HTML pages are the pages."""
-
-    path: str  # the folder, resolved against its YAML file's folder
-    display: str  # the name diagnostics show
-    url: str  # where the folder is served, ending in '/'
-    drop_ext: bool  # a page's URL has no .html (servers that map /about to about.html)
-    exclude: tuple[str, ...]  # patterns of files (relative, '/'-separated) that are no pages
-    # Where a page's lastmod is looked for, in order: ("meta", NAME), ("time", None),
-    # ("time", "class" | "id", NAME) or ("git",).
-    lastmod: tuple[tuple[str, ...], ...]
-    defaults: Defaults
-    where: Where
+def _mapping(obj: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in fields(obj):
+        if item.name in skip or item.name == "extra":
+            continue
+        value = getattr(obj, item.name)
+        if value is None or value == ():
+            continue
+        out[item.name] = _plain(value)
+    out.update(_plain(getattr(obj, "extra", {})))
+    return out
 
 
-@dataclass(frozen=True, slots=True)
-class OutputConfig:
-    dir: str | None = None
-    pattern: str = "sitemap-{n}.xml"
-    news_pattern: str = "news-{n}.xml"
-    index_file: str = "sitemap.xml"
-    index: str = "auto"  # "auto": an index when there is more than one file; "always"
-    gzip: bool = False
-    max_urls: int = 50_000
-    max_bytes: int = 52_428_800
-    text: bool = False
-    robots: str | None = None  # file name of the robots.txt snippet, or None
-    public_url: str | None = None  # where the files are served; default base_url
-    drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
-    drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
-    versioned: bool = False  # name an index's files by their content; keep the previous build's
-    html: bool = False  # a static HTML view of every sitemap, for people
-    xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True)
 class Locale:
-    """One entry of ``locales:``: a hreflang code and the URL its pages live under."""
+    """A language version of the site: its hreflang ``code`` (BCP 47, as ``de-AT``) and
+    where its URLs live: a ``prefix`` on the site's host (``/de/``), or a ``host`` of
+    its own (``https://www.example.de/``)."""
 
-    code: str  # canonical form, as written into hreflang
-    base: str  # host + prefix, ending in '/': "https://example.de/" or "https://e.com/de/"
-    host_root: str  # the host's root, for relative urls: "https://example.de/"
-
-
-# x_default given as a locale code, a URL, or switched off.
-XDefault = Union["XDefaultCode", "XDefaultUrl", None]
-
-
-@dataclass(frozen=True, slots=True)
-class XDefaultCode:
     code: str
+    prefix: str | None = None
+    host: str | None = None
+
+    def __post_init__(self) -> None:
+        _require(self, "code", self.code, str, "a language code as a string ('de-AT')")
+
+    def as_yaml(self) -> dict[str, Any] | str:
+        if self.host is None and self.prefix is not None:
+            return self.prefix
+        return _mapping(self, skip=("code",))
 
 
-@dataclass(frozen=True, slots=True)
-class XDefaultUrl:
+@dataclass(frozen=True, kw_only=True)
+class NewsPublication:
+    """A news publication: its ``name`` as Google News knows it, and its ``language``."""
+
+    name: str
+    language: str
+
+    def as_yaml(self) -> dict[str, Any]:
+        return _mapping(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Output:
+    """Where and how sitemaps are written: the keys of ``output:`` in a site
+    description (None: the default)."""
+
+    dir: str | None = None
+    pattern: str | None = None
+    news_pattern: str | None = None
+    index_file: str | None = None
+    index: bool | str | None = None
+    gzip: bool | None = None
+    max_urls: int | None = None
+    max_bytes: int | None = None
+    text: bool | None = None
+    robots: bool | None = None
+    public_url: str | None = None
+    drop_deprecated: bool | None = None
+    drop_old_news: bool | None = None
+    versioned: bool | None = None
+    html: bool | None = None
+    xsl: bool | None = None
+
+    def as_yaml(self) -> dict[str, Any]:
+        return _mapping(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Site:
+    """A site: its ``base_url`` (relative page URLs resolve against it), its
+    ``locales``, which version ``x_default`` names (a locale code, a URL, or None), a
+    news ``publication`` its articles inherit, the ``defaults`` pages inherit
+    (``lastmod``, ``changefreq``, ``priority``), the ``output`` settings, and ``now``
+    (the instant dates are judged against; default: the build's clock)."""
+
+    base_url: str
+    locales: tuple[Locale, ...] = ()
+    x_default: str | None = None
+    publication: NewsPublication | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    output: Output = field(default_factory=Output)
+    now: str | dt.datetime | dt.date | None = None
+
+    def __post_init__(self) -> None:
+        _items(self, "locales", self.locales, Locale)
+        _require(self, "publication", self.publication, (NewsPublication, type(None)), "a NewsPublication or None")
+        _require(self, "defaults", self.defaults, Mapping, "a mapping (lastmod, changefreq, priority)")
+        _require(self, "output", self.output, Output, "an Output")
+
+    def as_yaml(self) -> dict[str, Any]:
+        """The mapping of the equivalent site description (without its pages)."""
+        data: dict[str, Any] = {"site": {"base_url": self.base_url}}
+        if self.now is not None:
+            data["site"]["now"] = self.now.isoformat() if isinstance(self.now, dt.date) else self.now
+        if self.locales:
+            data["locales"] = {locale.code: locale.as_yaml() for locale in self.locales}
+        if self.x_default is not None:
+            data["x_default"] = self.x_default
+        if self.publication is not None:
+            data["news"] = {"publication": self.publication.as_yaml()}
+        if self.defaults:
+            data["defaults"] = _plain(self.defaults)
+        output = self.output.as_yaml()
+        if output:
+            data["output"] = output
+        return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class Alternate:
+    """One language version of a page: its hreflang ``code`` and its URL."""
+
+    code: str
     url: str
 
-
-@dataclass(frozen=True, slots=True)
-class Scope:
-    """What the site's sitemaps may list: the origins, and the folder they are served from."""
-
-    base_url: str
-    origins: frozenset[Origin]
-    folder: str  # the public URL's folder on base_url's host, "https://example.com/" or deeper
-    robots: bool  # a robots.txt line submits the sitemaps (allows out-of-folder URLs)
-    locales: tuple[Locale, ...] = ()
-    x_default: XDefault = None  # the site-wide x_default
-    now: float | None = None  # the clock for date checks, when one is given
-    news_publication: Any = None  # ext.news.Publication inherited by every article
-    drop_deprecated: bool = False  # leave deprecated image and video fields out
-    drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
-    versioned: bool = False  # name an index's files by their content; keep the previous build's
-    html: bool = False  # a static HTML view of every sitemap, for people
+    def __post_init__(self) -> None:
+        _require(self, "code", self.code, str, "a language code as a string ('de-AT')")
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
-    file: str
-    base_url: str
-    output: OutputConfig
-    # YAML pages (already normalised) and sources (read lazily), in description order.
-    units: tuple[Union[Page, Source, BuiltSite, PageStream], ...] = ()
-    now: float | None = None
-    scope: Scope | None = None
-    clock: str = "--now"  # where ``now`` came from: --now, site.now, SOURCE_DATE_EPOCH, the system clock
+@dataclass(frozen=True, kw_only=True)
+class Image:
+    """An image of a page (Google's image extension): its ``loc``; ``caption``,
+    ``geo_location``, ``title`` and ``license`` are read and reported as deprecated."""
+
+    loc: str
+    caption: str | None = None
+    geo_location: str | None = None
+    title: str | None = None
+    license: str | None = None
+
+    def as_yaml(self) -> dict[str, Any]:
+        return _mapping(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Video:
+    """A video of a page (Google's video extension). ``extra`` takes the other keys of a
+    video in a site description (``restriction``, ``platform``, ``uploader``, ...)."""
+
+    thumbnail_loc: str
+    title: str
+    description: str
+    content_loc: str | None = None
+    player_loc: str | None = None
+    duration: int | None = None
+    expiration_date: str | dt.date | dt.datetime | None = None
+    rating: float | None = None
+    view_count: int | None = None
+    publication_date: str | dt.date | dt.datetime | None = None
+    family_friendly: bool | None = None
+    requires_subscription: bool | None = None
+    live: bool | None = None
+    tag: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _require(self, "extra", self.extra, Mapping, "a mapping of a video's other keys")
+
+    def as_yaml(self) -> dict[str, Any]:
+        return _mapping(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewsArticle:
+    """A news article (Google's news extension): its ``title`` and
+    ``publication_date``; the ``publication`` defaults to the site's."""
+
+    title: str
+    publication_date: str | dt.date | dt.datetime
+    publication: NewsPublication | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _require(self, "extra", self.extra, Mapping, "a mapping of an article's other keys")
+
+    def as_yaml(self) -> dict[str, Any]:
+        return _mapping(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Page:
+    """One page: a single URL (``loc``), or one URL per locale, as a ``path`` joined to
+    each locale's base (limited to ``locales`` if given) or as ``alternates`` (each
+    locale's own URL, translated slugs). ``x_default`` names the version for other
+    languages (a locale code or a URL). URLs may be relative to the site's base_url."""
+
+    loc: str | None = None
+    path: str | None = None
+    alternates: tuple[Alternate, ...] = ()
+    locales: tuple[str, ...] = ()
+    x_default: str | None = None
+    lastmod: str | dt.date | dt.datetime | None = None
+    changefreq: str | None = None
+    priority: float | str | None = None
+    images: tuple[Image, ...] = ()
+    videos: tuple[Video, ...] = ()
+    news: NewsArticle | None = None
+
+    def __post_init__(self) -> None:
+        _items(self, "alternates", self.alternates, Alternate)
+
+    def as_yaml(self) -> dict[str, Any]:
+        """The mapping of the equivalent page in a site description."""
+        data = _mapping(self, skip=("alternates",))
+        if self.alternates:
+            data["urls"] = {alternate.code: _plain(alternate.url) for alternate in self.alternates}
+        return data
+
+
+__all__ = ["Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_ext import (Alternate, Image, Locale, Page, Site, SitemapWriter, build, check,  # noqa: F401
-                         render)
+from sitemap_ext import Alternate, Image, Locale, Page, Site, SitemapWriter, build, check, render
 
 NOW = "2026-11-21T12:00:00Z"
 

@@ -144,7 +144,7 @@ def test_gzip_files_and_index_naming_them(make_site: Callable[..., Path], tmp_pa
 @pytest.mark.parametrize("deflate", ["isal", "zlib"])
 def test_gzip_with_either_deflate_holds_the_plain_bytes(make_site: Callable[..., Path], tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch, deflate: str) -> None:
-    from sitemap_ext.series import deflate_name
+    from sitemap_ext.write.series import deflate_name
 
     if deflate == "isal":
         pytest.importorskip("isal", reason="isal (the `fast` extra) is not installed")
@@ -267,7 +267,7 @@ def test_norwegian_key_and_yes_no_values_keep_their_text(make_site: Callable[...
     # YAML 1.1 reads `no` as False; a key must stay the text written.
     from sitemap_ext.codes import REGISTRY
     from sitemap_ext.diagnostics import Collector
-    from sitemap_ext.loader import load_yaml
+    from sitemap_ext.read.yaml_doc import load_yaml
 
     doc = load_yaml("no: 1\nyes: no\n", "x.yaml", Collector(REGISTRY), {})
     assert doc is not None and doc.data == {"no": 1, "yes": False} and doc.texts[("yes",)] == "no"

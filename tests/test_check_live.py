@@ -17,9 +17,9 @@ pytest.importorskip("protego", reason="a live check needs the 'live' extra (http
 from tests.live_server import Server, gzip_bomb, repeated, stalled  # noqa: E402
 
 from sitemap_ext import check  # noqa: E402
-from sitemap_ext.checker.live import LISTED_UNFETCHED  # noqa: E402
-from sitemap_ext.fetch import FetchOptions  # noqa: E402
-from sitemap_ext.site import display_name  # noqa: E402
+from sitemap_ext.read.live import LISTED_UNFETCHED  # noqa: E402
+from sitemap_ext.read.http import FetchOptions  # noqa: E402
+from sitemap_ext.read.site_yaml import display_name  # noqa: E402
 
 LOCALES = ("en", "de", "fr")
 FAST = FetchOptions(timeout=1.0, deadline=3.0, retries=2, max_wait=1.0, allow_private=True)
@@ -277,7 +277,7 @@ def test_a_delay_spaces_the_page_requests_to_one_host(server: Server) -> None:
 def test_the_address_is_checked_again_when_the_connection_is_made(server: Server, monkeypatch) -> None:
     # A name that resolved to a public address when it was checked and to a local one
     # when connected to (DNS rebinding) is refused at the connection: nothing is asked.
-    import sitemap_ext.fetch as fetch
+    import sitemap_ext.read.http as fetch
 
     serve_clean(server)
     monkeypatch.setattr(fetch, "guard", lambda url, allow_private: None)  # as if the first answer was public

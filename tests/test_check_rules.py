@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_ext import check
-from sitemap_ext.checker.config import make_policy
+from sitemap_ext.rules.config import make_policy
 from sitemap_ext.cli import main
 
 from .conftest import ROOT

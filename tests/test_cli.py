@@ -110,7 +110,7 @@ def test_real_subprocess(make_site: Callable[..., Path], tmp_path: Path) -> None
 
 def test_progress_is_reported_to_the_callback(make_site: Callable[..., Path], tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitemap_ext.builder as builder
+    import sitemap_ext.write.build as builder
     from sitemap_ext import build
 
     monkeypatch.setattr(builder._Meter, "INTERVAL", 0.0)

@@ -183,7 +183,7 @@ def test_unwritable_output_folder(make_site: Callable[..., Path], tmp_path: Path
 def test_too_many_sitemaps_for_one_index(
     make_site: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sitemap_ext.files as files_module
+    import sitemap_ext.write.files as files_module
 
     monkeypatch.setattr(files_module, "MAX_SITEMAPS_PER_INDEX", 2)
     site = make_site(HEAD + "pages:\n  - loc: /a\n  - loc: /b\n  - loc: /c\noutput:\n  max_urls: 1\n")

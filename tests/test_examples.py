@@ -12,7 +12,7 @@ import pytest
 from sitemap_ext import build, check
 from sitemap_ext.codes import REGISTRY
 from sitemap_ext.diagnostics import Collector, Severity
-from sitemap_ext.loader import load_yaml
+from sitemap_ext.read.yaml_doc import load_yaml
 
 from .conftest import ROOT
 
@@ -43,8 +43,8 @@ def test_example_matches_json_schema(site: Path) -> None:
 
 
 def test_json_schema_names_the_keys_the_loader_takes() -> None:
-    from sitemap_ext import site as site_module
-    from sitemap_ext.pages import PAGE_KEYS
+    from sitemap_ext.read import site_yaml as site_module
+    from sitemap_ext.read.pages import PAGE_KEYS
 
     props = SCHEMA["properties"]
     assert set(props) == set(site_module.TOP_KEYS)

@@ -26,11 +26,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sitemap_ext.builder as builder
-import sitemap_ext.parallel as parallel
+import sitemap_ext.write.build as builder
+import sitemap_ext.write.parallel as parallel
 from sitemap_ext import build
-from sitemap_ext.pages import PageNormaliser
-from sitemap_ext.writer import FastRenderer
+from sitemap_ext.read.pages import PageNormaliser
+from sitemap_ext.write.xml import FastRenderer
 
 from .conftest import canonical
 
@@ -252,7 +252,7 @@ def test_a_failing_worker_ends_quietly_and_the_build_runs_in_one_process(tmp_pat
         pytest.skip("no fork on this platform: builds run in one process")
     from sitemap_ext.codes import REGISTRY
     from sitemap_ext.diagnostics import Collector
-    from sitemap_ext.site import load_site
+    from sitemap_ext.read.site_yaml import load_site
 
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
 
@@ -292,13 +292,13 @@ def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jo
                                                           final_newline: bool, fmt: str, block: int,
                                                           good_header: bool) -> None:
     """Cut anywhere, read in blocks of any size: the same rows, lines and findings."""
-    import sitemap_ext.sources as sources
+    import sitemap_ext.read.sources as sources
     from sitemap_ext.codes import REGISTRY
     from sitemap_ext.diagnostics import Collector
     from sitemap_ext.diagnostics import Where
-    from sitemap_ext.model import Defaults, Source
-    from sitemap_ext.pages import source_column
-    from sitemap_ext.sources import SourceReader
+    from sitemap_ext.read.normalised import Defaults, Source
+    from sitemap_ext.read.pages import source_column
+    from sitemap_ext.read.sources import SourceReader
 
     header = [b"path,lastmod,sku" if good_header else b"path\xff,lastmod"] if fmt == "csv" else []
     data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(header + lines) + (b"\n" if final_newline else b"")
@@ -332,7 +332,7 @@ def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jo
 
 def test_a_csv_with_a_quote_is_not_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sitemap_ext.diagnostics import Where
-    from sitemap_ext.model import Defaults, Source
+    from sitemap_ext.read.normalised import Defaults, Source
 
     def source(name: str) -> Source:
         return Source(str(tmp_path / name), name, "csv", Defaults(), Where("site.yaml"))

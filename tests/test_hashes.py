@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemap_ext import build
-from sitemap_ext.hashes import HashSet, HashTable, UrlSeen
+from sitemap_ext.write.hashes import HashSet, HashTable, UrlSeen
 
 KEYS = st.lists(st.one_of(st.integers(-(2 ** 63), 2 ** 63 - 1), st.sampled_from([0, 1, -1, 2 ** 20])), max_size=300)
 
@@ -98,7 +98,7 @@ def test_hash_set_update_is_set_update(keys: list[int]) -> None:
 @settings(max_examples=100, deadline=None)
 @given(groups=st.lists(st.lists(st.text(max_size=9), max_size=4), max_size=30), block=st.integers(1, 40))
 def test_packed_text_reads_back_every_string(groups: list[list[str]], block: int) -> None:
-    from sitemap_ext.checker.clusters import PackedText
+    from sitemap_ext.rules.clusters import PackedText
 
     text = PackedText()
     text.BLOCK = block  # type: ignore[misc]
@@ -115,7 +115,7 @@ def test_packed_text_reads_back_every_string(groups: list[list[str]], block: int
 @given(keys=st.lists(st.integers(-(2 ** 63), 2 ** 63 - 1) | st.sampled_from([0, -1, 1, 2 ** 63 - 1, -(2 ** 63)]),
                      max_size=300))
 def test_keys_sorted_in_buckets_are_sorted_stably(keys: list[int]) -> None:
-    from sitemap_ext.checker.clusters import sorted_by_key
+    from sitemap_ext.rules.clusters import sorted_by_key
 
     order, ordered = sorted_by_key(array("q", keys))
     expected = sorted(range(len(keys)), key=keys.__getitem__)

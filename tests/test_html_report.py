@@ -11,7 +11,7 @@ from pathlib import Path
 from lxml import html
 
 from sitemap_ext import build, check
-from sitemap_ext.checker.clusters import ABSENT, DIFFERS, WHOLE
+from sitemap_ext.rules.clusters import ABSENT, DIFFERS, WHOLE
 
 from .test_htmlview import _copy_example
 

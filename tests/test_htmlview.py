@@ -10,7 +10,7 @@ import pytest
 from lxml import html
 
 from sitemap_ext import build, check
-from sitemap_ext import htmlview
+from sitemap_ext.write import htmlview
 
 from .conftest import ROOT
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from sitemap_ext import build
-from sitemap_ext.model import CHANGEFREQS
+from sitemap_ext.read.normalised import CHANGEFREQS
 
 from .conftest import XSD, canonical
 

@@ -7,8 +7,8 @@ from typing import Iterator
 
 import pytest
 
-from sitemap_ext.checker.read_html import HEAD_LIMIT, Placed, page_url, read_head
-from sitemap_ext.checker.rules.hreflang import judge_links
+from sitemap_ext.read.html import HEAD_LIMIT, Placed, page_url, read_head
+from sitemap_ext.rules.hreflang import judge_links
 
 PAGE = b"""<!DOCTYPE html>
 <html lang="de-DE">

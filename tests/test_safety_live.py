@@ -24,7 +24,7 @@ from tests.test_check_live import entry, index, urlset  # noqa: E402
 from sitemap_ext import check  # noqa: E402
 from sitemap_ext.cli import main  # noqa: E402
 from sitemap_ext.codes import REGISTRY  # noqa: E402
-from sitemap_ext.fetch import Fetcher, FetchOptions, is_public  # noqa: E402
+from sitemap_ext.read.http import Fetcher, FetchOptions, is_public  # noqa: E402
 
 FAST = FetchOptions(timeout=1.0, deadline=3.0, retries=1, max_wait=0.2, allow_private=True)
 
@@ -111,7 +111,7 @@ def test_the_one_address_predicate(text: str, public: bool) -> None:
 def test_carrier_grade_nat_is_refused_at_the_url_and_at_the_connection(server: Server, monkeypatch) -> None:
     import socket
 
-    import sitemap_ext.fetch as fetch
+    import sitemap_ext.read.http as fetch
 
     real = socket.getaddrinfo
     asked: list[str] = []
@@ -191,7 +191,7 @@ def test_the_deadline_holds_across_redirects_and_retries(server: Server) -> None
 def test_an_index_s_children_are_freed_once_judged(server: Server, monkeypatch) -> None:
     """Forty children that inflate to 1 MiB each: on disk at once at most a window of
     them (not 40 MiB), every one judged, and every file gone at the end."""
-    from sitemap_ext.checker.live import CHILD_WINDOW
+    from sitemap_ext.read.live import CHILD_WINDOW
 
     padded = urlset([entry(f"{server.url}/a/", {})]).replace(b"</urlset>", b" " * (1 << 20) + b"</urlset>")
     child = gzip_layers(padded, 1)
@@ -307,7 +307,7 @@ def answers(draw):  # type: ignore[no-untyped-def]
 def test_fuzz_a_generated_server_gives_coded_findings_in_bounded_time(script) -> None:  # type: ignore[no-untyped-def]
     """Whatever a server answers: no traceback, every finding coded, an exit code of
     0, 1 or 3, and an end within the limits."""
-    from sitemap_ext.cli.report import exit_code
+    from sitemap_ext.report.formats import exit_code
 
     turn = [0]
 

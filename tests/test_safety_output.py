@@ -18,7 +18,7 @@ from lxml import etree
 
 from sitemap_ext import build, check
 from sitemap_ext.cli import main
-from sitemap_ext.output import JOURNAL, MANIFEST
+from sitemap_ext.write.output import JOURNAL, MANIFEST
 
 from .conftest import ROOT
 

@@ -21,16 +21,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_ext import (Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site,
-                         SitemapWriter, Video, build, check, render)
-from sitemap_ext.checker.config import ConfigError, Policy, load_settings, make_policy, split_codes
+from sitemap_ext import (Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, SitemapWriter, Video, build, check, render)
+from sitemap_ext.rules.config import ConfigError, Policy, load_settings, make_policy, split_codes
 from sitemap_ext.cli import main
-from sitemap_ext.cli.html_report import write_html
-from sitemap_ext.cli.report import csv_cell, sarif_uri, visible, write_csv
+from sitemap_ext.report.html import write_html
+from sitemap_ext.report.formats import csv_cell, sarif_uri, visible, write_csv
 from sitemap_ext.codes import REGISTRY
 from sitemap_ext.diagnostics import Collector, Severity, Where
-from sitemap_ext import loader
-from sitemap_ext.loader import is_site_yaml, load_yaml
+from sitemap_ext.read import yaml_doc as loader
+from sitemap_ext.read.yaml_doc import is_site_yaml, load_yaml
 
 from .conftest import hang_guard
 
@@ -84,7 +83,7 @@ def test_the_caret_stays_under_its_column_after_escapes(monkeypatch: pytest.Monk
     collector = Collector(REGISTRY)
     collector.report("X101", "bad", Where("x.xml", 1, 4))
     out = io.StringIO()
-    from sitemap_ext.cli.report import _Lines, write_text
+    from sitemap_ext.report.formats import _Lines, write_text
     monkeypatch.setattr(_Lines, "_read", staticmethod(lambda file: ["\x1bab<"]))
     write_text(collector, out, quiet=False)
     lines = out.getvalue().splitlines()
@@ -132,7 +131,7 @@ def test_the_html_report_escapes_every_field_and_links_only_http() -> None:
     page = out.getvalue()
     assert "<script>" not in page and "\x1b" not in page and "\u202e" not in page
     assert "&lt;script&gt;" in page and "\\x1b" in page and 'href="javascript' not in page
-    from sitemap_ext.cli.html_report import _link
+    from sitemap_ext.report.html import _link
     assert _link("javascript:alert(1)", "x") == "x" and _link("HTTPS://e.com/\"", "x").startswith('<a href="HTTPS')
 
 

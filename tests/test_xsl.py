@@ -16,7 +16,7 @@ import pytest
 from lxml import etree, html
 
 from sitemap_ext import build, check
-from sitemap_ext.writer import XSL_FILE
+from sitemap_ext.write.xml import XSL_FILE
 
 from .test_htmlview import _copy_example
 

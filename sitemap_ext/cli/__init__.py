@@ -10,13 +10,13 @@ import argparse
 import sys
 from typing import Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..dates import ClockError, default_clock
 from ..limits import MAX_STORED_PER_CODE
 from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
-from .report import EXIT_USAGE, FORMATS
+from ..report.formats import EXIT_USAGE, FORMATS
 
 
 class _Parser(argparse.ArgumentParser):

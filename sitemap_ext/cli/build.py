@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..builder import BuildResult, Progress, build
+from ..write.build import BuildResult, Progress, build
 from ..dates import format_instant, parse_now
-from .html_report import write_html
-from .report import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
-                     write_json, write_step_summary)
+from ..report.html import write_html
+from ..report.formats import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics, write_json, write_step_summary)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..checker import check
-from ..fetch import FetchOptions, LiveUnavailable, seconds
-from ..checker.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
+from ..api import check
+from ..read.http import FetchOptions, LiveUnavailable, seconds
+from ..rules.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import format_instant, parse_now
-from .html_report import COVERAGE_ROWS, write_html
-from .report import (EXIT_IO, EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics,
-                     write_json, write_step_summary)
+from ..report.html import COVERAGE_ROWS, write_html
+from ..report.formats import (EXIT_IO, EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics, write_json, write_step_summary)
 
 
 def stderr_progress(message: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
 from ..urls import is_clean, origin_text
-from ..xmlesc import escape
+from ..write.xmlesc import escape
 from . import XmlSink
 from .media import MediaContext, text, unknown_keys
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Protocol, Union
 from lxml import etree
 
 from ..dates import DateCache, Lastmod, from_python
-from ..xmlesc import xml_safe
+from ..write.xmlesc import xml_safe
 
 
 # A field is a key, or a path of keys and list positions below the extension's key.

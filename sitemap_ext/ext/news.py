@@ -15,7 +15,7 @@ from typing import Any
 from .. import langtags
 from ..dates import Lastmod, format_instant
 from ..limits import MAX_NEWS_STOCK_TICKERS, NEWS_MAX_AGE_HOURS
-from ..xmlesc import escape
+from ..write.xmlesc import escape
 from . import XmlSink
 from .media import MediaContext, date, text, unknown_keys
 

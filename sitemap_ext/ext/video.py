@@ -13,7 +13,7 @@ from typing import Any, Iterator, Mapping
 
 from .. import langtags, limits
 from ..dates import Lastmod
-from ..xmlesc import escape
+from ..write.xmlesc import escape
 from . import XmlSink
 from .media import MediaContext, date, integer, text, unknown_keys, yes_no
 

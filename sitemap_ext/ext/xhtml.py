@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..model import Page
-from ..xmlesc import escape
+from ..read.normalised import Page
+from ..write.xmlesc import escape
 from . import XmlSink
 
 NAME = "xhtml"

@@ -1,0 +1,308 @@
+"""The public API: the one module that sees both sides, the build and the check.
+
+``build`` writes a site's sitemaps (``write.build``); ``check`` judges files, folders,
+URLs, site descriptions and a program's pages (``rules.check``, with the build's dry
+run for descriptions); ``render`` gives the bytes of a sitemap for a web view and
+``SitemapWriter`` takes pages one at a time: both are ``build()`` underneath (one
+writer, one set of rules). ``render`` builds into a private temporary folder and
+gives back the files' bytes; ``SitemapWriter`` feeds ``build(site, pages=...)`` from
+a bounded queue on a thread of its own, so a framework can hand over pages as it
+produces them and memory stays flat.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import queue
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Callable, Sequence, Union
+
+from . import arguments
+from .codes import REGISTRY
+from .dates import now_argument
+from .diagnostics import Collector
+from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
+from .model import Page, Site
+from .read.http import FetchOptions
+from .rules.check import CheckResult, check_inputs
+from .rules.config import Policy
+from .write.build import BuildResult, build
+
+_END = object()  # the writer's last item
+
+
+@dataclass
+class Rendered:
+    """The files a site renders to, by name (``sitemap.xml``, an index and its parts,
+    ``robots-sitemap.txt`` ...), and the build's findings."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    collector: Collector | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.collector is not None and self.collector.errors == 0
+
+    @property
+    def sitemap(self) -> bytes:
+        """The sitemap a view serves at the site's sitemap URL: the index when the
+        pages needed several files, else the one sitemap (its bytes)."""
+        for name in ("sitemap_index.xml", "sitemap-index.xml", "sitemap.xml", "sitemap_index.xml.gz",
+                     "sitemap.xml.gz"):
+            if name in self.files:
+                return self.files[name]
+        return next(iter(self.files.values()), b"")
+
+
+def render(site: Site | str | os.PathLike[str], pages: Iterable[Page | Mapping[str, Any]] | None = None, *,
+           now: str | dt.datetime | dt.date | None = None, gzip: bool | None = None) -> Rendered:
+    """The bytes of a site's sitemaps (one sitemap, or an index and its parts, split at
+    the protocol's limits), for a web view to serve; nothing is written where the
+    caller can see it. The findings are in ``result.collector``; with an error the
+    files are empty (as a build replaces nothing then)."""
+    with tempfile.TemporaryDirectory(prefix="sitemap-ext-render-") as folder:
+        result = build(site, folder, pages=pages, now=now, gzip=gzip)
+        rendered = Rendered(collector=result.collector)
+        for written in result.files:
+            path = os.path.join(folder, *written.name.split("/"))
+            with open(path, "rb") as handle:
+                rendered.files[written.name] = handle.read()
+        return rendered
+
+
+class SitemapWriter:
+    """Pages handed over one at a time (``add``), built as they come; ``close()`` (or
+    the end of a ``with`` block) finishes the build and gives its ``BuildResult``. An
+    exception in the block abandons the build: the output folder keeps its old files::
+
+        with SitemapWriter(site, "public/") as writer:
+            for row in cursor:
+                writer.add(Page(loc=row.url, lastmod=row.updated))
+        print(writer.result.ok)
+    """
+
+    def __init__(self, site: Site | str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,
+                 **options: Any) -> None:
+        if "pages" in options:
+            raise TypeError("SitemapWriter takes its pages from add(), not pages=")
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=1024)
+        self._error: BaseException | None = None
+        self.result: BuildResult | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._build, args=(site, out_dir, options), daemon=True,
+                                        name="sitemap-ext-writer")
+        self._thread.start()
+
+    def _pages(self) -> Iterator[object]:
+        while True:
+            item = self._queue.get()
+            if item is _END:
+                return
+            if isinstance(item, BaseException):
+                raise item  # the caller gave up: the build stops and replaces nothing
+            yield item
+
+    def _build(self, site: Any, out_dir: Any, options: dict[str, Any]) -> None:
+        try:
+            self.result = build(site, out_dir, pages=self._pages(), **options)
+        except BaseException as exc:  # (handed to the caller's thread at close)
+            self._error = exc
+            while True:  # let a waiting add() return
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    break
+
+    def add(self, page: Page | Mapping[str, Any]) -> None:
+        """One more page (a ``Page`` or a mapping with a page's keys)."""
+        if self._closed:
+            raise ValueError("this SitemapWriter is closed")
+        if not isinstance(page, (Page, Mapping)):
+            raise TypeError(f"add() takes a Page or a mapping, not {type(page).__name__}")
+        if not self._put(page):
+            self._raise()  # the build ended early: its exception, here
+
+    def _put(self, item: object) -> bool:
+        """Hand ``item`` to the build (waiting while the queue is full); False when the
+        build has ended and takes nothing more."""
+        while self._thread.is_alive():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def close(self) -> BuildResult:
+        """Finish the build; its result (also in ``self.result``)."""
+        if not self._closed:
+            self._closed = True
+            self._put(_END)
+            self._thread.join()
+        self._raise()
+        assert self.result is not None
+        return self.result
+
+    def abandon(self, reason: BaseException | None = None) -> None:
+        """Stop without replacing anything in the output folder."""
+        if not self._closed:
+            self._closed = True
+            self._put(reason or RuntimeError("the pages were abandoned"))
+            self._thread.join()
+
+    def _raise(self) -> None:
+        if self._error is not None and not isinstance(self._error, _Abandoned):
+            raise self._error
+
+    def __enter__(self) -> SitemapWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc is not None:
+            self.abandon(_Abandoned(str(exc)))
+            return
+        self.close()
+
+
+class _Abandoned(RuntimeError):
+    """The block that fed a writer raised: its build is dropped, and the block's own
+    exception goes on."""
+
+
+
+# --- check ----------------------------------------------------------------------------
+
+Checkable = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]  # what check() reads
+
+
+def check(paths: Sequence[Checkable] | Checkable | Site, *,
+          now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
+          jobs: int | None = None, policy: Policy | None = None,
+          cross_submitted: Sequence[str] = (), allow_read: Sequence[str] = (),
+          max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
+          coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
+          pages: int | str | None = 0, delay: float = 0.0,
+          progress: Callable[[str], None] | None = None) -> CheckResult:
+    """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
+    Atom feeds, told apart by their content) and folders of them; write nothing.
+    Sitemaps are checked together: duplicates and hreflang return links are judged
+    across all of them.
+
+    ``base_urls`` are ``URL=DIR`` pairs: the folder where the files served under URL
+    are, for following an index to its children and for host and folder checks.
+    ``jobs``: processes reading files (default: one per core, at most four); the
+    findings are the same for any number. ``policy``: which codes are shown and at
+    which severity (every rule runs; the rest are counted). ``cross_submitted``:
+    hosts whose robots.txt lists these sitemaps, so they may list those hosts' URLs.
+    ``allow_read``: folders besides a site description's own that its sources and
+    includes may come from. ``now``: the instant dates are judged against (news age,
+    lastmod in the future); default ``SOURCE_DATE_EPOCH``, else the system clock.
+    ``max_per_code``: findings kept per code (the rest are counted; None: all).
+    ``only_site_yaml``: a YAML file without a top-level ``site:`` key is skipped, not
+    judged as a site description (for hooks that pass every changed YAML file).
+    A check that finds nothing to check (no sitemap, feed or site description among
+    the inputs) reports F104. ``coverage``: keep the hreflang coverage picture of at
+    most this many clusters in ``result.coverage`` (defective ones first; 0: none).
+    ``html``: built HTML pages among the inputs have their head's alternates judged
+    with the sitemaps' ("on": a page's URL comes from ``base_urls``, ``index.html``
+    being its folder's URL; "drop-ext": and a page's URL has no ``.html``; "off":
+    pages are skipped). A page whose folder no ``base_urls`` entry names is skipped.
+
+    A path that is an http(s) URL is fetched: a robots.txt (its ``Sitemap:`` lines), a
+    sitemap, an index or a feed, or any page of a site (its robots.txt, then the usual
+    locations); findings name the URLs. ``fetch`` sets the client (timeouts, retries,
+    headers, ``allow_private`` for local and staging servers, a ``cache`` folder).
+    ``pages``: listed URLs and alternates whose heads are fetched and judged with the
+    sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
+    ``progress`` is called with a line of progress now and then.
+    """
+    _arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage, html,
+               fetch, None if isinstance(paths, Site) else pages, delay, progress)  # (a Site's: its pages)
+    if isinstance(paths, Site):
+        return _check_site(paths, pages, now, policy, max_per_code)
+    if isinstance(paths, (str, os.PathLike, bytes, bytearray, memoryview)) or _readable(paths):
+        paths = [paths]  # type: ignore[list-item]
+    if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike, bytes, bytearray, memoryview))
+                                                  or _readable(p) for p in paths):
+        raise TypeError("check() takes a path (str or os.PathLike), a URL, bytes, a binary file object, a Site, "
+                        "or a list of them")
+    with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
+        displays: dict[str, str] = {}
+        named = []
+        for number, item in enumerate(paths, 1):
+            if isinstance(item, (str, os.PathLike)):
+                named.append(os.fspath(item))
+                continue
+            local = os.path.join(held, f"input-{number}")
+            _hold(item, local)
+            displays[local] = f"<input {number}>"
+            named.append(local)
+        def describe(path: str, given: Any, collector: Collector) -> int:
+            return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls
+
+        return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
+                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe)
+
+
+def _arguments(base_urls: Any, jobs: Any, policy: Any, cross_submitted: Any, allow_read: Any, max_per_code: Any,
+               only_site_yaml: Any, coverage: Any, html: Any, fetch: Any, pages: Any, delay: Any,
+               progress: Any) -> None:
+    """check()'s keyword arguments, each of its type (TypeError) and range (ValueError)."""
+    arguments.choice("check", "html", html, ("on", "drop-ext", "off"))
+    for name, value in (("base_urls", base_urls), ("cross_submitted", cross_submitted), ("allow_read", allow_read)):
+        arguments.strings("check", name, value)
+    bad = next((pair for pair in base_urls if "=" not in pair), None)
+    if bad is not None:
+        raise ValueError(f"check(base_urls=...) takes URL=DIR pairs, not {bad!r}")
+    arguments.whole("check", "jobs", jobs, least=1)
+    arguments.whole("check", "max_per_code", max_per_code, least=1)
+    arguments.whole("check", "coverage", coverage, none=False)
+    arguments.flag("check", "only_site_yaml", only_site_yaml)
+    arguments.instance("check", "policy", policy, Policy, "a Policy (see config.make_policy)")
+    arguments.instance("check", "fetch", fetch, FetchOptions, "a FetchOptions")
+    if pages != "all":
+        arguments.whole("check", "pages", pages)
+    arguments.seconds("check", "delay", delay)
+    arguments.callback("check", "progress", progress)
+
+
+def _readable(item: object) -> bool:
+    return hasattr(item, "read") and not isinstance(item, (str, bytes))
+
+
+def _hold(item: object, local: str) -> None:
+    """Bytes or a binary file object written to a file of the check's own, read no
+    further than the protocol's limit (and one byte more, so that X109 still says so)."""
+    with open(local, "wb") as out:
+        if isinstance(item, (bytes, bytearray, memoryview)):
+            out.write(bytes(item)[:MAX_BYTES_PER_FILE + 1])
+            return
+        left = MAX_BYTES_PER_FILE + 1
+        while left > 0:
+            chunk = item.read(min(left, 1 << 16))  # type: ignore[attr-defined]
+            if not chunk:
+                return
+            if not isinstance(chunk, (bytes, bytearray)):
+                raise TypeError("check() takes binary file objects (open(..., 'rb')), not text ones")
+            out.write(chunk)
+            left -= len(chunk)
+
+
+def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None
+                ) -> CheckResult:
+    """The pages of a program, checked as a dry build of its Site: every rule, nothing written."""
+    if pages == 0:  # (the default of a check of files: no pages)
+        pages = None
+    if pages is not None and (isinstance(pages, (int, str, bytes, Mapping)) or not isinstance(pages, Iterable)):
+        raise TypeError("check(site, pages=...) takes an iterable of Page objects or mappings")
+    collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
+    result = CheckResult(collector)
+    built = build(site, pages=pages, now=now_argument(now), dry_run=True, collector=collector)
+    result.files.append({"file": "<site>", "kind": "site", "urls": built.urls})
+    return result
+
+__all__ = ["BuildResult", "CheckResult", "FetchOptions", "Rendered", "SitemapWriter", "build", "check", "render"]

@@ -1,0 +1,60 @@
+"""What a build's output folder holds besides the sitemaps: the names sitemap-ext keeps
+for itself (its manifest, journal and staging), the names a description may give its
+files, and what the manifest says a versioned build kept. Both sides read this: the
+site description's loader (names), the writer (the commit) and the check (the files a
+build kept are no sitemaps to judge twice)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .safeio import Refused, read_bounded
+
+#: Every name sitemap-ext keeps for itself in an output folder starts with this.
+RESERVED_PREFIX = ".sitemap-ext"
+MANIFEST = ".sitemap-ext-manifest.json"
+JOURNAL = ".sitemap-ext-journal.json"
+STAGE_PREFIX = ".sitemap-ext-stage-"
+PROBE_PREFIX = ".sitemap-ext-probe-"  # an empty file made and removed at once, in each folder written
+XSL_FILE = "sitemap.xsl"  # the stylesheet written beside the sitemaps (output.xsl)
+
+
+def safe_relative_name(name: str) -> bool:
+    """A file name that stays inside the output folder: relative, no '..', no backslash,
+    no control character."""
+    if not name or name.startswith(("/", "\\")) or "\\" in name or (len(name) > 1 and name[1] == ":"):
+        return False
+    if any(ord(c) < 32 or c == "\x7f" for c in name):
+        return False
+    return all(part not in ("", ".", "..") for part in name.split("/"))
+
+
+def reserved_name(name: str) -> bool:
+    """A name sitemap-ext keeps for its own bookkeeping (manifest, journal, staging)."""
+    return name.split("/", 1)[0].startswith(RESERVED_PREFIX)
+
+
+def retained_files(out_dir: str) -> list[str]:
+    """The files a versioned build kept from the build before it (by every description
+    writing into ``out_dir``), as the manifest lists them."""
+    data = read_json(os.path.join(out_dir, MANIFEST))
+    retained = data.get("retained") if isinstance(data, dict) else None
+    if not isinstance(retained, dict):
+        return []
+    return [name for files in retained.values() if isinstance(files, list)
+            for name in files if isinstance(name, str) and safe_relative_name(name)]
+
+
+def read_json(path: str) -> Any:
+    """A small JSON file of ours; None when missing, unreadable or not JSON. Never
+    follows a link; at most 64 MiB (a manifest of 50,000 names per host is far less)."""
+    try:
+        data = read_bounded(path, 64 << 20, follow=False)
+    except (OSError, Refused):
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None

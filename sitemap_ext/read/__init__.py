@@ -1,0 +1,1 @@
+"""sitemap_ext.read"""

@@ -1,0 +1,325 @@
+"""Diagnostics to text, JSON or GitHub annotations; the exit code from what was found."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import sys
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from ..read.sniff import wide_encoding
+from ..dates import format_instant
+from ..diagnostics import Collector, Diagnostic, Severity
+from ..safeio import Refused, read_bounded
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
+FORMATS = ("text", "json", "github", "csv", "sarif", "html")
+#: The version of the JSON report's shape (specs/report.schema.json); raised when a
+#: field changes meaning or goes, not when one is added.
+JSON_VERSION = 1
+CSV_COLUMNS = ("code", "severity", "file", "line", "column", "url", "hreflang", "message", "suggestion")
+_SOURCE_LINE_LIMIT = 8 * 1024 * 1024  # show source lines only from files up to this size
+_SOURCE_WIDTH = 160  # longer source lines are cut
+
+# --- What a report may contain: the one place each format's text is made safe ---------
+#
+# Findings quote what the inputs hold (URLs, hreflang values, source lines, file
+# names), so each format neutralises them here, and nowhere else:
+#   text, github, html: control characters (C0 but tab, DEL, C1), line and paragraph
+#     separators and bidi controls are shown escaped (``\x1b``, ``\u202e``);
+#   csv: a cell starting with = + - @ tab or CR gets a leading ' (OWASP, CSV injection);
+#   json, sarif: exact (JSON escapes), but a file name's bytes that are not UTF-8
+#     (os.fsdecode keeps them as lone surrogates) are written as ``\xNN`` text, as
+#     in every other format, so that every report is valid UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    point = ord(match.group())
+    if 0xDC80 <= point <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape)
+        return f"\\x{point - 0xDC00:02x}"
+    return f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` for a terminal, a log or a page: what could move the cursor, ring,
+    start a new line or turn the text around is shown as its escape."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+def utf8_exact(text: str) -> str:
+    """``text`` unchanged but for lone surrogates (a file name's bytes that are not
+    UTF-8), which become ``\\xNN``: what JSON and SARIF may carry."""
+    return _SURROGATE.sub(_escaped, text) if _SURROGATE.search(text) else text
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run as a formula (numbers stay numbers)."""
+    if not isinstance(value, str):
+        return value
+    value = utf8_exact(value)
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
+def sarif_uri(file: str) -> str:
+    """A path as a SARIF ``artifactLocation.uri``: a relative URI reference with
+    ``/`` between segments, each byte of the name percent-encoded but unreserved
+    characters (so ``#``, ``%``, ``?`` and ``:`` name this file and no other)."""
+    try:
+        raw = os.fsencode(file.replace(os.sep, "/"))
+    except UnicodeEncodeError:  # a surrogate no file system gave (a name made in Python)
+        raw = utf8_exact(file.replace(os.sep, "/")).encode()
+    return quote(raw, safe="/")
+
+
+def _json_text(document: Any) -> str:
+    """JSON of a report: exact, valid UTF-8 (see ``utf8_exact``)."""
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    # In JSON text a lone surrogate can only stand inside a string, where its
+    # replacement's backslash must be escaped.
+    return _SURROGATE.sub(lambda m: _escaped(m).replace("\\", "\\\\"), text) if _SURROGATE.search(text) else text
+
+
+def exit_code(collector: Collector, strict: bool) -> int:
+    if collector.has_io_failure():
+        return EXIT_IO
+    if collector.errors or (strict and collector.warnings):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+class _Lines:
+    """Source lines to show under a diagnostic, read once per file."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, list[str] | None] = {}
+
+    def get(self, file: str | None, line: int | None) -> str | None:
+        if file is None or line is None:
+            return None
+        if file not in self._files:
+            self._files[file] = self._read(file)
+        lines = self._files[file]
+        if lines is None or not 0 < line <= len(lines):
+            return None
+        return lines[line - 1].rstrip("\r\n")
+
+    @staticmethod
+    def _read(file: str) -> list[str] | None:
+        """The lines of a file a diagnostic names (one the run read: a regular file,
+        at most 8 MiB, not gzip); None where they are not to be shown."""
+        if file.endswith(".gz"):
+            return None
+        try:
+            data = read_bounded(file, _SOURCE_LINE_LIMIT)
+        except (OSError, Refused, ValueError):
+            return None
+        if wide_encoding(data):
+            return None
+        return data.decode("utf-8", errors="replace").split("\n")  # lines as parsers count them
+
+
+def _location(diag: Diagnostic) -> str:
+    if diag.file is None:
+        return diag.url or "<input>"
+    parts = [diag.file]
+    if diag.line is not None:
+        parts.append(str(diag.line))
+        if diag.column is not None:
+            parts.append(str(diag.column))
+    return ":".join(parts)
+
+
+def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    lines = _Lines()
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        message = diag.message
+        if diag.url and diag.file is not None and diag.url not in message:
+            message += f" [{diag.url}]"
+        out.write(visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n")
+        source = lines.get(diag.file, diag.line)
+        if source is not None and source.strip():
+            if len(source) > _SOURCE_WIDTH:
+                out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
+            else:
+                out.write(f"    {visible(source)}\n")
+                if diag.column is not None:  # under the character, however wide the escapes before it
+                    out.write("    " + " " * len(visible(source[:diag.column - 1])) + "^\n")
+        for related in diag.related:
+            where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
+            out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
+    for code, count in sorted(collector.suppressed.items()):
+        if not (quiet and collector.severity_of(code) is Severity.INFO):
+            out.write(f"... and {count:,} more {code} not shown\n")
+
+
+def _escape_github(text: str, *, prop: bool = False) -> str:
+    text = visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def write_github(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    kinds = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        props = []
+        if diag.file is not None:
+            props.append(f"file={_escape_github(diag.file, prop=True)}")
+        if diag.line is not None:
+            props.append(f"line={diag.line}")
+        if diag.column is not None:
+            props.append(f"col={diag.column}")
+        props.append(f"title={diag.code}")
+        message = diag.message + (f" [{diag.url}]" if diag.url and diag.url not in diag.message else "")
+        out.write(f"::{kinds[diag.severity]} {','.join(props)}::{_escape_github(message)}\n")
+
+
+def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "errors": collector.errors,
+        "warnings": collector.warnings,
+        "infos": collector.infos,
+        "not_shown": dict(sorted(collector.suppressed.items())),
+        "ignored": dict(sorted(collector.ignored.items())),
+        "files": files,
+    }
+
+
+def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
+    skipped = extra.pop("skipped", None)
+    document = {
+        "version": JSON_VERSION,
+        "diagnostics": [d.as_dict() for d in collector.sorted()],
+        "summary": summary(collector, files),
+    }
+    if skipped is not None:
+        document["summary"]["skipped"] = skipped
+    document.update(extra)
+    out.write(_json_text(document) + "\n")
+
+
+def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    """One finding per row, with a header row (RFC 4180 quoting)."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for diag in collector.sorted():
+        if quiet and diag.severity is Severity.INFO:
+            continue
+        row = diag.as_dict()
+        writer.writerow(["" if row.get(column) is None else csv_cell(row[column]) for column in CSV_COLUMNS])
+
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def write_sarif(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    """SARIF 2.1.0 (GitHub code scanning and other viewers): one run, a rule per code
+    found, a result per finding with its file, line and column (paths as given, with
+    '/'), and the places a finding names as related locations."""
+    from .._version import __version__
+
+    shown = [d for d in collector.sorted() if not (quiet and d.severity is Severity.INFO)]
+    codes = sorted({d.code for d in shown})
+    index = {code: number for number, code in enumerate(codes)}
+    rules = []
+    for code in codes:
+        entry = collector.registry[code]
+        rules.append({
+            "id": code, "name": "".join(part.capitalize() for part in entry.name.split("-")),
+            "shortDescription": {"text": entry.summary},
+            "defaultConfiguration": {"level": _SARIF_LEVELS[collector.severity_of(code)]},
+            "properties": {"tags": [entry.name]},
+        })
+    results = []
+    for diag in shown:
+        message = diag.message + (f" [{diag.url}]" if diag.url and diag.url not in diag.message else "")
+        result: dict[str, Any] = {"ruleId": diag.code, "ruleIndex": index[diag.code],
+                                  "level": _SARIF_LEVELS[diag.severity], "message": {"text": message}}
+        if diag.file is not None:
+            result["locations"] = [_sarif_location(diag.file, diag.line, diag.column)]
+        related = [_sarif_location(r.file, r.line, r.column, r.message, number)
+                   for number, r in enumerate(diag.related, 1) if r.file is not None]
+        if related:
+            result["relatedLocations"] = related
+        results.append(result)
+    document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "sitemap-ext", "version": __version__, "rules": rules}},
+        "columnKind": "unicodeCodePoints", "results": results,
+    }]}
+    out.write(_json_text(document) + "\n")
+
+
+def _sarif_location(file: str, line: int | None, column: int | None, message: str | None = None,
+                    number: int | None = None) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": {"uri": sarif_uri(file)}}
+    if line is not None:
+        physical["region"] = {"startLine": line, **({"startColumn": column} if column is not None else {})}
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if number is not None:
+        location["id"] = number
+    if message is not None:
+        location["message"] = {"text": message}
+    return location
+
+
+def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool) -> None:
+    if fmt == "github":
+        write_github(collector, out, quiet=quiet)
+    elif fmt == "csv":
+        write_csv(collector, out, quiet=quiet)
+    elif fmt == "sarif":
+        write_sarif(collector, out, quiet=quiet)
+    else:
+        write_text(collector, out, quiet=quiet)
+
+
+def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
+    """A Markdown summary appended to $GITHUB_STEP_SUMMARY, when GitHub Actions sets it:
+    the counts and a table of codes (the findings themselves are annotations)."""
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    icon = "❌" if collector.errors else ("⚠️" if collector.warnings else "✅")
+    lines = [f"### {icon} sitemap-ext {verb}", "", f"{visible(headline)}: {counts_line(collector)}", ""]
+    if collector.counts:
+        lines += ["| code | severity | name | findings |", "| --- | --- | --- | ---: |"]
+        for code, count in sorted(collector.counts.items()):
+            entry = collector.registry[code]
+            lines.append(f"| {code} | {collector.severity_of(code).value} | {entry.name} | {count:,} |")
+        lines.append("")
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+    except OSError as exc:
+        sys.stderr.write(f"sitemap-ext: cannot append to GITHUB_STEP_SUMMARY ({exc.strerror or exc})\n")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def counts_line(collector: Collector) -> str:
+    return ", ".join((plural(collector.errors, "error"), plural(collector.warnings, "warning"),
+                      plural(collector.infos, "info")))
+
+
+def clock_json(now: float | None, source: str) -> dict[str, str] | None:
+    """The instant dates were judged at, and where it came from (JSON ``now``)."""
+    return None if now is None else {"instant": format_instant(now), "from": source}
+
+
+def write_clock(now: float | None, source: str) -> None:
+    """The summary line naming that instant (on stderr, with the rest of the summary)."""
+    if now is not None:
+        sys.stderr.write(f"dates judged at {format_instant(now)} (from {source})\n")

@@ -1,0 +1,154 @@
+"""``--format html``: one self-contained HTML report for people (a client, a team).
+
+A summary; the findings grouped by code, each group with its rule's documentation
+and each finding with its file, line and URL, filterable by severity (CSS only: no
+script, no network); and, for a check, the hreflang coverage picture: for each
+cluster (rows) and locale (columns), the URL named and whether it is listed and
+announces the cluster back. The picture keeps defective clusters first and at most
+``COVERAGE_ROWS`` of them, and says how many there were, so that the report of a
+site with 100,000 clusters stays a page a browser opens.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+import html
+from typing import Any, Iterable, TextIO
+
+from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
+from ..codes import REGISTRY
+from ..diagnostics import Collector, Diagnostic, Severity
+from .formats import visible
+
+COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted
+_MARKS = {WHOLE: ("✓", "listed and announces the cluster back"),
+          DIFFERS: ("≠", "listed, but announces other alternates: some return link is missing"),
+          ABSENT: ("✗", "in no sitemap given")}
+_SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+
+_STYLE = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1d2330; }
+h1 { font-size: 1.5rem; margin: 0 0 .2rem; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; }
+.muted { color: #5a6273; } a { color: #1a56db; }
+.counts span { display: inline-block; margin-right: 1rem; font-weight: 600; }
+.error { color: #b42318; } .warning { color: #a15c07; } .info { color: #1a56db; }
+table { border-collapse: collapse; width: 100%; margin: .4rem 0 .8rem; }
+th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid #e3e6ec; }
+td { overflow-wrap: anywhere; } th { background: #f4f6f9; }
+details { border: 1px solid #e3e6ec; border-radius: 6px; margin: .5rem 0; padding: .3rem .7rem; }
+summary { cursor: pointer; font-weight: 600; }
+.filters label { margin-right: 1rem; color: #1a56db; text-decoration: underline; cursor: pointer; }
+#all:checked ~ main .group { display: block; }
+#errors:checked ~ main .group:not(.g-error) { display: none; }
+#warnings:checked ~ main .group:not(.g-warning) { display: none; }
+#infos:checked ~ main .group:not(.g-info) { display: none; }
+.coverage td.cell { text-align: center; font-size: 1.1rem; }
+.coverage td.whole { background: #e7f6ec; } .coverage td.differs { background: #fdf1dc; }
+.coverage td.absent { background: #fde4e1; } .coverage td.none { background: #f8f9fb; }
+@media (max-width: 640px) { body { margin: .75rem; } }
+"""
+
+
+def _h(text: str) -> str:
+    """Text for the page: markup escaped (quotes too, for attributes), and control,
+    separator and bidi characters shown as their escapes (``report.visible``)."""
+    return html.escape(visible(text))
+
+
+def _link(url: str, mark: str) -> str:
+    """A link to a URL of the sitemaps: only http(s) (a ``javascript:`` URL is text)."""
+    if url[:8].lower().startswith(("http://", "https://")):
+        return f"<a href=\"{_h(url)}\">{mark}</a>"
+    return mark
+
+
+def write_html(collector: Collector, out: TextIO, *, title: str, files: Iterable[dict[str, Any]],
+               coverage: Coverage | None = None, clock: str | None = None, quiet: bool = False) -> None:
+    """The report, as one HTML document written to ``out``."""
+    diagnostics = [d for d in collector.sorted() if not (quiet and d.severity is Severity.INFO)]
+    files = list(files)
+    write = out.write
+    write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+          f"<meta name=\"robots\" content=\"noindex\"><title>{_h(title)}</title><style>{_STYLE}</style>"
+          "</head><body>\n")
+    write(f"<h1>{_h(title)}</h1>\n<p class=\"muted\">{len(files):,} files, "
+          f"{sum(int(str(f.get('urls') or 0)) for f in files if f.get('kind') != 'sitemapindex'):,} URLs"
+          + (f"; dates judged at {_h(clock)}" if clock else "") + "</p>\n")
+    write("<p class=\"counts\">" + "".join(
+        f"<span class=\"{s.value}\">{count:,} {s.value}{'s' if count != 1 else ''}</span>"
+        for s, count in ((Severity.ERROR, collector.errors), (Severity.WARNING, collector.warnings),
+                         (Severity.INFO, collector.infos))) + "</p>\n")
+    # The filter: radio buttons before <main>, read by the sibling selectors of the style.
+    write("<input type=\"radio\" name=\"f\" id=\"all\" checked hidden><input type=\"radio\" name=\"f\" "
+          "id=\"errors\" hidden><input type=\"radio\" name=\"f\" id=\"warnings\" hidden><input type=\"radio\" "
+          "name=\"f\" id=\"infos\" hidden>\n<p class=\"filters\">Show: <label for=\"all\">all</label>"
+          "<label for=\"errors\">errors</label><label for=\"warnings\">warnings</label>"
+          "<label for=\"infos\">infos</label></p>\n<main>\n")
+    _findings(write, diagnostics, collector)
+    if coverage is not None:
+        _coverage(write, coverage)
+    write("</main>\n<p class=\"muted\">Written by sitemap-ext. Each code's rule, with the search engines' "
+          "documentation it follows: specs/rules.md in sitemap-ext, or <code>sitemap-ext rules</code>.</p>\n"
+          "</body></html>\n")
+
+
+def _findings(write: Any, diagnostics: list[Diagnostic], collector: Collector) -> None:
+    write("<h2>Findings</h2>\n")
+    if not diagnostics:
+        write("<p>No findings.</p>\n")
+        return
+    groups: dict[str, list[Diagnostic]] = defaultdict(list)
+    for diag in diagnostics:
+        groups[diag.code].append(diag)
+    order = sorted(groups, key=lambda code: (_SEVERITIES.index(groups[code][0].severity), code))
+    for code in order:
+        found = groups[code]
+        severity = found[0].severity.value
+        rule = REGISTRY.get(code)
+        more = collector.suppressed.get(code, 0)
+        write(f"<details class=\"group g-{severity}\" id=\"{_h(code)}\"{' open' if severity == 'error' else ''}>"
+              f"<summary><span class=\"{severity}\">{_h(code)}</span> {_h(rule.name if rule else '')} "
+              f"<span class=\"muted\">{severity}, {len(found) + more:,}</span></summary>\n")
+        if rule is not None:
+            write(f"<p class=\"muted\">{_h(rule.summary)}</p>\n")
+        write("<table><thead><tr><th>Where</th><th>URL</th><th>Finding</th></tr></thead><tbody>\n")
+        for diag in found:
+            where = _h(diag.file or "") + (f":{diag.line}" if diag.line else "")
+            fix = f"<br><span class=\"muted\">fix: {_h(diag.suggestion)}</span>" if diag.suggestion else ""
+            write(f"<tr><td>{where}</td><td>{_h(diag.url or '')}</td><td>{_h(diag.message)}{fix}</td></tr>\n")
+        write("</tbody></table>\n")
+        if more:
+            write(f"<p class=\"muted\">{more:,} more not kept (--max-per-code; 0 keeps all).</p>\n")
+        write("</details>\n")
+
+
+def _coverage(write: Any, coverage: Coverage) -> None:
+    write("<h2>hreflang coverage</h2>\n")
+    if not coverage.clusters:
+        write("<p>No hreflang clusters in these sitemaps.</p>\n")
+        return
+    write(f"<p>{coverage.clusters:,} clusters (distinct lists of alternates); {coverage.whole:,} whole, where every "
+          f"URL named announces the same list back; {coverage.clusters - coverage.whole:,} with a defect.")
+    if len(coverage.rows) < coverage.clusters:
+        write(f" Shown: {len(coverage.rows):,}, those with a defect first.")
+    write("</p>\n<p class=\"muted\">" + "; ".join(f"{mark} {_h(text)}" for mark, text in _MARKS.values())
+          + "; blank: the cluster names no URL for that code.</p>\n")
+    write("<table class=\"coverage\"><thead><tr><th>#</th>"
+          + "".join(f"<th>{_h(code)}</th>" for code in coverage.codes) + "</tr></thead><tbody>\n")
+    for number, row in enumerate(coverage.rows, 1):
+        cells = []
+        for code in coverage.codes:
+            found = row.get(code)
+            if found is None:
+                cells.append("<td class=\"cell none\"></td>")
+                continue
+            url, state = found
+            mark, text = _MARKS[state]
+            cells.append(f"<td class=\"cell {state}\" title=\"{_h(url)}: {_h(text)}\">"
+                         f"{_link(url, mark)}</td>")
+        write(f"<tr><td>{number}</td>{''.join(cells)}</tr>\n")
+    write("</tbody></table>\n")
+
+
+__all__ = ["COVERAGE_ROWS", "write_html"]

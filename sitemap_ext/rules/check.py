@@ -1,0 +1,171 @@
+"""The check of files, folders and URLs: every rule, nothing written.
+
+Readers (``read/``) turn each file into records; the rules of this package judge
+the records; ``clusters`` judges what needs every file; ``run`` plans the files and
+spreads them over processes. A site description among the inputs is checked by the
+build's dry run, which ``api.check`` hands in (``describe``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, field
+from dataclasses import replace
+from typing import Any, Callable, Sequence
+
+
+from ..codes import REGISTRY
+from ..dates import default_clock, format_instant, now_argument, parse_now
+from ..diagnostics import Collector, Where
+from ..limits import MAX_DESCRIPTION_BYTES
+from ..read.yaml_doc import is_site_yaml
+from ..safeio import Refused, read_bounded
+from ..urls import origin_text
+from .clusters import Coverage
+from .config import Policy
+from ..read.http import FetchOptions
+from ..read.live import Remote, is_url
+from ..pool import default_jobs
+from .run import Options, Run
+
+SITE_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class CheckResult:
+    """What a check found: its findings (``collector``), the files checked (a record
+    each: file, kind, URLs), those skipped as no sitemap, the instant dates were
+    judged against and where it came from; ``ok`` when no error."""
+
+    collector: Collector
+    files: list[dict[str, object]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # files in folders that hold no sitemap or feed
+    now: float | None = None  # the instant dates were judged against
+    clock: str = "--now"  # where it came from: --now, SOURCE_DATE_EPOCH, the system clock
+    coverage: Coverage | None = None  # the hreflang coverage picture, when asked for
+
+    @property
+    def ok(self) -> bool:
+        return self.collector.errors == 0
+
+
+# A site description checked as a dry build: (path, now as given, collector) -> its URLs.
+Describe = Callable[[str, Any, Collector], int]
+
+
+def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls: Sequence[str], jobs: int | None,
+                 policy: Policy | None, cross_submitted: Sequence[str], max_per_code: int | None,
+                 only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
+                 pages: int | str | None, delay: float, progress: Callable[[str], None] | None,
+                 describe: Describe) -> CheckResult:
+    """Every rule on the inputs (paths of files and folders, and URLs); a site
+    description among them is handed to ``describe`` (the build's dry run, which the
+    API wires in: the judge imports no writer)."""
+    if pages == "all":
+        pages = None
+    elif pages is not None and (isinstance(pages, bool) or not isinstance(pages, int) or pages < 0):
+        raise ValueError(f"pages must be a number of pages (0: none) or 'all', not {pages!r}")
+    now = now_argument(now)
+    collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
+    result = CheckResult(collector)
+    given = now  # a site description without it takes its site.now, or the default clock
+    if now is None:
+        instant, result.clock = default_clock()
+        now = format_instant(instant)
+    result.now = parse_now(now)
+    sitemaps = []
+    passed_over = 0  # YAML files that are no site description (only_site_yaml)
+    urls = [path for path in paths if is_url(path)]
+    for path in paths:
+        if is_url(path):
+            continue
+        if path.lower().endswith(SITE_SUFFIXES):
+            if only_site_yaml and not is_site_description(path):
+                result.skipped.append(path)
+                passed_over += 1
+                continue
+            result.files.append({"file": path, "kind": "site", "urls": describe(path, given, collector)})
+        else:
+            sitemaps.append(path)
+    if sitemaps or urls:
+        hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
+        hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
+        options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
+                          cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
+                          max_per_code=max_per_code, html=html)
+        if urls:
+            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), pages, delay, progress,
+                        displays)
+        else:
+            run = Run(collector, options, displays=displays)
+            run.check(sitemaps)
+        if coverage:
+            result.coverage = run.clusters.coverage(coverage)
+        result.files += run.files
+        result.skipped += run.skipped
+    if not result.files and not collector.errors and not passed_over:
+        skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""
+        collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
+                         "give the folder or files that hold them",
+                         Where(displays.get(paths[0], paths[0])) if paths else Where(None))
+    return result
+
+
+def _live(collector: Collector, options: Options, paths: list[str], urls: list[str], fetch: FetchOptions,
+          pages: int | None, delay: float, progress: Callable[[str], None] | None,
+          displays: dict[str, str]) -> Run:
+    """A check with URLs among its inputs: the sitemaps they lead to are fetched and
+    checked with the local ones. A sitemap that lists URLs of another host is judged
+    again once that host's robots.txt is read: if it lists the sitemap, the sitemap
+    may (cross-submission)."""
+    remote = Remote(fetch, collector, progress)
+    try:
+        inputs = remote.inputs(urls)
+        for given in inputs:
+            remote.robots_of(given.fetched.final)
+        cross = set(options.cross_submitted)
+        while True:
+            submitted, robots = set(), []
+            for origin, found in remote.robots.items():
+                if found.text is not None:
+                    robots.append((origin, found.text))
+                for sitemap, _ in found.sitemaps:
+                    submitted.add(sitemap)
+                    if origin_text(sitemap).lower() != origin:
+                        cross.add(origin)  # this host lets that host's sitemap list its URLs
+            attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+            run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
+                      submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
+                      pages_delay=delay, displays=displays)
+            run.check(paths)
+            foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
+            unread = foreign - set(remote.robots)
+            if not unread:
+                break
+            for origin in sorted(unread):
+                remote.robots_of(origin + "/")
+        collector.merge(attempt.diagnostics, attempt.suppressed, attempt.ignored)
+        return run
+    finally:
+        remote.close()
+
+
+def is_site_description(path: str) -> bool:
+    """Whether a YAML file is a site description: its top level is a mapping with a
+    ``site`` key (an include, a workflow or any other YAML has none). Read bounded,
+    read as a stream of YAML events (``loader.is_site_yaml``), never raises; one that
+    cannot be read is judged (and reported)."""
+    try:
+        text = read_bounded(path, MAX_DESCRIPTION_BYTES).decode("utf-8-sig")
+    except (OSError, Refused, UnicodeDecodeError):
+        return True  # unreadable: judge it, so that the problem is reported
+    return is_site_yaml(text)  # (read as a stream of events: a data file is told at its first ones)
+
+
+def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for pair in pairs:
+        url, _, folder = pair.partition("=")
+        out.append((url if url.endswith("/") else url + "/", folder))
+    return tuple(sorted(out, key=lambda pair: len(pair[0]), reverse=True))

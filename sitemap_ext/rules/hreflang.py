@@ -1,0 +1,186 @@
+"""hreflang annotations of one entry: each link, and the cluster it describes.
+
+Sources: Google, "Tell Google about localized versions of your page" (sitemap
+method: <xhtml:link rel="alternate" hreflang href> in each <url>, each listing
+every version including itself; values ISO 639-1 language, optional ISO 15924
+script and ISO 3166-1 alpha-2 region, or x-default; several regions may name one
+URL, for example one page for es-MX, es-AR and es-CO); Google, "Separate URLs"
+for mobile (rel="alternate" media="..." is another annotation); BCP 47.
+
+The verdict on a set of links is memoised: the members of a cluster list the same
+links, so a cluster of six is judged once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urljoin
+
+from .. import langtags
+from ..urls import url_key
+from ..read.record import UrlEntry
+from .context import Context
+
+X_DEFAULT = langtags.X_DEFAULT
+LinkKey = tuple[tuple[str | None, str | None, str | None, str | None], ...]  # rel, hreflang, href, media
+_APP_SCHEMES = ("android-app:", "ios-app:")
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What a set of links says, whatever entry holds it."""
+
+    # (link position, code, message, suggestion, hreflang as written)
+    findings: tuple[tuple[int, str, str, str | None, str | None], ...]
+    pairs: tuple[tuple[str, str], ...]  # (code the link counts as, href), usable links in written order
+    cluster: tuple[tuple[str, str], ...]  # the same sorted, each once: what the cluster rules compare
+    cluster_keys: tuple[int, ...]  # url_key of each href of cluster
+    keys: frozenset[int]  # url_key of every href in pairs
+    named: frozenset[int]  # url_key of every href listed under a language (not x-default only)
+    cluster_places: tuple[int, ...] = ()  # per pair of cluster: the link (position in the key) that gives it
+    relative: bool = False  # some href is relative: the verdict depends on the URL holding the links
+
+
+def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str | None) -> bool:
+    """Whether a link is meant as an hreflang alternate, not another annotation
+    (rel="amphtml", a mobile URL with media=, an app deep link)."""
+    if code:
+        return True
+    if rel is not None and rel != "alternate":
+        return False  # amphtml, canonical, ...: not hreflang
+    if media is not None:
+        return False  # separate mobile URLs
+    return not (href or "").strip().lower().startswith(_APP_SCHEMES)
+
+
+def judge_links(key: LinkKey, base: str | None = None) -> Judged:
+    """H101, H102, L101-L112 on each link; H106, H107, H108, L114 on the set. ``base``: the
+    URL of the entry or page that holds the links. A relative href is H102, once, and
+    is then read as resolved against ``base`` (as a browser resolves it), so the cluster
+    it describes is judged too: where it leads and whether that page links back."""
+    judged = _judge(key, None)  # (absolute hrefs: one verdict for every member that lists them)
+    return _judge(key, base) if judged.relative and base is not None else judged
+
+
+# A cluster's members mostly stand near each other in a file: a few thousand recent
+# lists catch them, and a worker holds no more than that (each verdict keeps its links).
+@lru_cache(maxsize=1 << 12)
+def _judge(key: LinkKey, base: str | None) -> Judged:
+    findings: list[tuple[int, str, str, str | None, str | None]] = []
+    relative = False
+    pairs: list[tuple[str, str]] = []
+    places: list[int] = []
+    for place, (rel, code, href, media) in enumerate(key):
+        if not is_hreflang(rel, code, href, media):
+            continue
+        if rel != "alternate" or not code or not href:
+            missing = [name for name, ok in (('rel="alternate"', rel == "alternate"), ("hreflang", code),
+                                             ("href", href)) if not ok]
+            findings.append((place, "H101", f"xhtml:link needs {', '.join(missing)}", None, code))
+            continue
+        verdict = langtags.judge(code)
+        for problem in verdict.problems:
+            findings.append((place, problem.code, problem.message, problem.suggestion, code))
+        target = href.strip()
+        if not target.lower().startswith(("http://", "https://")):
+            relative = True
+            target = _resolved(target, base)
+            if target is None:
+                findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
+                                 None, code))
+                continue
+            findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL; "
+                             f"write {target} (it is judged as that here)", target, code))
+        counted = verdict.canonical or verdict.counts_as
+        if counted is not None:  # else search engines ignore the link; its L-code says why
+            pairs.append((counted, target))
+            places.append(place)
+    keys = {href: url_key(href) for _, href in pairs}
+    findings += _set_rules(pairs, places, key, keys)
+    codes = {code for code, _ in pairs}
+    findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
+    cluster = tuple(sorted(set(pairs)))
+    first: dict[tuple[str, str], int] = {}
+    for pair, place in zip(pairs, places):
+        first.setdefault(pair, place)
+    return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
+                  frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT),
+                  tuple(first[pair] for pair in cluster), relative)
+
+
+def _resolved(href: str, base: str | None) -> str | None:
+    """A relative href resolved against the URL that holds it; None where that gives
+    no http(s) URL (no base, another scheme, a malformed reference)."""
+    if base is None or not href or ":" in href.split("/", 1)[0]:
+        return None  # (a scheme: mailto:, android-app:, javascript:)
+    try:
+        target = urljoin(base, href)
+    except ValueError:
+        return None
+    return target if target.lower().startswith(("http://", "https://")) else None
+
+
+def _named(code: str) -> str:
+    name = langtags.display_name(code)
+    return f"{code} ({name})" if name else code
+
+
+def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
+               keys: dict[str, int]) -> list[tuple[int, str, str, str | None, str | None]]:
+    """One code for one URL; one language for one URL; one x-default."""
+    found: list[tuple[int, str, str, str | None, str | None]] = []
+    by_code: dict[str, tuple[int, str]] = {}
+    by_url: dict[int, str] = {}
+    defaults = 0
+    for (code, href), place in zip(pairs, places):
+        written = key[place][1]
+        if code == X_DEFAULT:
+            defaults += 1
+            if defaults == 2:
+                found.append((place, "H108", "more than one x-default in this cluster; keep one", None, written))
+            continue
+        target = keys[href]
+        if code in by_code and by_code[code][0] != target:
+            found.append((place, "H106", f"{_named(code)} names two URLs, {by_code[code][1]} and {href}; each code "
+                          "names one version", None, written))
+        by_code.setdefault(code, (target, href))
+        other = by_url.get(target)
+        if other is not None and langtags.language_of(other) != langtags.language_of(code):
+            found.append((place, "H107", f"{href} is listed as both {other} and {code}; a URL has one language "
+                          "(several regions of one language may share it)", None, written))
+        by_url.setdefault(target, code)
+    found += _ukrainian_or_british(pairs, places, key)
+    return found
+
+
+def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
+                          key: LinkKey) -> list[tuple[int, str, str, str | None, str | None]]:
+    """L114 (a hint): 'uk' is Ukrainian, and the United Kingdom's code is GB. In a cluster
+    whose other versions are all English (a site by country: en-US, en-AU, uk), or for a
+    URL on a .uk host, 'uk' is often meant as en-GB. A cluster with other languages
+    beside it (a site translated into Ukrainian, say) gets no hint."""
+    others = {langtags.language_of(code) for code, _ in pairs} - {"uk", X_DEFAULT}
+    english = others == {"en"}
+    for (code, href), place in zip(pairs, places):
+        if langtags.language_of(code) != "uk":
+            continue
+        host = href.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower().rstrip(".")
+        if english or host.endswith(".uk"):
+            why = "beside only English versions" if english else f"for a URL on {host}"
+            return [(place, "L114", f"'{key[place][1]}' is Ukrainian; {why} it is often meant as the United Kingdom, "
+                     "which is en-GB (GB, not UK): keep it if the page is in Ukrainian", None, key[place][1])]
+    return []
+
+
+def links(entry: UrlEntry, ctx: Context) -> None:
+    """H101-H103, H106-H108, L101-L112: the links of one entry, and its self-reference.
+    The x-default page may list itself as x-default only: that is its self-reference."""
+    if not entry.links:
+        return
+    judged = judge_links(entry.links, ctx.loc)
+    for place, code, message, suggestion, written in judged.findings:
+        ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
+    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
+        ctx.report("H103", f"{ctx.loc} lists alternates but not itself; add an xhtml:link to its own URL with its own "
+                   "hreflang", entry.line, url=ctx.loc)

@@ -1,0 +1,86 @@
+"""A page's URL: absolute, http(s), escaped, short enough, on the sitemap's host and in its folder.
+
+Sources: sitemaps.org protocol ("less than 2,048 characters"; entity-escaped; all
+URLs of a sitemap on one host; a sitemap at /catalog/ lists URLs under /catalog/
+unless submitted through robots.txt; cross-submission through the other host's
+robots.txt); Google, "Build and submit a sitemap" (fully-qualified absolute URLs;
+cross-site submission once ownership is verified); RFC 3986.
+"""
+
+from __future__ import annotations
+
+from ..urls import is_clean, normalise, origin_text
+from ..read.record import Value
+from .context import Context
+
+
+def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
+    """The rules on one loc (U101-U111, X107 when empty); the URL if it is usable."""
+    text, line = value.text, value.line
+    if text is None or not text.strip():
+        ctx.report("X107", f"{what} is empty", line)
+        return None
+    url, fixed, findings = url_findings(text, what)
+    for code, message, suggestion in findings:
+        ctx.report(code, message, line, url=url, suggestion=suggestion)
+    if fixed is None:
+        return None
+    comparable = _comparable(url)  # (scheme and host are case-insensitive: an upper-case host is the same URL)
+    if fixed != comparable and fixed != comparable + "/" and not any(f[0] in ("U105", "U106") for f in findings):
+        ctx.report("U111", f"{what} is not written as an escaped URI (RFC 3986); write {fixed}", line, url=url,
+                   suggestion=fixed)
+    _scope(url, ctx, line)
+    return url
+
+
+def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str, str, str | None]]]:
+    """What any URL field of a sitemap says (whitespace around it, U101-U106, U109, U110):
+    the URL as written (stripped), its normalised form (None: unusable) and the findings
+    as (code, message, suggestion). Used for locs here and for media URLs (media.py)."""
+    if is_clean(text):
+        return text, text, []  # the common case: nothing to normalise
+    url = text.strip()
+    findings: list[tuple[str, str, str | None]] = []
+    if url != text:
+        findings.append(("U115", f"{what} has whitespace around the URL; parsers trim it (tidier without)", None))
+    fixed, problems = normalise(url)
+    for problem in problems:
+        if problem.code == "U106":
+            findings.append(("U106", f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it "
+                             "once (&amp; in the file)", fixed))
+        else:
+            findings.append((problem.code, f"{what}: {problem.message}", problem.suggestion))
+    return url, fixed, findings
+
+
+def _scope(url: str, ctx: Context, line: int) -> None:
+    if ctx.facts.kind == "html":
+        return  # a built page's own URL: no sitemap's scope to keep
+    origin = origin_text(url).lower()
+    if ctx.origin is None:
+        ctx.origin = origin
+    elif origin != ctx.origin:
+        if origin not in ctx.cross_submitted:
+            ctx.report("U107", f"{url} is not on {ctx.origin}, the host of this sitemap. Search engines take it only "
+                       f"where cross-submission is shown: list this sitemap in {origin}/robots.txt (give that "
+                       f"robots.txt to the check, or say --cross-submitted {origin}), or move the URL to a sitemap "
+                       "on its own host", line, url=url)
+    elif ctx.folder is not None and not _comparable(url).startswith(ctx.folder):
+        ctx.report("U108", f"{url} lies outside {ctx.folder}, where this sitemap is served; search engines accept it "
+                   "only if the sitemap is submitted in robots.txt", line, url=url)
+
+
+def _comparable(url: str) -> str:
+    """The URL with its scheme and host in lower case and an empty path written as ``/``
+    (RFC 3986, 6.2.2 and 6.2.3: ``HTTPS://Host`` is ``https://host/``); the path keeps
+    its case, which is significant."""
+    origin = origin_text(url)
+    rest = url[len(origin):]
+    return origin.lower() + (rest if rest.startswith("/") else "/" + rest)
+
+
+def loc(entry: object, ctx: Context) -> None:
+    """U101-U111, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
+    locs = entry.locs  # type: ignore[attr-defined]
+    if len(locs) == 1:
+        judge_loc(locs[0], ctx, "line" if getattr(entry, "source", "") == "line" else "loc")

@@ -1,0 +1,96 @@
+"""Images, videos and news: the builder's own parse() rules of each extension module,
+fed with the element turned into the same mapping a YAML page gives.
+
+Sources: Google, "Image sitemaps" (image:loc required, up to 1,000 images per
+<url>, caption/title/geo_location/license deprecated in 2022); "Video sitemaps"
+(required and optional tags, limits); "News sitemaps" (publication, language,
+publication_date, title; 1,000 per sitemap; articles of the last two days); the
+XSDs for child order (a warning: search engines read any order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ext import image, news, video
+from ..ext.media import Field, MediaContext
+from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
+from ..read.record import Media, UrlEntry
+from .context import Context
+from .locs import url_findings
+
+
+def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
+    lines, base = item.lines, item.line
+
+    def line_of(field: Field) -> int:
+        key = field[0] if isinstance(field, tuple) and field else field
+        return lines.get(key, base) if isinstance(key, str) else base
+
+    def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
+               once: str | None = None) -> None:
+        ctx.report(code, message, line_of(field), url=loc, suggestion=suggestion, once=once)
+
+    def resolve(value: Any, field: Field) -> str | None:
+        name = ".".join(map(str, field if isinstance(field, tuple) else (field,)))
+        _, fixed, findings = url_findings(str(value), name)
+        for code, message, suggestion in findings:
+            report(code, message, field, suggestion=suggestion)
+        return fixed
+
+    return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=ctx.dates, now=ctx.now, writing=False,
+                        noted=ctx.noted)
+
+
+def _raw_text(item: Media, key: str) -> str | None:
+    """A field's text as written (readers keep whitespace; the rules judge it)."""
+    value = item.fields.get(key)
+    return value if isinstance(value, str) else None
+
+
+def images(entry: UrlEntry, ctx: Context) -> None:
+    """I101-I104 and the URL rules on each image:loc; I102 past 1,000 images."""
+    items = [m for m in entry.media if m.kind == "image"]
+    if not items or ctx.loc is None:
+        return
+    if len(items) > MAX_IMAGES_PER_URL:
+        ctx.report("I102", f"{len(items):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
+                   items[MAX_IMAGES_PER_URL].line, url=ctx.loc)
+    for item in items:
+        loc = _raw_text(item, "loc")
+        if len(item.fields) == 1 and loc and image.says_nothing(loc, ctx.loc, ctx.noted):
+            continue  # the common case, decided without building a context
+        image.parse_one(dict(item.fields), _context(ctx, ctx.loc, item))
+
+
+def videos(entry: UrlEntry, ctx: Context) -> None:
+    """V101-V117: each video:video."""
+    if ctx.loc is None:
+        return
+    for item in (m for m in entry.media if m.kind == "video"):
+        ranks = [video.ORDER.index(n) for n in item.order if n in video.ORDER]
+        if ranks != sorted(ranks):
+            ctx.report("V116", "children of video:video are out of the XSD's order (thumbnail_loc, title, "
+                       "description, content_loc, player_loc, duration, ...); search engines read any order",
+                       item.line, url=ctx.loc)
+        video.parse_one(dict(item.fields), _context(ctx, ctx.loc, item))
+
+
+def news_article(entry: UrlEntry, ctx: Context) -> None:
+    """N101-N109: one news:news per <url>, 1,000 per file, in the XSD's order."""
+    articles = [m for m in entry.media if m.kind == "news"]
+    if not articles or ctx.loc is None:
+        return
+    if len(articles) > 1:
+        ctx.report("N108", "more than one news:news in this <url>; one article per URL", articles[1].line,
+                   url=ctx.loc)
+    item = articles[0]
+    ctx.facts.news += 1
+    if ctx.facts.news == MAX_NEWS_PER_FILE + 1:
+        ctx.report("N106", f"more than {MAX_NEWS_PER_FILE:,} news entries in one sitemap; Google reads "
+                   f"{MAX_NEWS_PER_FILE:,} at most", item.line, url=ctx.loc)
+    ranks = [news.ORDER.index(n) for n in item.order if n in news.ORDER]
+    if ranks != sorted(ranks):
+        ctx.report("N109", "children of news:news are out of the XSD's order: publication, publication_date, "
+                   "title; search engines read any order", item.line, url=ctx.loc)
+    news.parse(dict(item.fields), _context(ctx, ctx.loc, item), None)

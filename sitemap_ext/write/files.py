@@ -1,0 +1,221 @@
+"""The files of one build, grouped per host, and what is written once pages are done:
+the index, text sitemaps, the robots.txt line, in the order a reader may see them.
+
+A sitemap lists URLs of its own host only: with several hosts, each gets a folder
+of its own (named after the host) with its own files, index and robots line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from ..diagnostics import Collector, Where
+from .htmlview import INDEX_VIEW, write_index_view, write_sitemap_views
+from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
+from ..read.normalised import Site
+from .output import Staging
+from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
+from ..urls import Origin, origin_of, origin_text
+from .stylesheet import STYLESHEET
+from ..folder import XSL_FILE
+from .xml import Rendered, write_index
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .parallel import Chunk
+
+
+def _url_of(base: str, name: str) -> str:
+    return base + quote(name, safe="/")
+
+
+def host_folder(origin: Origin) -> str:
+    """The output subfolder of one host's files when a site spans several hosts: the
+    host and port, with anything but letters, digits, '.', '-' and '_' as '_' (hosts
+    are validated before, so this is a last guard: never '.', '..' or a path)."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", origin.netloc)
+    return name if name.strip(".") else "_" + name
+
+
+class _HostFiles:
+    """One host's files: urlset parts, text parts, then its index and robots line."""
+
+    def __init__(self, site: Site, staging: Staging, folder: str, public: str) -> None:
+        out = site.output
+        self.site = site
+        self.staging = staging
+        self.folder = folder  # "" for a one-host site, else "www.example.de/"
+        self.public = public  # where this host serves the files, ending in '/'
+        scratch = os.path.join(staging.folder, f".scratch-{len(os.listdir(staging.folder))}")
+        os.mkdir(scratch)
+        self.urlsets = UrlsetSeries(scratch, out.max_urls, out.max_bytes, out.gzip, out.xsl)
+        # News pages get files of their own: Google reads at most 1,000 news entries a file.
+        self.news = UrlsetSeries(os.path.join(scratch, "news"), min(out.max_urls, MAX_NEWS_PER_FILE),
+                                 out.max_bytes, out.gzip, out.xsl)
+        os.mkdir(self.news.folder)
+        self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
+
+    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+        out = self.site.output
+        moves: list[tuple[str, str]] = []
+        written: list[WrittenFile] = []
+        parts = self.urlsets.finish()
+        news = self.news.finish()
+        single = len(parts) + len(news) == 1 and out.index == "auto"
+        versioned = out.versioned and not single  # one file and no index: one rename switches it
+        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
+            self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
+        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
+            self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
+        parts = parts + news
+        sitemaps = list(written)
+        entry_point = written[0].url if len(written) == 1 else None
+        if len(parts) > 1 or out.index == "always":
+            if len(parts) > MAX_SITEMAPS_PER_INDEX:
+                collector.report(
+                    "O101", f"{len(parts):,} sitemaps would be needed; an index lists at most "
+                    f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
+                )
+            name = self.folder + out.index_file
+            path = self.staging.path(name)
+            size = write_index(path, [(f.url or "", f.lastmod) for f in written], out.xsl)
+            index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
+                                url=_url_of(self.public, out.index_file))
+            moves.append((path, name))
+            written.append(index)
+            entry_point = index.url
+        if self.text is not None:
+            text_parts = self.text.finish()
+            for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
+                self._place(scratch, name, stats, moves, written)
+        if out.xsl and sitemaps:
+            name = self.folder + XSL_FILE
+            path = self.staging.path(name)
+            with open(path, "wb") as handle:
+                handle.write(STYLESHEET)
+            moves.append((path, name))
+            written.append(WrittenFile(name=name, kind="xsl", bytes=len(STYLESHEET), uncompressed=len(STYLESHEET)))
+        if out.html and sitemaps:
+            self._views(sitemaps, moves, written)
+        if out.robots is not None and entry_point is not None:
+            name = self.folder + out.robots
+            path = self.staging.path(name)
+            line = f"Sitemap: {entry_point}\n".encode()
+            with open(path, "wb") as handle:
+                handle.write(line)
+            moves.append((path, name))
+            written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
+        return moves, written
+
+    def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
+        """output.html: a static HTML view of each sitemap and a list of them all."""
+        listed = []
+        for stats in sitemaps:
+            name = stats.name[len(self.folder):]  # relative to this host's folder
+            views = write_sitemap_views(self.staging.path(stats.name), name, stats.urls,
+                                        lambda view: self.staging.path(self.folder + view))
+            for view, size in views:
+                moves.append((self.staging.path(self.folder + view), self.folder + view))
+                written.append(WrittenFile(name=self.folder + view, kind="html", bytes=size, uncompressed=size))
+            listed.append((name, views[0][0], stats.urls, stats.lastmod.text if stats.lastmod is not None else None))
+        name = self.folder + INDEX_VIEW
+        size = write_index_view(self.staging.path(name), listed)
+        moves.append((self.staging.path(name), name))
+        written.append(WrittenFile(name=name, kind="html", bytes=size, uncompressed=size))
+
+    def _place(self, scratch: str, name: str, stats: WrittenFile, moves: list[tuple[str, str]],
+               written: list[WrittenFile]) -> None:
+        stats.name, stats.url = self.folder + name, _url_of(self.public, name)
+        target = self.staging.path(stats.name)
+        os.replace(scratch, target)
+        moves.append((target, stats.name))
+        written.append(stats)
+
+
+class Files:
+    """The files of one build, grouped per host: a sitemap lists URLs of its own host only."""
+
+    def __init__(self, site: Site, staging: Staging) -> None:
+        assert site.scope is not None
+        self.site = site
+        self.staging = staging
+        base = origin_of(site.scope.base_url)
+        public = site.output.public_url or site.scope.base_url
+        self.publics = {base: public[: public.rindex("/") + 1]}
+        for origin in site.scope.origins - {base}:
+            self.publics[origin] = f"{origin}/"
+        self.base = str(base)
+        self.several = len(site.scope.origins) > 1
+        self.hosts: dict[str, _HostFiles] = {}
+        self.text = site.output.text
+
+    def _host(self, origin_text: str) -> _HostFiles:
+        files = self.hosts.get(origin_text)
+        if files is None:
+            origin = origin_of(origin_text + "/")
+            folder = host_folder(origin) + "/" if self.several else ""
+            files = self.hosts[origin_text] = _HostFiles(self.site, self.staging, folder, self.publics[origin])
+        return files
+
+    def add(self, record: Rendered) -> None:
+        if not self.several:
+            files = self.hosts.get(self.base) or self._host(self.base)
+            (files.news if record.news else files.urlsets).add(record.blob, record.sizes, record.prefixes,
+                                                               record.lastmod)
+            if files.text is not None:
+                files.text.add(record.locs)
+            return
+        blob, position = memoryview(record.blob), 0
+        for loc, size in zip(record.locs, record.sizes):
+            files = self._host(origin_text(loc))
+            (files.news if record.news else files.urlsets).add(blob[position:position + size], (size,),
+                                                               record.prefixes, record.lastmod)
+            position += size
+            if files.text is not None:
+                files.text.add((loc,))
+
+    def quiesce(self) -> None:
+        """Let every writer thread finish and end (it starts again on the next write):
+        before a fork, so that no thread is mid-write in the child's copy."""
+        for host in self.hosts.values():
+            host.urlsets.quiesce()
+            host.news.quiesce()
+
+    def finished(self) -> int:
+        """Files closed so far (for progress)."""
+        return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
+        if self.several or self.text or not chunk.uniform():
+            for record in chunk.records():
+                self.add(record)
+            return
+        series = self._host(self.base).urlsets
+        sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
+        prefixes = chunk.prefixes[0]
+        start = offset = 0
+        while start < len(counts):
+            taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
+            offset += sum(sizes[start:start + taken])
+            start += taken
+            if start < len(counts):  # this page starts a new file (or opens the first)
+                self.add(next(chunk.records(start)))
+                offset += sizes[start]
+                start += 1
+
+    def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+        moves: list[tuple[str, str]] = []
+        written: list[WrittenFile] = []
+        for key in sorted(self.hosts):
+            host_moves, host_written = self.hosts[key].finish(collector)
+            moves += host_moves
+            written += host_written
+        # Children first, the index after them, then the rest: a reader never sees an
+        # index naming a file that is not in place yet.
+        order = {"xsl": 0, "urlset": 0, "text": 0, "index": 1, "robots": 2, "html": 3}
+        kinds = {f.name: f.kind for f in written}
+        moves.sort(key=lambda move: order[kinds[move[1]]])
+        return moves, written

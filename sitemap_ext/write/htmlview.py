@@ -1,0 +1,126 @@
+"""A static HTML view of the sitemaps a build writes (``output.html``): for people, in any
+browser, with no XSLT and no script.
+
+Each sitemap gets pages of at most ``ROWS_PER_PAGE`` entries beside it
+(``sitemap-1.html``, ``sitemap-1.2.html``, ...): a table of URL, lastmod, alternates
+by language, images, videos and news titles. Each host's folder gets ``sitemaps.html``
+listing every sitemap with its count, newest lastmod and the link to its view. The
+view is read back from the files just written (our own bytes, through the checker's
+bounded opener), so it shows exactly what search engines get.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterator
+
+from lxml import etree
+from lxml.html import builder as E
+
+from ..ext import SITEMAP_NS, image, news, video, xhtml
+
+ROWS_PER_PAGE = 1_000
+
+_SM = f"{{{SITEMAP_NS}}}"
+_XHTML_LINK = f"{{{xhtml.URI}}}link"
+_IMAGE, _VIDEO, _NEWS = (f"{{{ext.URI}}}" for ext in (image, video, news))
+_STYLE = """
+body{font:15px/1.45 system-ui,sans-serif;margin:1rem;color:#1b1b1b}
+h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
+th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ddd;word-break:break-all}
+th{background:#f3f3f3;position:sticky;top:0}td.n{color:#777;width:3rem}
+ul{margin:0;padding-left:1rem}nav{margin:.8rem 0}nav a{margin-right:.8rem}
+@media (max-width:700px){thead{display:none}td{display:block;border:0}tr{display:block;border-bottom:1px solid #ccc}}
+"""
+
+
+def view_names(name: str, pages: int) -> list[str]:
+    """``products/sitemap-1.xml`` (or ``.xml.gz``) -> ``products/sitemap-1.html``,
+    ``products/sitemap-1.2.html``, ...: beside the sitemap."""
+    stem = name[: -len(".xml.gz")] if name.endswith(".xml.gz") else name[: -len(".xml")]
+    return [f"{stem}.html"] + [f"{stem}.{page}.html" for page in range(2, pages + 1)]
+
+
+def _relative(target: str, page: str) -> str:
+    """The link from the view ``page`` to ``target`` (both relative to the host's folder)."""
+    return os.path.relpath(target, os.path.dirname(page) or ".").replace(os.sep, "/")
+
+
+def _entries(path: str) -> Iterator[etree._Element]:
+    from ..read.sniff import open_bytes  # here: the checker package imports the builder, which imports us
+
+    parser = etree.XMLPullParser(events=("end",), tag=f"{_SM}url", resolve_entities=False, no_network=True)
+    for chunk in open_bytes(path, lambda *args, **kwargs: None):  # gzip or not, bounded
+        parser.feed(chunk)
+        for _, element in parser.read_events():
+            yield element
+            element.clear()
+
+
+def _row(number: int, url: etree._Element) -> etree._Element:
+    loc = url.findtext(f"{_SM}loc") or ""
+    alternates = [E.LI(link.get("hreflang", ""), " ", E.A(link.get("href", ""), href=link.get("href", "")))
+                  for link in url.iter(_XHTML_LINK) if link.get("hreflang")]
+    images = [E.LI(E.A(loc_, href=loc_)) for loc_ in (i.findtext(f"{_IMAGE}loc") or "" for i in url.iter(f"{_IMAGE}image"))]
+    media = [E.LI("video: ", video.findtext(f"{_VIDEO}title") or "") for video in url.iter(f"{_VIDEO}video")]
+    media += [E.LI("news: ", news.findtext(f"{_NEWS}title") or "") for news in url.iter(f"{_NEWS}news")]
+    return E.TR(E.TD(str(number), E.CLASS("n")), E.TD(E.A(loc, href=loc)), E.TD(url.findtext(f"{_SM}lastmod") or ""),
+                E.TD(E.UL(*alternates)) if alternates else E.TD(), E.TD(E.UL(*images)) if images else E.TD(),
+                E.TD(E.UL(*media)) if media else E.TD())
+
+
+def _page(title: str, body: list[etree._Element]) -> bytes:
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.META(name="viewport", content="width=device-width"),
+                             E.META(name="robots", content="noindex"), E.TITLE(title), E.STYLE(_STYLE)),
+                      E.BODY(E.H1(title), *body))
+    return b"<!DOCTYPE html>\n" + etree.tostring(document, method="html", encoding="utf-8") + b"\n"
+
+
+def _nav(names: list[str], current: int) -> etree._Element:
+    links = [E.SPAN(f"page {n}") if n == current else E.A(f"page {n}", href=_relative(name, names[current - 1]))
+             for n, name in enumerate(names, 1)]
+    return E.NAV(*links)
+
+
+INDEX_VIEW = "sitemaps.html"
+
+
+def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str], str]) -> list[tuple[str, int]]:
+    """The HTML pages of one written sitemap (``source``, named ``name`` relative to its
+    host's folder, ``urls`` entries), a page at a time: (view name, size) of each.
+    ``target(view_name)`` gives the path to write a view to."""
+    pages = max(1, -(-urls // ROWS_PER_PAGE))
+    names = view_names(name, pages)
+    head = E.TR(E.TH("#"), E.TH("URL"), E.TH("lastmod"), E.TH("alternates"), E.TH("images"), E.TH("video, news"))
+    out: list[tuple[str, int]] = []
+    chunk: list[etree._Element] = []
+
+    def flush() -> None:
+        page = len(out) + 1
+        nav = [_nav(names, page)] if pages > 1 else []
+        title = f"{os.path.basename(name)}: {urls:,} URLs" + (f", page {page} of {pages}" if pages > 1 else "")
+        data = _page(title, [E.P(E.A("all sitemaps", href=_relative(INDEX_VIEW, names[page - 1]))), *nav,
+                             E.TABLE(E.THEAD(head), E.TBODY(*chunk)), *nav])
+        with open(target(names[page - 1]), "wb") as handle:
+            handle.write(data)
+        out.append((names[page - 1], len(data)))
+        chunk.clear()
+
+    for number, url in enumerate(_entries(source), 1):
+        chunk.append(_row(number, url))
+        if len(chunk) == ROWS_PER_PAGE and len(out) + 1 < pages:
+            flush()
+    flush()
+    return out
+
+
+def write_index_view(path: str, listed: list[tuple[str, str, int, str | None]]) -> int:
+    """The list of sitemaps: (sitemap name, its first view, URLs, newest lastmod)."""
+    rows = [E.TR(E.TD(E.A(name, href=view)), E.TD(f"{urls:,}"), E.TD(lastmod or ""))
+            for name, view, urls, lastmod in listed]
+    total = sum(urls for _, _, urls, _ in listed)
+    data = _page(f"{len(listed):,} sitemaps, {total:,} URLs",
+                 [E.TABLE(E.THEAD(E.TR(E.TH("sitemap"), E.TH("URLs"), E.TH("newest lastmod"))), E.TBODY(*rows))])
+    with open(path, "wb") as handle:
+        handle.write(data)
+    return len(data)

@@ -1,0 +1,268 @@
+"""The one XML writer: pages to the bytes of their <url> entries, file heads, the index.
+
+Two renderers turn a page into the bytes of its ``<url>`` entries:
+
+* ``LxmlRenderer``, the reference: lxml's incremental writer, Clark names.
+* ``FastRenderer``, the default: strings, escaped through ``xmlesc.escape``,
+  each cluster's shared part rendered once. Tests prove both give the same
+  canonical XML for every feature.
+
+File envelopes (declaration, ``<urlset>`` with only the namespaces the file's
+entries use) and the index are written by lxml. Filling files, splitting them
+and compressing them is ``series.py``'s job.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import BinaryIO, Callable, Protocol, Sequence
+
+from lxml import etree
+
+from ..folder import XSL_FILE
+from ..dates import Lastmod
+from ..ext import EXTENSIONS, SITEMAP_NS
+from ..ext import xhtml
+from ..read.normalised import Layout, Page
+from .xmlesc import escape
+
+URLSET_TAIL = b"</urlset>\n"
+_URL, _LOC = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc"
+_LASTMOD, _CHANGEFREQ, _PRIORITY = (f"{{{SITEMAP_NS}}}{n}" for n in ("lastmod", "changefreq", "priority"))
+
+
+def all_prefixes() -> dict[str, str]:
+    out = {xhtml.PREFIX: xhtml.URI}
+    out.update({ext.prefix: ext.uri for ext in EXTENSIONS.values()})
+    return out
+
+
+_NAMESPACES: dict[tuple[bool, tuple[str, ...]], frozenset[str]] = {}
+
+
+def page_namespaces(page: Page) -> frozenset[str]:
+    """Prefixes of the extension namespaces a page's entries use."""
+    extensions = page.extensions
+    shape = (page.codes is not None or page.x_default is not None,
+             tuple([name for name, _ in extensions]) if extensions else ())
+    found = _NAMESPACES.get(shape)
+    if found is None:
+        used = {EXTENSIONS[name].prefix for name in shape[1]}
+        if shape[0]:
+            used.add(xhtml.PREFIX)
+        found = _NAMESPACES[shape] = frozenset(used)
+    return found
+
+
+# output.xsl: the stylesheet written beside the files, and what points to it. The
+# reference is relative, so the files show the same on any host they are served from.
+_STYLESHEET = etree.tostring(etree.PI("xml-stylesheet", f'type="text/xsl" href="{XSL_FILE}"')) + b"\n"
+
+
+def _start(xf: etree.xmlfile, sink: BinaryIO, stylesheet: bool) -> None:
+    """The declaration (lxml ends it with a newline) and, with output.xsl, the
+    stylesheet instruction on a line of its own (lxml writes nothing but the root
+    element after the declaration, so the instruction goes to the sink directly)."""
+    xf.write_declaration()
+    if stylesheet:
+        xf.flush()
+        sink.write(_STYLESHEET)
+
+
+@lru_cache(maxsize=64)
+def urlset_head(prefixes: frozenset[str], stylesheet: bool = False) -> bytes:
+    """Declaration and <urlset> start tag declaring exactly ``prefixes`` (sorted)."""
+    known = all_prefixes()
+    nsmap: dict[str | None, str] = {None: SITEMAP_NS}
+    nsmap.update({p: known[p] for p in sorted(prefixes)})
+    buffer = io.BytesIO()
+    with etree.xmlfile(buffer, encoding="UTF-8") as xf:
+        _start(xf, buffer, stylesheet)
+        with xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap):
+            xf.flush()
+            head = buffer.getvalue() + b"\n"
+    return head
+
+
+@dataclass(slots=True)
+class Rendered:
+    """One page as the files need it: its URLs, their entries one after another in
+    ``blob`` (each entry's size in ``sizes``), and what the files note."""
+
+    locs: Sequence[str]
+    blob: bytes | memoryview  # a spooled page's blob is a slice of its chunk
+    sizes: Sequence[int]
+    prefixes: frozenset[str]
+    lastmod: Lastmod | None
+    news: bool
+    key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
+
+
+class Renderer(Protocol):
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        """A page's <url> entries, one after another, and each one's size in bytes."""
+        ...
+
+
+def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
+    """lastmod, changefreq, priority as the string renderer writes them (values are valid already)."""
+    out = ""
+    if lastmod is not None:
+        out += f"<lastmod>{lastmod.text}</lastmod>"
+    if changefreq is not None:
+        out += f"<changefreq>{changefreq}</changefreq>"
+    if priority is not None:
+        out += f"<priority>{priority}</priority>"
+    return out
+
+
+def entries(escaped_locs: list[str], tail: bytes) -> list[bytes]:
+    """The <url>s of one page: each escaped loc, then the part they share (see tail())."""
+    return [b"<url><loc>" + loc.encode() + tail for loc in escaped_locs]
+
+
+def tail(shared: str) -> bytes:
+    """The end of an entry after its loc: the part a page's entries share, closed."""
+    return f"</loc>{shared}</url>\n".encode()
+
+
+class _Template:
+    """What every page of one layout writes alike, rendered once: the start of each
+    entry (up to its base) and the start of each link (up to the rest of its href).
+    Escaping works character by character, so escape(base + rest) is escape(base) +
+    escape(rest): a page of the layout adds only its escaped rest."""
+
+    __slots__ = ("starts", "start_sizes", "link_starts")
+
+    def __init__(self, layout: Layout) -> None:
+        escaped = [escape(base) for base in layout.bases]
+        starts = [b"<url><loc>" + base.encode() for base in escaped]
+        self.start_sizes = [len(start) for start in starts]
+        self.starts = starts + [b""]  # shared.join(starts) is every entry: start + shared, in turn
+        links = [xhtml.link_start(code) + base for code, base in zip(layout.codes, escaped)]
+        if layout.x_default is not None:
+            links.append(xhtml.link_start(xhtml.X_DEFAULT) + escaped[layout.x_default])
+        self.link_starts = links
+
+
+class FastRenderer:
+    """String rendering; a cluster's shared part (dates, alternates, media) once, and a
+    template per layout for pages expanded from a path."""
+
+    def __init__(self) -> None:
+        self._templates: dict[Layout, _Template] = {}
+        self._cores: dict[tuple[str | None, str | None, str | None], str] = {}
+
+    def _core(self, page: Page) -> str:
+        lastmod = page.lastmod
+        key = (lastmod.text if lastmod is not None else None, page.changefreq, page.priority)
+        core = self._cores.get(key)
+        if core is None:
+            if len(self._cores) >= 4096:
+                self._cores.clear()
+            core = self._cores[key] = core_fields(lastmod, page.changefreq, page.priority)
+        return core
+
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        extensions = page.extensions
+        media = "".join([EXTENSIONS[name].render_fast(value) for name, value in extensions]) if extensions else ""
+        if page.lastmods is not None:  # versions that changed at different times: an entry each
+            locs = [escape(loc) for loc in page.locs]
+            links = xhtml.render_fast(page, locs) if page.codes is not None or page.x_default is not None else ""
+            found = [b"<url><loc>" + loc.encode() + tail(core_fields(lastmod, page.changefreq, page.priority)
+                                                          + links + media)
+                     for loc, lastmod in zip(locs, page.lastmods)]
+            return b"".join(found), [len(entry) for entry in found]
+        shared = self._core(page)
+        layout = page.layout
+        if layout is not None:
+            template = self._templates.get(layout)
+            if template is None:
+                template = self._templates[layout] = _Template(layout)
+            rest = escape(page.rest)
+            close = rest + xhtml.LINK_END
+            # Every link ends in the same escaped rest: one join writes them all.
+            end = f"{rest}</loc>{shared}{close.join(template.link_starts)}{close}{media}</url>\n".encode()
+            size = len(end)
+            return end.join(template.starts), [start + size for start in template.start_sizes]
+        if page.codes is None and page.x_default is None:
+            entry = f"<url><loc>{escape(page.locs[0])}</loc>{shared}{media}</url>\n".encode()
+            return entry, [len(entry)]  # (a page without alternates has one URL)
+        locs = [escape(loc) for loc in page.locs]
+        found = entries(locs, tail(shared + xhtml.render_fast(page, locs) + media))
+        return b"".join(found), [len(entry) for entry in found]
+
+
+class LxmlRenderer:
+    """The reference: lxml's incremental writer inside a <urlset> declaring every namespace.
+
+    Entries are cut out of the stream after each ``<url>``; the prefixes are fixed,
+    so they are valid under any head that declares the namespaces they use.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = io.BytesIO()
+        self._stack = contextlib.ExitStack()
+        self._xf = self._stack.enter_context(etree.xmlfile(self._buffer, encoding="UTF-8"))
+        nsmap: dict[str | None, str] = {None: SITEMAP_NS}
+        nsmap.update(all_prefixes())
+        self._stack.enter_context(self._xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap))
+        self._xf.flush()
+        self._take()
+
+    def _take(self) -> bytes:
+        data = self._buffer.getvalue()
+        self._buffer.seek(0)
+        self._buffer.truncate()
+        return data
+
+    def render(self, page: Page) -> tuple[bytes, list[int]]:
+        found = self.entries(page)
+        return b"".join(found), [len(entry) for entry in found]
+
+    def entries(self, page: Page) -> list[bytes]:
+        xf = self._xf
+        out = []
+        lastmods = page.lastmods if page.lastmods is not None else (page.lastmod,) * len(page.locs)
+        for loc, lastmod in zip(page.locs, lastmods):
+            with xf.element(_URL):
+                with xf.element(_LOC):
+                    xf.write(loc)
+                for tag, value in ((_LASTMOD, lastmod.text if lastmod else None),
+                                   (_CHANGEFREQ, page.changefreq), (_PRIORITY, page.priority)):
+                    if value is not None:
+                        with xf.element(tag):
+                            xf.write(value)
+                if page.codes is not None or page.x_default is not None:
+                    xhtml.render_lxml(xf, page)
+                for name, value in page.extensions:
+                    EXTENSIONS[name].render_lxml(xf, value)
+            xf.write("\n")
+            xf.flush()
+            out.append(self._take())
+        return out
+
+
+RENDERERS: dict[str, Callable[[], Renderer]] = {"fast": FastRenderer, "lxml": LxmlRenderer}
+
+
+def write_index(path: str, entries: list[tuple[str, Lastmod | None]], stylesheet: bool = False) -> int:
+    """A <sitemapindex> of (URL, newest lastmod) entries, by lxml."""
+    with open(path, "wb") as handle:
+        with etree.xmlfile(handle, encoding="UTF-8") as xf:
+            _start(xf, handle, stylesheet)
+            with xf.element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS}):
+                xf.write("\n")
+                for url, lastmod in entries:
+                    with xf.element(f"{{{SITEMAP_NS}}}sitemap"):
+                        with xf.element(f"{{{SITEMAP_NS}}}loc"):
+                            xf.write(url)
+                        if lastmod is not None:
+                            with xf.element(f"{{{SITEMAP_NS}}}lastmod"):
+                                xf.write(lastmod.text)
+                    xf.write("\n")
+        handle.write(b"\n")
+        return handle.tell()
