@@ -5,6 +5,15 @@ In a project: put ``sitemap_view`` in a views module and route it,
 (``Article.objects.values_list(...)`` streamed with ``.iterator()``). The test at
 the end is the one a project keeps in its suite: it asks the view, as a crawler
 would, and checks what it serves with every rule of the checker.
+
+A project whose sitemaps are already ``django.contrib.sitemaps.Sitemap`` classes
+needs no view of its own: add ``"sitemap_ext.integrations.django"`` to
+``INSTALLED_APPS`` and ``SITEMAP_EXT = {"base_url": "https://www.example.com/"}``,
+then ``python manage.py sitemap_ext_build public/`` writes them (i18n, alternates,
+x_default, lastmod, an ``images(item)`` method) split and indexed by this package's
+rules and checks them; ``python manage.py check --deploy --tag sitemap_ext`` and
+``sitemap_ext.integrations.django.assert_sitemaps_ok()`` judge them in CI and in
+tests (tests/test_integration_django.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class SitemapExtConfig(AppConfig):
+    name = "sitemap_ext.integrations.django"
+    label = "sitemap_ext"
+    verbose_name = "sitemap-ext"
+
+    def ready(self) -> None:
+        from django.core import checks
+
+        from .checks import sitemaps_check
+
+        # a deploy check: it reads every item, as a crawler's visit to the sitemap would
+        checks.register(sitemaps_check, "sitemap_ext", deploy=True)

@@ -1,0 +1,224 @@
+"""The MkDocs plugin ``sitemap-ext`` (entry point ``mkdocs.plugins``).
+
+After the build (after every language that mkdocs-static-i18n builds), it writes the
+site's sitemaps into ``site_dir`` in place of MkDocs' own ``sitemap.xml`` and
+``sitemap.xml.gz``, then checks them together with the built pages. Every finding
+of the build and the check goes to MkDocs' logger at its severity (an error as
+ERROR, a warning as WARNING, an info as INFO), so ``mkdocs build --strict`` fails on
+errors and warnings::
+
+    site_url: https://docs.example.com/
+    plugins:
+      - search
+      - i18n:
+          languages:
+            - {locale: en, default: true, name: English}
+            - {locale: fr, name: Français}
+      - sitemap-ext
+
+Options, each a key of a site description:
+
+* ``base_url``: ``site.base_url`` (default: MkDocs' ``site_url``, required one way
+  or the other: a sitemap lists absolute URLs).
+* ``alternates``: where a page's language versions come from. ``i18n``: from
+  mkdocs-static-i18n's languages (each built page is grouped with the pages of the
+  other languages at the same path below each language's ``link``; each version at
+  its own URL, codes from ``locale`` with ``_`` written ``-``); ``heads``: from the
+  built pages' ``<link rel="alternate" hreflang>`` tags (a ``site:`` source, as
+  Material writes them); ``auto`` (default): ``i18n`` where the i18n plugin builds
+  more than one language, else ``heads``.
+* ``x_default``: the version for other languages: ``true`` (default) the i18n
+  default language's version; ``false`` none; a locale code or a URL (``i18n`` mode).
+* ``lastmod``: where a page's lastmod comes from, tried in order. ``meta:NAME``: in
+  ``i18n`` mode the page's metadata ``NAME`` (front matter, or what a plugin such as
+  git-revision-date-localized sets); in ``heads`` mode the built-site source's list
+  (``meta:NAME`` for a ``<meta>`` tag, ``time``, ``git``). Default: ``[meta:updated]``
+  in ``i18n`` mode, the source's default in ``heads`` mode. Never the build date. In
+  ``i18n`` mode a page's versions get a lastmod where they all give the same one.
+* ``exclude``: patterns of built files that are no pages (``drafts/*``; ``*`` matches
+  across ``/``; default ``[404.html]``).
+* ``output``: the keys of ``output:`` (``gzip``, ``max_urls``, ``index_file``,
+  ``text``, ``robots``, ``html``, ``xsl``, ...); ``defaults``: ``changefreq``,
+  ``priority``, ``lastmod`` for every page.
+* ``check`` (default ``true``): check the written sitemaps with the built pages;
+  ``ignore``: codes or prefixes not reported (``[H112]``); ``now``: the instant dates
+  are judged at (default: ``SOURCE_DATE_EPOCH``, else the clock); ``jobs``: processes
+  of the check (default 1).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from mkdocs import plugins
+from mkdocs.config import base, config_options
+
+from .. import Alternate, Page, Site
+from . import _common
+
+log = plugins.get_plugin_logger(__name__)
+
+_LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
+
+
+class SitemapExtConfig(base.Config):
+    base_url = config_options.Optional(config_options.Type(str))
+    alternates = config_options.Choice(("auto", "i18n", "heads"), default="auto")
+    x_default = config_options.Type((bool, str), default=True)
+    lastmod = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
+    exclude = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
+    output = config_options.Type(dict, default={})
+    defaults = config_options.Type(dict, default={})
+    check = config_options.Type(bool, default=True)
+    ignore = config_options.ListOfItems(config_options.Type(str), default=[])
+    now = config_options.Optional(config_options.Type(str))
+    jobs = config_options.Type(int, default=1)
+
+
+def _i18n_plugin(config: Any) -> Any:
+    """mkdocs-static-i18n's plugin object, found by its module (nothing of it is
+    imported here), or None."""
+    for plugin in config.plugins.values():
+        if type(plugin).__module__.split(".")[0] == "mkdocs_static_i18n":
+            return plugin
+    return None
+
+
+def _code(locale: str) -> str:
+    """An i18n locale (``en``, ``pt_BR``, ``pt-BR``) as an hreflang code (``pt-BR``)."""
+    return locale.replace("_", "-")
+
+
+class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):
+    """Writes and checks the site's sitemaps after the build (see the module's text)."""
+
+    def __init__(self) -> None:
+        self._depth = 0  # builds under way: mkdocs-static-i18n builds each language inside the first build
+        self._pages: list[tuple[str, str, str, dict[str, Any]]] = []  # (locale, url, dest_uri, meta)
+
+    # MkDocs' own sitemap.xml (and its .gz) is not written: ours takes its place. The
+    # i18n plugin reconfigures the theme before each language's build (priority -100),
+    # so this runs after it.
+    @plugins.event_priority(-110)
+    def on_config(self, config: Any) -> Any:
+        config.theme.static_templates.discard("sitemap.xml")
+        return config
+
+    def on_pre_build(self, *, config: Any) -> None:
+        if self._depth == 0:
+            self._pages = []
+        self._depth += 1
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._depth = 0
+
+    @plugins.event_priority(-110)
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        plugin = _i18n_plugin(config)
+        locale = getattr(plugin, "current_language", None) if plugin is not None else None
+        url = page.canonical_url or urljoin(config.site_url or "", page.url)
+        self._pages.append((locale or "", url, page.file.dest_uri, dict(page.meta or {})))
+        return output
+
+    # After mkdocs-static-i18n's on_post_build (priority -100), which builds the other
+    # languages: only the outermost build writes, once every language is built.
+    @plugins.event_priority(-110)
+    def on_post_build(self, *, config: Any) -> None:
+        self._depth = max(self._depth - 1, 0)
+        if self._depth:
+            return
+        base_url = self.config.base_url or config.site_url
+        if not base_url:
+            log.warning("no sitemaps written: set site_url (or the plugin's base_url); a sitemap lists absolute URLs")
+            return
+        base_url = _common.folder_url(base_url)
+        site_dir = config.site_dir
+        try:
+            site = Site(base_url=base_url, output=_common.output_of(self.config.output),
+                        defaults=dict(self.config.defaults))
+        except TypeError as exc:
+            log.error(f"plugin options: {exc}")
+            return
+        plugin = _i18n_plugin(config)
+        mode = self.config.alternates
+        if mode == "auto":
+            mode = "i18n" if plugin is not None and len(self._languages(plugin)) > 1 else "heads"
+        if mode == "i18n" and plugin is None:
+            log.error("alternates: i18n needs the i18n plugin (mkdocs-static-i18n) in plugins")
+            return
+        if mode == "i18n":
+            ok, findings, files = _common.build_pages(site, self._i18n_pages(plugin, base_url), site_dir,
+                                                      now=self.config.now)
+        else:
+            ok, findings, files = _common.build_built_site(site_dir, site, url=base_url, lastmod=self.config.lastmod,
+                                                           exclude=self.config.exclude, now=self.config.now)
+        if not ok:
+            self._report(findings, site_dir)
+            log.error("no sitemaps written: the build of the sitemaps found errors")
+            return
+        log.info(f"sitemaps written to {site_dir}: {', '.join(files)}")
+        if self.config.check:
+            findings = _common.merged(findings, _common.check_folder(site_dir, base_url, now=self.config.now,
+                                                                     jobs=self.config.jobs))
+        self._report(findings, site_dir)
+
+    def _report(self, findings: list[Any], root: str) -> None:
+        for diagnostic in _common.shown(findings, self.config.ignore):
+            log.log(_LEVELS[diagnostic.severity.value], _common.line(diagnostic, root))
+
+    @staticmethod
+    def _languages(plugin: Any) -> dict[str, Any]:
+        """The languages the i18n plugin builds, by locale."""
+        return {language.locale: language for language in plugin.config.languages
+                if language.build and language.locale != "null"}
+
+    def _i18n_pages(self, plugin: Any, base_url: str) -> list[Page]:
+        """One page per path below the languages' links: each language's version at
+        its own URL (as MkDocs wrote it), the default language's as x-default."""
+        languages = self._languages(plugin)
+        default = next((locale for locale, language in languages.items() if language.default), None)
+        keys = ("meta:updated",) if self.config.lastmod is None else tuple(self.config.lastmod)
+        exclude = ["404.html"] if self.config.exclude is None else list(self.config.exclude)
+        clusters: dict[str, dict[str, tuple[str, Any]]] = {}
+        for locale, url, dest_uri, meta in self._pages:
+            if any(fnmatch.fnmatchcase(dest_uri, pattern) for pattern in exclude) or locale not in languages:
+                continue
+            key = self._key(url, languages[locale].link, base_url)
+            lastmod = next((meta[name[5:]] for name in keys if name.startswith("meta:") and meta.get(name[5:])),
+                           None)
+            clusters.setdefault(key, {})[locale] = (url, lastmod)
+        pages = []
+        for versions in clusters.values():
+            if len(versions) == 1:
+                ((url, lastmod),) = versions.values()
+                pages.append(Page(loc=url, lastmod=lastmod))
+                continue
+            x_default = None
+            if self.config.x_default is True and default in versions:
+                x_default = versions[default][0]
+            elif isinstance(self.config.x_default, str):
+                x_default = versions[self.config.x_default][0] if self.config.x_default in versions \
+                    else self.config.x_default if "/" in self.config.x_default else None
+            alternates = tuple(Alternate(code=_code(locale), url=url) for locale, (url, _) in versions.items())
+            lastmods = {str(lastmod) for _, lastmod in versions.values()}
+            # one lastmod a page in the public model: given where every version says the same
+            lastmod = next(iter(versions.values()))[1] if len(lastmods) == 1 else None
+            pages.append(Page(alternates=alternates, x_default=x_default, lastmod=lastmod))
+        return pages
+
+    @staticmethod
+    def _key(url: str, link: str, base_url: str) -> str:
+        """A page's path below its language's link (``fr/setup/`` under ``/fr/`` is
+        ``setup/``): the pages of one path in every language are one cluster."""
+        base_path = urlsplit(base_url).path
+        path = urlsplit(url).path
+        prefix = base_path.rstrip("/") + "/" + link.strip("/") + "/" if link.strip("/") else base_path
+        if path.startswith(prefix):
+            return path[len(prefix):]
+        if path + "/" == prefix:
+            return ""
+        return os.fspath(path)

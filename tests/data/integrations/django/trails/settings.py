@@ -1,0 +1,12 @@
+SECRET_KEY = "test only"
+DEBUG = False
+ALLOWED_HOSTS = ["www.trail-guides.example"]
+ROOT_URLCONF = "trails.urls"
+USE_I18N = True
+USE_TZ = True
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "German"), ("fr", "French")]
+INSTALLED_APPS = ["django.contrib.sitemaps", "sitemap_ext.integrations.django"]
+MIDDLEWARE = ["django.middleware.locale.LocaleMiddleware"]
+DATABASES = {}
+SITEMAP_EXT = {"base_url": "https://www.trail-guides.example/", "now": "2026-11-21T12:00:00Z"}

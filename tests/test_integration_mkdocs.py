@@ -1,0 +1,88 @@
+"""The MkDocs plugin against the real tool: a three-language site built with
+mkdocs-static-i18n (tests/data/integrations/mkdocs) and `mkdocs build`. The plugin
+writes sitemaps with every language's version that check clean together with the
+built pages; a planted defect (a page marked noindex in its front matter, which the
+site's theme writes as a robots meta tag) fails `mkdocs build --strict`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from sitemap_ext import check
+
+pytest.importorskip("mkdocs", reason="the MkDocs plugin is tested with MkDocs: pip install mkdocs")
+pytest.importorskip("mkdocs_static_i18n", reason="the three-language site needs mkdocs-static-i18n: "
+                                                 "pip install mkdocs-static-i18n")
+if not any(point.name == "sitemap-ext" for point in entry_points(group="mkdocs.plugins")):
+    pytest.skip("the plugin's entry point is not registered: pip install -e . (it is in pyproject.toml)",
+                allow_module_level=True)
+
+PROJECT = Path(__file__).resolve().parent / "data" / "integrations" / "mkdocs"
+BASE = "https://docs.example.com/manual/"
+NOW = "2026-11-21T12:00:00Z"
+
+
+def mkdocs(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *args], cwd=project, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    copy = tmp_path / "site-src"
+    shutil.copytree(PROJECT, copy)
+    return copy
+
+
+def test_the_plugin_writes_sitemaps_that_check_clean_with_the_pages(project: Path) -> None:
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert "sitemaps written" in run.stderr
+    site = project / "site"
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert not (site / "sitemap.xml.gz").exists()  # MkDocs' own is not written
+    # every language's version, each at its own URL, with x-default the default language
+    for url in (BASE, BASE + "fr/", BASE + "de/", BASE + "routes/", BASE + "fr/routes/", BASE + "de/routes/",
+                BASE + "safety/", BASE + "fr/safety/", BASE + "de/safety/"):
+        assert f"<loc>{url}</loc>" in sitemap
+    assert ('<xhtml:link rel="alternate" hreflang="fr" href="https://docs.example.com/manual/fr/routes/"/>'
+            in sitemap)
+    assert '<xhtml:link rel="alternate" hreflang="x-default" href="https://docs.example.com/manual/"/>' in sitemap
+    assert "<lastmod>2026-11-01</lastmod>" in sitemap  # front matter `updated:`
+    assert "404" not in sitemap
+    result = check([str(site)], base_urls=[f"{BASE}={site}"], now=NOW, jobs=1)
+    assert [(d.code, d.file, d.message) for d in result.collector.sorted()] == []
+    assert any(f["kind"] == "urlset" for f in result.files)
+
+
+def test_a_planted_defect_fails_a_strict_build(project: Path) -> None:
+    page = project / "docs" / "routes.fr.md"
+    page.write_text("---\nrobots: noindex\n---\n" + page.read_text(encoding="utf-8"), encoding="utf-8")
+    run = mkdocs(project, "--strict")
+    assert run.returncode != 0
+    assert "U112" in run.stderr and "https://docs.example.com/manual/fr/routes/" in run.stderr
+    assert "in strict mode" in run.stdout + run.stderr
+    assert mkdocs(project).returncode == 0  # without --strict the findings are shown, the build stands
+
+
+def test_alternates_from_the_heads(project: Path) -> None:
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        'now: "2026-11-21T12:00:00Z"', 'now: "2026-11-21T12:00:00Z"\n      alternates: heads'), encoding="utf-8")
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    sitemap = (project / "site" / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"<loc>{BASE}de/routes/</loc>" in sitemap and "xhtml:link" not in sitemap  # this theme writes none
+
+
+def test_importing_the_package_imports_no_mkdocs() -> None:
+    code = ("import sys, sitemap_ext, sitemap_ext.integrations; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'sphinx', 'django')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.stdout.strip() == "[]", run.stderr
