@@ -13,13 +13,14 @@ produces them and memory stays flat.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import os
 import queue
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Sequence, Union
+from typing import Any, BinaryIO, Union
 
 from . import arguments
 from .codes import REGISTRY
@@ -32,7 +33,13 @@ from .rules.check import CheckResult, check_inputs
 from .rules.config import Policy
 from .write.build import BuildResult, build
 
-_END = object()  # the writer's last item
+
+class _End(enum.Enum):
+    END = "end"  # the writer's last item
+
+
+_END = _End.END
+_Item = Page | Mapping[str, Any] | BaseException | _End  # what the writer's queue carries
 
 
 @dataclass
@@ -89,7 +96,7 @@ class SitemapWriter:
                  **options: Any) -> None:
         if "pages" in options:
             raise TypeError("SitemapWriter takes its pages from add(), not pages=")
-        self._queue: queue.Queue[object] = queue.Queue(maxsize=1024)
+        self._queue: queue.Queue[_Item] = queue.Queue(maxsize=1024)
         self._error: BaseException | None = None
         self.result: BuildResult | None = None
         self._closed = False
@@ -97,7 +104,7 @@ class SitemapWriter:
                                         name="sitemap-ext-writer")
         self._thread.start()
 
-    def _pages(self) -> Iterator[object]:
+    def _pages(self) -> Iterator[Page | Mapping[str, Any]]:
         while True:
             item = self._queue.get()
             if item is _END:
@@ -126,7 +133,7 @@ class SitemapWriter:
         if not self._put(page):
             self._raise()  # the build ended early: its exception, here
 
-    def _put(self, item: object) -> bool:
+    def _put(self, item: _Item) -> bool:
         """Hand ``item`` to the build (waiting while the queue is full); False when the
         build has ended and takes nothing more."""
         while self._thread.is_alive():

@@ -9,12 +9,12 @@ seconds and a zone, and say so (D106) when we rewrote what was given.
 from __future__ import annotations
 
 import calendar
-import os
-import time
 import datetime as dt
+import os
 import re
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, Union
 
 _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
@@ -38,8 +38,8 @@ class DateProblem:
     suggestion: str | None = None
 
 
-DateInput = Union[str, dt.date, dt.datetime]
-Parsed = tuple[Union[Lastmod, None], tuple[DateProblem, ...]]
+DateInput = str | dt.date | dt.datetime
+Parsed = tuple[Lastmod | None, tuple[DateProblem, ...]]
 
 
 def _zone(tzd: str) -> tuple[str, int] | None:
@@ -80,18 +80,31 @@ def parse_w3c(raw: str) -> Parsed:
         return _invalid(raw, "no such month")
     if day < 1 or day > calendar.monthrange(year, month)[1]:
         return _invalid(raw, f"{calendar.month_name[month]} {year} has no day {day}")
-    problems: list[DateProblem] = []
     if hh is None:
-        out = f"{year:04d}-{month:02d}-{day:02d}"
-        instant = (dt.datetime(year, month, day, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
-        if day_s is None:
-            problems.append(
-                DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD rejects YYYY and YYYY-MM", out)
-            )
-        return Lastmod(out, instant), tuple(problems)
+        return _date(raw, year, month, day, whole=day_s is not None)
+    return _date_time(raw, text, (year, month, day), (hh, mm, ss, frac, tzd))
+
+
+def _date(raw: str, year: int, month: int, day: int, whole: bool) -> Parsed:
+    """A valid date with no time (``whole``: it named its day, not only a year or month)."""
+    out = f"{year:04d}-{month:02d}-{day:02d}"
+    instant = (dt.datetime(year, month, day, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
+    if whole:
+        return Lastmod(out, instant), ()
+    return Lastmod(out, instant), (
+        DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD rejects YYYY and YYYY-MM", out),)
+
+
+def _date_time(raw: str, text: str, date: tuple[int, int, int],
+               clock: tuple[str, str, str | None, str | None, str | None]) -> Parsed:
+    """A valid date with a time: ``clock`` is the matched hours, minutes, seconds,
+    fraction and zone (the last three may be missing)."""
+    year, month, day = date
+    hh, mm, ss, frac, tzd = clock
     hour, minute, second = int(hh), int(mm), int(ss or 0)
     if hour > 23 or minute > 59 or second > 59:
         return _invalid(raw, "no such time of day")
+    problems: list[DateProblem] = []
     if tzd is None:
         zone_text, offset = "Z", 0
         problems.append(

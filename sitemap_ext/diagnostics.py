@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .limits import MAX_STORED_PER_CODE
 

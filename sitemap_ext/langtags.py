@@ -45,8 +45,9 @@ NO_LANGUAGE = {"und": "undetermined", "mul": "multiple languages", "zxx": "no li
                "mis": "uncoded languages"}
 
 _ENGLISH = Locale("en")
-_REGIONS = frozenset(t for t in _ENGLISH.territories if len(t) == 2 and t.isalpha()) - set(NOT_REGIONS)
-_SCRIPTS = frozenset(s for s in _ENGLISH.scripts if len(s) == 4 and not s.startswith("Q"))
+_REGIONS = frozenset(t for t in _ENGLISH.territories if isinstance(t, str) and len(t) == 2 and t.isalpha()) \
+    - set(NOT_REGIONS)
+_SCRIPTS = frozenset(s for s in _ENGLISH.scripts if isinstance(s, str) and len(s) == 4 and not s.startswith("Q"))
 _SHAPE = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|[0-9]{3}))?")
 
 
@@ -141,21 +142,51 @@ def accepted(tag: str) -> str:
 def judge(tag: str) -> Verdict:
     """Whether Google accepts ``tag`` as an hreflang value; the fix where there is one."""
     if tag.lower() == X_DEFAULT:
-        if tag != X_DEFAULT:
-            return Verdict(tag, X_DEFAULT, display_name(tag),
-                           (TagProblem("L108", f"write '{X_DEFAULT}' in lower case", X_DEFAULT),))
-        return Verdict(tag, X_DEFAULT, display_name(tag))
+        return _x_default(tag)
     if "_" in tag:
         fixed = tag.replace("_", "-")
-        better = judge(fixed)
-        suggestion = better.canonical or fixed
+        suggestion = judge(fixed).canonical or fixed
         return _error(tag, "L101", f"'{tag}' uses an underscore; hreflang subtags are joined by '-': "
                       f"{_named(suggestion)}", suggestion)
     match = _SHAPE.fullmatch(tag)
-    parts = tag.split("-")
     if match is None:
-        return _reject_shape(tag, parts)
+        return _reject_shape(tag, tag.split("-"))
     lang, script, region = match.groups()
+    low = lang.lower()
+    misused = _misused_language(tag, lang, script, region)
+    if misused is not None:
+        return misused
+    if not _is_language(low):
+        return _reject_language(tag, lang, script, region)
+    problems: list[TagProblem] = []
+    if len(low) == 3:
+        problems.append(TagProblem("L109", f"'{lang}' ({display_name(low) or 'a language'}) has no ISO 639-1 "
+                                   "code; Google documents two-letter codes, so check it is recognised"))
+    if script is not None and script.title() not in _SCRIPTS:
+        return _error(tag, "L111", f"'{script}' in '{tag}' is not an ISO 15924 script")
+    if region is not None:
+        wrong = _judge_region(tag, low, script, region, problems)
+        if wrong is not None:
+            return wrong
+    canonical = _compose(low, script, region)
+    if canonical != tag:
+        problems.append(TagProblem("L108", f"'{tag}' is usually written {_named(canonical)}; tags are "
+                                   "case-insensitive, so this is only style", canonical))
+    return Verdict(tag, canonical, display_name(canonical), tuple(problems))
+
+
+def _x_default(tag: str) -> Verdict:
+    """x-default, in any case."""
+    if tag != X_DEFAULT:
+        return Verdict(tag, X_DEFAULT, display_name(tag),
+                       (TagProblem("L108", f"write '{X_DEFAULT}' in lower case", X_DEFAULT),))
+    return Verdict(tag, X_DEFAULT, display_name(tag))
+
+
+def _misused_language(tag: str, lang: str, script: str | None, region: str | None) -> Verdict | None:
+    """The verdict on a language subtag that is a known mistake (Sami for Swedish, a
+    country code, a withdrawn code, a three-letter code that has a two-letter one);
+    None when it is none of those."""
     low = lang.lower()
     if low == SAMI_OR_SWEDISH and script is None and (region is None or region.upper() == "SE"):
         fix = _compose("sv", script, region)
@@ -176,35 +207,28 @@ def judge(tag: str) -> Verdict:
             fix = _compose(two, script, region)
             return _error(tag, "L110", f"'{lang}' has a two-letter ISO 639-1 code, '{two}'; Google expects it: "
                           f"{_named(fix)}", fix)
-    if not _is_language(low):
-        return _reject_language(tag, lang, script, region)
-    problems: list[TagProblem] = []
-    if len(low) == 3:
-        problems.append(TagProblem("L109", f"'{lang}' ({display_name(low) or 'a language'}) has no ISO 639-1 "
-                                   "code; Google documents two-letter codes, so check it is recognised"))
-    if script is not None and script.title() not in _SCRIPTS:
-        return _error(tag, "L111", f"'{script}' in '{tag}' is not an ISO 15924 script")
-    if region is not None:
-        upper = region.upper()
-        if upper.isdigit():
-            fix = _compose(low, script, None)
-            problems.append(TagProblem("L107", f"'{region}' is a UN M.49 region, which Google does not take; use "
-                                       f"'{fix}', or one tag per country", fix))
-        elif upper in NOT_REGIONS:
-            fix = _compose(low, script, REGION_FIXES[upper]) if upper in REGION_FIXES else None
-            advice = f": {_named(fix)}" if fix else "; name a country, or leave the region out"
-            return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code ({NOT_REGIONS[upper]})"
-                          f"{advice}", fix, counts_as=fix or _compose(low, script, None))
-        elif upper == "LA" and low != "lo":
-            return _error(tag, "L102", f"'LA' is Laos, not Latin America; Google takes no region for Latin "
-                          f"America: use '{low}', or one tag per country ({low}-MX, {low}-AR, ...)", low)
-        elif upper not in _REGIONS:
-            return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code", counts_as=low)
-    canonical = _compose(low, script, region)
-    if canonical != tag:
-        problems.append(TagProblem("L108", f"'{tag}' is usually written {_named(canonical)}; tags are "
-                                   "case-insensitive, so this is only style", canonical))
-    return Verdict(tag, canonical, display_name(canonical), tuple(problems))
+    return None
+
+
+def _judge_region(tag: str, low: str, script: str | None, region: str, problems: list[TagProblem]) -> Verdict | None:
+    """The verdict when the region makes the tag an error; None when it does not (a UN
+    M.49 region is added to ``problems`` as a warning)."""
+    upper = region.upper()
+    if upper.isdigit():
+        fix = _compose(low, script, None)
+        problems.append(TagProblem("L107", f"'{region}' is a UN M.49 region, which Google does not take; use "
+                                   f"'{fix}', or one tag per country", fix))
+    elif upper in NOT_REGIONS:
+        meant = _compose(low, script, REGION_FIXES[upper]) if upper in REGION_FIXES else None
+        advice = f": {_named(meant)}" if meant else "; name a country, or leave the region out"
+        return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code ({NOT_REGIONS[upper]})"
+                      f"{advice}", meant, counts_as=meant or _compose(low, script, None))
+    elif upper == "LA" and low != "lo":
+        return _error(tag, "L102", f"'LA' is Laos, not Latin America; Google takes no region for Latin "
+                      f"America: use '{low}', or one tag per country ({low}-MX, {low}-AR, ...)", low)
+    elif upper not in _REGIONS:
+        return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code", counts_as=low)
+    return None
 
 
 def _compose(lang: str, script: str | None, region: str | None) -> str:
@@ -224,9 +248,9 @@ def _reject_language(tag: str, lang: str, script: str | None, region: str | None
             return _error(tag, "L106", f"'{tag}' has region and language reversed: {_named(fix)}", fix)
         if region is None:
             likely = _likely_language(upper)
-            fix = _compose(likely, None, upper) if likely else None
-            advice = f", such as {_named(fix)}" if fix else ""
-            return _error(tag, "L105", f"'{tag}' is a region alone; hreflang needs a language first{advice}", fix)
+            guess = _compose(likely, None, upper) if likely else None
+            advice = f", such as {_named(guess)}" if guess else ""
+            return _error(tag, "L105", f"'{tag}' is a region alone; hreflang needs a language first{advice}", guess)
     if lang.lower() in NO_LANGUAGE:
         return _error(tag, "L111", f"'{lang}' means {NO_LANGUAGE[lang.lower()]}, not a language")
     return _error(tag, "L111", f"'{lang}' is not an ISO 639 language code")

@@ -27,8 +27,9 @@ that is no mapping) is a ``TypeError`` (a programming error) when the object is 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 
 def _plain(value: Any) -> Any:

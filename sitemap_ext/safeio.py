@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import BinaryIO, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 
 class Refused(Exception):

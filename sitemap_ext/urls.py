@@ -9,10 +9,10 @@ so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import blake2b
-from dataclasses import dataclass
-from typing import Sequence, Union
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 from .limits import MAX_URL_CHARS
@@ -46,7 +46,7 @@ class UrlProblem:
     suggestion: str | None = None
 
 
-UrlResult = tuple[Union[str, None], tuple[UrlProblem, ...]]
+UrlResult = tuple[str | None, tuple[UrlProblem, ...]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,8 @@ def output_files(folder: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("engine", ["fast", "lxml"])
-def test_golden_core(tmp_path: Path, engine: str, assert_valid: Callable[[Path], None]) -> None:
-    result = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "out"), engine=engine)
+def test_golden_core(tmp_path: Path, assert_valid: Callable[[Path], None]) -> None:
+    result = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "out"))
     assert result.ok, result.collector.sorted()
     expected = sorted(p.name for p in (GOLDEN / "expected").iterdir())
     written = sorted(f.name for f in result.files)
@@ -45,17 +44,6 @@ def test_golden_core(tmp_path: Path, engine: str, assert_valid: Callable[[Path],
             assert_valid(tmp_path / "out" / name)
         else:
             assert got == want, name
-
-
-def test_fast_path_writes_the_lxml_bytes_but_for_quote_escapes(tmp_path: Path) -> None:
-    a = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "fast"), engine="fast")
-    b = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "lxml"), engine="lxml")
-    assert a.ok and b.ok
-    fast, ref = output_files(tmp_path / "fast"), output_files(tmp_path / "lxml")
-    assert fast.keys() == ref.keys()
-    for name in fast:
-        # The fast path escapes ' and " too (the protocol asks for all five).
-        assert fast[name].replace(b"&apos;", b"'") == ref[name].replace(b"></xhtml:link>", b"/>"), name
 
 
 def _many(make_site: Callable[..., Path], count: int, **output: object) -> Path:

@@ -7,8 +7,8 @@
 * One normaliser: the same pages written as YAML entries and as source rows give
   the same files and the same findings.
 * Two processes: a build split across workers writes what one process writes.
-* Renderers: the string renderer and the lxml reference give the same canonical
-  XML for every feature (generated pages with alternates, images, videos, news).
+* The one writer and the lxml reference (tests/reference_xml.py) give the same
+  canonical XML for every feature (generated pages with alternates, images, videos, news).
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ import sitemap_ext.write.build as builder
 import sitemap_ext.write.parallel as parallel
 from sitemap_ext import build
 from sitemap_ext.read.pages import PageNormaliser
-from sitemap_ext.write.xml import FastRenderer
+from sitemap_ext.write.xml import Renderer
 
 from .conftest import canonical
+from .reference_xml import reference_build
 
 LOCALES = {"en": "/en/", "de": "/de/", "fr-CH": "/ch/"}
 
@@ -129,11 +130,17 @@ def test_layouts_write_what_url_by_url_writes(case: tuple[str, str, str]) -> Non
             assert files_of(folder / "fast") == files_of(folder / "plain")
 
 
+def _small_pieces(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Any source is cut, into pieces of ``size`` bytes, and handed to workers."""
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "PIECE_BYTES", size)
+    monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
+
+
 def test_two_processes_write_what_one_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform: builds run in one process")
-    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-    monkeypatch.setattr(parallel, "CHUNK_ROWS", 7)
+    _small_pieces(monkeypatch, 700)
     rows = "path,lastmod,image\n" + "".join(
         f"/p{i},2026-0{1 + i % 9}-0{1 + i % 9},{'https://cdn.e.com/' + str(i) + '.jpg' if i % 3 else ''}\n"
         for i in range(400))
@@ -155,8 +162,7 @@ def test_two_processes_write_what_one_writes(tmp_path: Path, monkeypatch: pytest
 def test_a_duplicate_across_chunks_falls_back_to_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform: builds run in one process")
-    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-    monkeypatch.setattr(parallel, "CHUNK_ROWS", 5)
+    _small_pieces(monkeypatch, 25)
     rows = "path\n" + "".join(f"/p{i}\n" for i in range(30)) + "/p2\n"
     (tmp_path / "site.yaml").write_text(yaml.safe_dump({
         "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
@@ -175,8 +181,7 @@ def test_a_worker_page_repeating_an_earlier_url_under_a_base_is_found(
     URL among its own in a worker's part: found as in one process."""
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform: builds run in one process")
-    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-    monkeypatch.setattr(parallel, "CHUNK_ROWS", 5)
+    _small_pieces(monkeypatch, 25)
     (tmp_path / "site.yaml").write_text(yaml.safe_dump({
         "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "pages": [{"loc": written_before}],
         "sources": [{"file": "rows.csv"}]}))
@@ -191,12 +196,12 @@ def test_a_worker_page_repeating_an_earlier_url_under_a_base_is_found(
 def test_a_path_over_every_locale_is_rendered_from_its_layout(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     taken: list[bool] = []
-    render = FastRenderer.render
+    render = Renderer.render
 
     def spy(self: Any, page: Any) -> Any:
         taken.append(page.layout is not None)
         return render(self, page)
-    monkeypatch.setattr(FastRenderer, "render", spy)
+    monkeypatch.setattr(Renderer, "render", spy)
     (tmp_path / "site.yaml").write_text(yaml.safe_dump({
         "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
     (tmp_path / "rows.csv").write_text("path,lastmod,sku,locales\n/a,2026-01-02,A1,\n/gr\u00f6\u00dfe,2026-01-02,B2,\n"
@@ -217,7 +222,7 @@ def test_yaml_pages_and_source_rows_give_the_same_files_and_findings(
         rows: list[tuple[str, str, str, str]], clustered: bool, jsonl: bool) -> None:
     key = "path" if clustered else "loc"
     fields = [(key, "lastmod", "priority", "changefreq")]
-    entries = [{name: value for name, value in zip(fields[0], row) if value != ""} for row in rows]
+    entries = [{name: value for name, value in zip(fields[0], row, strict=True) if value != ""} for row in rows]
     base: dict[str, Any] = {"site": {"base_url": "https://e.com/", "now": "2026-06-01T00:00:00Z"},
                             "output": {"max_urls": 7}}
     if clustered:
@@ -246,34 +251,43 @@ def test_yaml_pages_and_source_rows_give_the_same_files_and_findings(
                 {k: v for k, v in files_of(folder / "b").items() if "manifest" not in k}
 
 
-def test_a_failing_worker_ends_quietly_and_the_build_runs_in_one_process(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def _dies(piece: Any) -> Any:
+    import os
+
+    os._exit(3)  # killed, out of memory, ...
+
+
+def _full_disk(piece: Any) -> Any:
+    raise OSError(28, "No space left on device")
+
+
+def test_a_dead_worker_leaves_the_build_to_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform: builds run in one process")
-    from sitemap_ext.codes import REGISTRY
-    from sitemap_ext.diagnostics import Collector
-    from sitemap_ext.read.site_yaml import load_site
-
-    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-
-    def full_disk(self: Any, records: Any) -> None:
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(parallel.Spool, "write", full_disk)  # (only workers write spools)
     (tmp_path / "site.yaml").write_text(yaml.safe_dump({
         "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
     (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p{i}\n" for i in range(60)))
-    site = load_site(str(tmp_path / "site.yaml"), Collector(REGISTRY))
-    assert site is not None
-    source = site.units[0]
-    parts = parallel.split(source, 2)
-    assert parts is not None
-    receiver, sender = multiprocessing.Pipe(duplex=False)
-    parallel._worker(source, site, "fast", parts[1], str(tmp_path / "spool"), sender)  # returns, no raise
-    with pytest.raises(EOFError):
-        receiver.recv_bytes()  # no findings: the main process takes it as "run in one process"
     one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    _small_pieces(monkeypatch, 100)
+    monkeypatch.setattr(parallel, "_render", _dies)
     two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
     assert one.ok and two.ok and files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+def test_a_worker_s_error_is_reported_as_one_process_reports_it(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """No error of a worker is swallowed: a full disk there is F102, as here."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform: builds run in one process")
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p{i}\n" for i in range(60)))
+    _small_pieces(monkeypatch, 100)
+    monkeypatch.setattr(parallel, "_render", _full_disk)
+    result = build(str(tmp_path / "site.yaml"), str(tmp_path / "out"), jobs=2)
+    assert [d.code for d in result.collector.diagnostics] == ["F102"]
+    assert "No space left on device" in result.collector.diagnostics[0].message
+    assert not list((tmp_path / "out").glob("*.xml"))  # nothing committed
 
 
 # --- byte parts ----------------------------------------------------------------------
@@ -294,8 +308,7 @@ def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jo
     """Cut anywhere, read in blocks of any size: the same rows, lines and findings."""
     import sitemap_ext.read.sources as sources
     from sitemap_ext.codes import REGISTRY
-    from sitemap_ext.diagnostics import Collector
-    from sitemap_ext.diagnostics import Where
+    from sitemap_ext.diagnostics import Collector, Where
     from sitemap_ext.read.normalised import Defaults, Source
     from sitemap_ext.read.pages import source_column
     from sitemap_ext.read.sources import SourceReader
@@ -364,7 +377,7 @@ NEWS = st.fixed_dictionaries({"title": TEXT, "publication_date": st.just("2026-1
 @given(st.lists(st.fixed_dictionaries({}, optional={"images": IMAGES, "videos": st.lists(VIDEO, max_size=2),
                                                     "news": NEWS, "multilingual": st.booleans()}),
                 min_size=1, max_size=6))
-def test_string_renderer_matches_lxml_for_every_feature(pages: list[dict[str, Any]]) -> None:
+def test_the_writer_matches_lxml_for_every_feature(pages: list[dict[str, Any]]) -> None:
     entries = []
     for i, page in enumerate(pages):
         entry = {k: v for k, v in page.items() if k != "multilingual"}
@@ -378,8 +391,8 @@ def test_string_renderer_matches_lxml_for_every_feature(pages: list[dict[str, An
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "site.yaml").write_text(yaml.safe_dump(site, allow_unicode=True), encoding="utf-8")
-        fast = build(str(folder / "site.yaml"), str(folder / "fast"), engine="fast")
-        reference = build(str(folder / "site.yaml"), str(folder / "lxml"), engine="lxml")
+        fast = build(str(folder / "site.yaml"), str(folder / "fast"))
+        reference = reference_build(str(folder / "site.yaml"), str(folder / "lxml"))
         assert fast.ok == reference.ok
         if fast.ok:
             a, b = files_of(folder / "fast"), files_of(folder / "lxml")

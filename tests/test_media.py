@@ -24,9 +24,8 @@ def found(result: Any) -> list[tuple[str, str | None, int | None, int | None]]:
     return [(d.code, d.file, d.line, d.column) for d in result.collector.sorted()]
 
 
-@pytest.mark.parametrize("engine", ["fast", "lxml"])
-def test_golden_media(tmp_path: Path, engine: str, assert_valid: Callable[[Path], None]) -> None:
-    result = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "out"), now=NOW, engine=engine)
+def test_golden_media(tmp_path: Path, assert_valid: Callable[[Path], None]) -> None:
+    result = build(str(GOLDEN / "input" / "site.yaml"), str(tmp_path / "out"), now=NOW)
     assert result.ok, result.collector.sorted()
     names = sorted(p.name for p in (GOLDEN / "expected").iterdir())
     assert sorted(f.name for f in result.files) == names

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .._version import __version__
 from ..dates import ClockError, default_clock
 from ..limits import MAX_STORED_PER_CODE
+from ..report.formats import EXIT_USAGE, FORMATS
 from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
-from ..report.formats import EXIT_USAGE, FORMATS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,6 +53,17 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     per_code = f"findings kept per code (default {MAX_STORED_PER_CODE:,}; 0: all); the rest are counted"
     build.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
+    for target in (build,):  # (check's are below) the policy: the same options and config file as check's
+        target.add_argument("--select", action="append", default=[], metavar="CODES",
+                            help="show only these codes or prefixes (comma-separated, repeatable)")
+        target.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                            help="do not show these codes or prefixes (still checked, and counted)")
+        target.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
+                            help="report a code or prefix as error, warning or info (repeatable)")
+        settings = target.add_mutually_exclusive_group()
+        settings.add_argument("--config", metavar="FILE", help="settings file (default: the first sitemap-ext.toml, "
+                              "or pyproject.toml with [tool.sitemap-ext], from the working folder upward)")
+        settings.add_argument("--no-config", action="store_true", help="read no settings file")
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")

@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..write.build import BuildResult, Progress, build
 from ..dates import format_instant, parse_now
+from ..report.formats import (
+    EXIT_USAGE,
+    clock_json,
+    counts_line,
+    exit_code,
+    plural,
+    write_clock,
+    write_diagnostics,
+    write_json,
+    write_step_summary,
+)
 from ..report.html import write_html
-from ..report.formats import (EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics, write_json, write_step_summary)
+from ..rules.config import ConfigError, Policy, find_config, load_settings, make_policy, parse_severities, split_codes
+from ..write.build import BuildResult, Progress, build
 
 
 def run(args: argparse.Namespace) -> int:
@@ -16,10 +27,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
         return EXIT_USAGE
+    try:
+        policy = load_policy(args)
+    except ConfigError as exc:
+        sys.stderr.write(f"sitemap-ext build: {exc}\n")
+        return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
                    jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None)
+                   max_per_code=args.max_per_code or None, policy=policy)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
@@ -59,6 +75,18 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
     return code
+
+
+def load_policy(args: argparse.Namespace) -> Policy:
+    """The policy a command runs with, made as check makes it: the config file
+    (--config, else the first sitemap-ext.toml or pyproject.toml with
+    [tool.sitemap-ext] from the working folder upward; none with --no-config), then
+    --select, --ignore and --severity on top. Raises ConfigError."""
+    settings = load_settings(None if getattr(args, "no_config", False) else
+                             getattr(args, "config", None) or find_config())
+    severity = {**settings.severity, **parse_severities(getattr(args, "severity", []))}
+    select = split_codes(getattr(args, "select", [])) or split_codes(settings.select)
+    return make_policy(select, split_codes(settings.ignore) + split_codes(getattr(args, "ignore", [])), severity)
 
 
 def _show_progress(progress: Progress) -> None:

@@ -6,11 +6,23 @@ import argparse
 import sys
 
 from ..api import check
-from ..read.http import FetchOptions, LiveUnavailable, seconds
-from ..rules.config import ConfigError, find_config, load_settings, make_policy, parse_severities, split_codes
 from ..dates import format_instant, parse_now
+from ..read.http import FetchOptions, LiveUnavailable, seconds
+from ..report.formats import (
+    EXIT_IO,
+    EXIT_USAGE,
+    clock_json,
+    counts_line,
+    exit_code,
+    plural,
+    write_clock,
+    write_diagnostics,
+    write_json,
+    write_step_summary,
+)
 from ..report.html import COVERAGE_ROWS, write_html
-from ..report.formats import (EXIT_IO, EXIT_USAGE, clock_json, counts_line, exit_code, plural, write_clock, write_diagnostics, write_json, write_step_summary)
+from ..rules.check import CheckResult
+from ..rules.config import ConfigError, Policy, find_config, load_settings, make_policy, parse_severities, split_codes
 
 
 def stderr_progress(message: str) -> None:
@@ -22,51 +34,28 @@ def stderr_progress(message: str) -> None:
     sys.stderr.flush()
 
 
+class _Usage(Exception):
+    """A command line this command cannot run; the message says why."""
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.now is not None and parse_now(args.now) is None:
-        sys.stderr.write(f"sitemap-ext check: --now '{args.now}' is not a W3C date or date-time "
-                         "(2026-11-21T09:00:00Z)\n")
-        return EXIT_USAGE
-    for mapping in args.base_url:
-        if "=" not in mapping:
-            sys.stderr.write(f"sitemap-ext check: --base-url takes URL=DIR, not '{mapping}'\n")
-            return EXIT_USAGE
     try:
-        settings = load_settings(None if args.no_config else args.config or find_config())
-        severity = {**settings.severity, **parse_severities(args.severity)}
-        select = split_codes(args.select) or split_codes(settings.select)
-        policy = make_policy(select, split_codes(settings.ignore) + split_codes(args.ignore), severity)
-    except ConfigError as exc:
-        sys.stderr.write(f"sitemap-ext check: {exc}\n")
-        return EXIT_USAGE
-    headers = []
-    for header in args.header:
-        name, colon, value = header.partition(":")
-        if not colon or not name.strip() or any(c in header for c in "\r\n"):
-            sys.stderr.write(f"sitemap-ext check: --header takes 'NAME: VALUE', not '{header}'\n")
-            return EXIT_USAGE
-        headers.append((name.strip(), value.strip()))
-    try:
-        seconds("--delay", args.delay)
-        fetch = FetchOptions(timeout=seconds("--timeout", args.timeout, zero=False), headers=tuple(headers),
-                             allow_private=args.allow_private, cache=args.cache)
-    except ValueError as exc:
-        sys.stderr.write(f"sitemap-ext check: {str(exc).replace('the cache', '--cache')}\n")
-        return EXIT_USAGE
-    try:
+        policy, cross_submitted = _policy(args)
+        fetch = _fetch_options(args)
         result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
-                       cross_submitted=[*settings.cross_submitted, *args.cross_submitted], allow_read=args.allow_read,
+                       cross_submitted=cross_submitted, allow_read=args.allow_read,
                        max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
                        coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except LiveUnavailable as exc:
+    except (_Usage, LiveUnavailable) as exc:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     collector = result.collector
     code = exit_code(collector, args.strict)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
     try:
-        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+        # (closed in the finally below unless it is stdout, so no `with`)
+        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout  # noqa: SIM115
     except OSError as exc:
         sys.stderr.write(f"sitemap-ext check: cannot write {args.output}: {exc.strerror or exc}\n")
         return EXIT_IO
@@ -85,13 +74,52 @@ def run(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     if not args.quiet:
-        urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") not in ("sitemapindex", "html"))
-        extra = ""
-        if result.skipped:
-            extra += f"; skipped {plural(len(result.skipped), 'file')} that hold no sitemap or feed"
-        if collector.ignored:
-            extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
-        sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}{extra}\n")
-        write_clock(result.now, result.clock)
+        _summary(result)
     return code
 
+
+def _policy(args: argparse.Namespace) -> tuple[Policy, list[str]]:
+    """The policy (config file, --select, --ignore, --severity) and the cross-submitted
+    hosts; ``_Usage`` for --now, --base-url or settings that cannot be used."""
+    if args.now is not None and parse_now(args.now) is None:
+        raise _Usage(f"--now '{args.now}' is not a W3C date or date-time (2026-11-21T09:00:00Z)")
+    for mapping in args.base_url:
+        if "=" not in mapping:
+            raise _Usage(f"--base-url takes URL=DIR, not '{mapping}'")
+    try:
+        settings = load_settings(None if args.no_config else args.config or find_config())
+        severity = {**settings.severity, **parse_severities(args.severity)}
+        select = split_codes(args.select) or split_codes(settings.select)
+        policy = make_policy(select, split_codes(settings.ignore) + split_codes(args.ignore), severity)
+    except ConfigError as exc:
+        raise _Usage(str(exc)) from exc
+    return policy, [*settings.cross_submitted, *args.cross_submitted]
+
+
+def _fetch_options(args: argparse.Namespace) -> FetchOptions:
+    """How a live check fetches (--header, --timeout, --delay, --cache, --allow-private)."""
+    headers = []
+    for header in args.header:
+        name, colon, value = header.partition(":")
+        if not colon or not name.strip() or any(c in header for c in "\r\n"):
+            raise _Usage(f"--header takes 'NAME: VALUE', not '{header}'")
+        headers.append((name.strip(), value.strip()))
+    try:
+        seconds("--delay", args.delay)
+        return FetchOptions(timeout=seconds("--timeout", args.timeout, zero=False), headers=tuple(headers),
+                            allow_private=args.allow_private, cache=args.cache)
+    except ValueError as exc:
+        raise _Usage(str(exc).replace("the cache", "--cache")) from exc
+
+
+def _summary(result: CheckResult) -> None:
+    """The line on stderr that says what was checked and found, and the clock."""
+    collector = result.collector
+    urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") not in ("sitemapindex", "html"))
+    extra = ""
+    if result.skipped:
+        extra += f"; skipped {plural(len(result.skipped), 'file')} that hold no sitemap or feed"
+    if collector.ignored:
+        extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
+    sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}{extra}\n")
+    write_clock(result.now, result.clock)

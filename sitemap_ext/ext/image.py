@@ -13,7 +13,6 @@ from typing import Any
 from ..limits import MAX_IMAGES_PER_URL
 from ..urls import is_clean, origin_text
 from ..write.xmlesc import escape
-from . import XmlSink
 from .media import MediaContext, text, unknown_keys
 
 NAME = "image"
@@ -89,7 +88,8 @@ def parse(raw: Any, ctx: MediaContext) -> tuple[Image, ...]:
     return tuple(image for image in images if image is not None)
 
 
-def _fields(image: Image) -> list[tuple[str, str]]:
+def fields(image: Image) -> list[tuple[str, str]]:
+    """(name, value) of an image's children, in the XSD's order."""
     return [(name, value) for name in FIELDS if (value := getattr(image, name)) is not None]
 
 
@@ -98,21 +98,12 @@ def render_loc(escaped_loc: str) -> str:
     return f"<image:image><image:loc>{escaped_loc}</image:loc></image:image>"
 
 
-def render_fast(images: tuple[Image, ...]) -> str:
+def render(images: tuple[Image, ...]) -> str:
     out = []
     for image in images:
         if image.caption is None and image.geo_location is None and image.title is None and image.license is None:
             out.append(render_loc(escape(image.loc)))  # loc only, the common case
         else:
-            fields = _fields(image)
-            out.append("<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in fields)
+            out.append("<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in fields(image))
                        + "</image:image>")
     return "".join(out)
-
-
-def render_lxml(xf: XmlSink, images: tuple[Image, ...]) -> None:
-    for image in images:
-        with xf.element(f"{{{URI}}}image"):
-            for name, value in _fields(image):
-                with xf.element(f"{{{URI}}}{name}"):
-                    xf.write(value)

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol, Union
+from typing import Any, Protocol
 
 from lxml import etree
 
 from ..dates import DateCache, Lastmod, from_python
 from ..write.xmlesc import xml_safe
 
-
 # A field is a key, or a path of keys and list positions below the extension's key.
-Field = Union[str, int, tuple[Union[str, int], ...], None]
+Field = str | int | tuple[str | int, ...] | None
 
 
 class Reporter(Protocol):
@@ -32,7 +32,7 @@ class Reporter(Protocol):
 UrlResolver = Callable[[Any, Field], "str | None"]
 
 
-def _path(field: Field) -> tuple[Union[str, int], ...]:
+def _path(field: Field) -> tuple[str | int, ...]:
     if field is None:
         return ()
     return field if isinstance(field, tuple) else (field,)
@@ -54,7 +54,7 @@ class MediaContext:
     # Facts already reported once per run (an image host, say); shared across pages.
     noted: set[tuple[str, str]] = dataclasses.field(default_factory=set)
 
-    def within(self, *path: Union[str, int]) -> "MediaContext":
+    def within(self, *path: str | int) -> MediaContext:
         """The same context, its fields reported below ``path`` (an item of a list, say)."""
         report, resolve = self.report, self.resolve
 
@@ -75,7 +75,7 @@ def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     value = raw.get(key)
     if value is None or value == "":
         return None
-    if isinstance(value, bool) or isinstance(value, (dict, list)):
+    if isinstance(value, (bool, dict, list)):
         ctx.report("C103", f"{what} must be text", key)
         return None
     result = str(value).strip()

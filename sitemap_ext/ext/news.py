@@ -16,7 +16,6 @@ from .. import langtags
 from ..dates import Lastmod, format_instant
 from ..limits import MAX_NEWS_STOCK_TICKERS, NEWS_MAX_AGE_HOURS
 from ..write.xmlesc import escape
-from . import XmlSink
 from .media import MediaContext, date, text, unknown_keys
 
 NAME = "news"
@@ -126,33 +125,22 @@ def is_old(article: News, now: float | None) -> bool:
     return now is not None and (now - article.publication_date.instant) / 3600 > NEWS_MAX_AGE_HOURS
 
 
-def _children(article: News) -> list[tuple[str, str]]:
+def children(article: News) -> list[tuple[str, str]]:
+    """(name, text) of an article's children after its publication, in the XSD's order."""
     extra = dict(article.extra)
-    out = [(key, extra[key]) for key in ("access", "genres") if key in extra]
+    out: list[tuple[str, str]] = [(key, extra[key]) for key in ("access", "genres") if key in extra]
     out += [("publication_date", article.publication_date.text), ("title", article.title)]
     out += [(key, extra[key]) for key in ("keywords", "stock_tickers") if key in extra]
     return out
 
 
-def render_fast(article: News) -> str:
+def render(article: News) -> str:
     pub = article.publication
     return ("<news:news><news:publication>"
             f"<news:name>{escape(pub.name)}</news:name><news:language>{escape(pub.language)}</news:language>"
             "</news:publication>"
-            + "".join(f"<news:{k}>{escape(v)}</news:{k}>" for k, v in _children(article))
+            + "".join(f"<news:{k}>{escape(v)}</news:{k}>" for k, v in children(article))
             + "</news:news>")
-
-
-def render_lxml(xf: XmlSink, article: News) -> None:
-    with xf.element(f"{{{URI}}}news"):
-        with xf.element(f"{{{URI}}}publication"):
-            with xf.element(f"{{{URI}}}name"):
-                xf.write(article.publication.name)
-            with xf.element(f"{{{URI}}}language"):
-                xf.write(article.publication.language)
-        for key, value in _children(article):
-            with xf.element(f"{{{URI}}}{key}"):
-                xf.write(value)
 
 
 # The XSD's order of a <news:news>'s children.

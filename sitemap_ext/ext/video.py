@@ -8,13 +8,13 @@ tvshow is accepted but never written.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from .. import langtags, limits
 from ..dates import Lastmod
 from ..write.xmlesc import escape
-from . import XmlSink
 from .media import MediaContext, date, integer, text, unknown_keys, yes_no
 
 NAME = "video"
@@ -273,7 +273,7 @@ def parse(raw: Any, ctx: MediaContext) -> tuple[Video, ...]:
 _NO_ATTRIBUTES: dict[str, str] = {}  # shared, never changed
 
 
-def _elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
+def elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
     """(name, attributes, text) in the XSD's order."""
     def yn(flag: bool) -> str:
         return "yes" if flag else "no"
@@ -318,23 +318,16 @@ def _elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
         yield "live", none, yn(video.live)
 
 
-def render_fast(videos: tuple[Video, ...]) -> str:
+def render(videos: tuple[Video, ...]) -> str:
     out = []
     for video in videos:
         out.append("<video:video>")
-        for name, attrs, value in _elements(video):
+        for name, attrs, value in elements(video):
             attributes = "".join([f' {k}="{escape(v)}"' for k, v in attrs.items()]) if attrs else ""
             out.append(f"<video:{name}{attributes}>{escape(value)}</video:{name}>")
         out.append("</video:video>")
     return "".join(out)
 
-
-def render_lxml(xf: XmlSink, videos: tuple[Video, ...]) -> None:
-    for video in videos:
-        with xf.element(f"{{{URI}}}video"):
-            for name, attrs, value in _elements(video):
-                with xf.element(f"{{{URI}}}{name}", attrs):
-                    xf.write(value)
 
 
 # The XSD's order of a <video:video>'s children (strict).

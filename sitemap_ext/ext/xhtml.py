@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from ..read.normalised import Page
 from ..write.xmlesc import escape
-from . import XmlSink
 
 NAME = "xhtml"
 URI = "http://www.w3.org/1999/xhtml"
 PREFIX = "xhtml"
-_LINK = f"{{{URI}}}link"
 X_DEFAULT = "x-default"
 
 
 def alternates(page: Page) -> list[tuple[str, str]]:
     """(hreflang, href) pairs every entry of the cluster lists: each version, then x-default."""
-    pairs = list(zip(page.codes, page.locs)) if page.codes is not None else []
+    pairs = list(zip(page.codes, page.locs, strict=True)) if page.codes is not None else []
     if page.x_default is not None:
         pairs.append(("x-default", page.x_default))
     return pairs
@@ -33,18 +31,12 @@ def link_start(code: str) -> str:
     return start
 
 
-def render_fast(page: Page, escaped: list[str] | None = None) -> str:
+def render(page: Page, escaped: list[str] | None = None) -> str:
     """The links; ``escaped`` holds the versions' locs escaped already (the renderer's)."""
     if escaped is None:
         escaped = [escape(loc) for loc in page.locs]
-    links = [link_start(code) + href + LINK_END for code, href in zip(page.codes, escaped)] \
+    links = [link_start(code) + href + LINK_END for code, href in zip(page.codes, escaped, strict=True)] \
         if page.codes is not None else []
     if page.x_default is not None:
         links.append(link_start(X_DEFAULT) + escape(page.x_default) + LINK_END)
     return "".join(links)
-
-
-def render_lxml(xf: XmlSink, page: Page) -> None:
-    for code, href in alternates(page):
-        with xf.element(_LINK, {"rel": "alternate", "hreflang": code, "href": href}):
-            pass

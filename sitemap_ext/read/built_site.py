@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 from urllib.parse import urljoin
 
-from .html import HEAD_UNREAD, NAME_NOT_UTF8, PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
+from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
 from ..dates import Lastmod
 from ..diagnostics import Collector, Where
 from .normalised import BuiltSite, Page
@@ -49,6 +49,11 @@ from .sniff import open_bytes
 from ..safeio import walk_inside
 from .site_yaml import display_name
 from ..urls import url_key
+from ..rules.clusters import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
+from ..rules.files import head_unread, name_not_utf8
+from ..rules.hreflang import code_twice, no_self
+
+_LEFT_OUT = "; the pair is left out of the sitemap"
 
 BODY_LIMIT = 16 << 20  # bytes of a page read for a <time> lastmod
 GIT_LOG_LIMIT = 256 << 20  # bytes of `git log` output read for commit times
@@ -118,7 +123,7 @@ def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, s
         if any(fnmatch.fnmatchcase(relative, pattern) for pattern in source.exclude):
             continue
         if not name_is_utf8(relative):
-            collector.report("U116", NAME_NOT_UTF8, Where(display_name(path)))
+            name_not_utf8(collector.report, Where(display_name(path)))
             continue
         yield relative, path, page_url(relative, source.url, drop_html=source.drop_ext)
 
@@ -133,7 +138,7 @@ def _head(path: str, metas: frozenset[str], collector: Collector | None) -> Page
     head = read_head(_chunks(path), metas)
     if not head.complete:
         if collector is not None:
-            collector.report("H117", f"{HEAD_UNREAD}; the page is left out", Where(display_name(path), 1))
+            head_unread(collector.report, Where(display_name(path), 1), consequence="; the page is left out")
         return None
     return head
 
@@ -201,8 +206,7 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
         except ValueError:
             continue  # (a malformed href: the URL rules say so when check reads the page)
     if not any(url_key(target) == own for code, target, _ in resolved if code.lower() != "x-default"):
-        collector.report("H103", f"{url} gives hreflang links but none to itself; it is written without "
-                         "alternates: add its own <link rel=\"alternate\" hreflang=... href=...>", where, url=url)
+        no_self(collector.report, url, where, consequence="; it is written without alternates")
         if own in written:
             return None
         written[own] = _Cluster(frozenset(), None, url)
@@ -218,21 +222,19 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
         if key != own:
             why = known.excluded.get(key)
             if why is not None:
-                collector.report("H114", f"{url} names {target} as {code}, but that page {why}; the pair is left "
-                                 "out of the sitemap", at, url=url, hreflang=code)
+                to_excluded(collector.report, url, target, code, why, at, consequence=_LEFT_OUT)
                 continue
             if key not in known.pages and target.startswith(source.url) and \
                     not served(target, source.url, known.root):
-                collector.report("H115", f"{url} names {target} as {code}, but no file of the built site serves "
-                                 "it; the pair is left out of the sitemap", at, url=url, hreflang=code)
+                to_missing(collector.report, url, target, code, NOT_BUILT, "build the page or name the right URL",
+                           at, consequence=_LEFT_OUT)
                 continue
         if code.lower() == "x-default":
             if x_default is None:
                 x_default = target
             continue
         if code in urls:
-            collector.report("H106", f"{url} names {code} twice ({urls[code]} and {target}); the first is written",
-                             at, url=url, hreflang=code)
+            code_twice(collector.report, url, code, urls[code], target, at, consequence="; the first is written")
             continue
         urls[code] = target
         places[code] = place
@@ -244,10 +246,8 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
     for code, target in list(urls.items()):
         key = url_key(target)
         if key != own and key in written:
-            place = places[code]
-            collector.report("H104", f"{url} names {target} as {code}, but {target} was written in the cluster "
-                             f"{written[key].page} gives, which does not name this page; the pair is left out: "
-                             "make the links reciprocal", _At(display, place), url=url, hreflang=code)
+            no_return(collector.report, url, target, code, _At(display, places[code]),
+                      detail=f" (it was written in the cluster {written[key].page} gives; the pair is left out)")
             del urls[code]
     for target in urls.values():
         written[url_key(target)] = cluster
@@ -274,9 +274,9 @@ def _differs(url: str, given: _Cluster | None, wrote: _Cluster, where: Where, co
     """H110: a page whose cluster was written from another page's links gives others."""
     if given is not None and given.pairs == wrote.pairs and given.x_default == wrote.x_default:
         return
-    collector.report("H110", f"{url} was written in the cluster {wrote.page} gives, and its own hreflang links "
-                     f"give {'none' if given is None else 'another set'}; the sitemap follows {wrote.page}: make "
-                     "the links of every page of the cluster the same", where, url=url)
+    sets_differ(collector.report, url, wrote.page, where,
+                detail=f" ({'none' if given is None else 'another set'} in its own head)",
+                consequence=f"; the sitemap follows {wrote.page}")
 
 
 def _one(source: BuiltSite, raw: dict[str, str], display: str, where: Where, lastmod: Lastmod | None,

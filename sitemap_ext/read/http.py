@@ -35,32 +35,39 @@ import email.utils
 import hashlib
 import ipaddress
 import json
+import math
 import os
 import socket
 import tempfile
-import math
 import threading
 import time
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from types import ModuleType
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from .._version import __version__
 from ..limits import MAX_BYTES_PER_FILE
 
+if TYPE_CHECKING:  # (an optional dependency, imported when a live check starts: client_module)
+    import httpx as httpx_types
+    from httpcore import NetworkStream
+    from httpcore._backends.base import SOCKET_OPTION
+
 USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker; +https://pypi.org/project/sitemap-ext/)"
 _CHUNK = 1 << 16
 _MAX_LAYERS = 4  # Content-Encoding layers undone at most ("gzip, gzip" is legal; ten of them is an attack)
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # IPv4 addresses translated (RFC 6052): judged by the IPv4 one
-Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class LiveUnavailable(RuntimeError):
     """httpx or protego is not installed (pip install 'sitemap-ext[live]')."""
 
 
-def client_module():  # type: ignore[no-untyped-def]
+def client_module() -> ModuleType:
     try:
         import httpx
     except ImportError as exc:  # pragma: no cover - the extra is installed in tests
@@ -202,7 +209,7 @@ _answer = threading.local()  # ``end``: the deadline (time.monotonic()) of the U
 def _left(timeout: float | None) -> float | None:
     """The time a read, write or connection may take: ``timeout``, and never past the
     deadline of the URL being fetched (then it times out at once)."""
-    end = getattr(_answer, "end", None)
+    end: float | None = getattr(_answer, "end", None)
     if end is None:
         return timeout
     left = end - time.monotonic()
@@ -212,7 +219,7 @@ def _left(timeout: float | None) -> float | None:
     return left if timeout is None else min(timeout, left)
 
 
-def _transport(httpx, allow_private: bool):  # type: ignore[no-untyped-def]
+def _transport(httpx: ModuleType, allow_private: bool) -> httpx_types.HTTPTransport:
     """httpx's transport, connecting through ``_Backend``: the address checked is the
     address connected to (unless private addresses are allowed), and every read and
     write of the socket ends by the deadline of its answer."""
@@ -222,12 +229,12 @@ def _transport(httpx, allow_private: bool):  # type: ignore[no-untyped-def]
     import httpcore
     from httpcore._backends.sync import SyncBackend
 
-    class _Bounded(httpcore.NetworkStream):  # type: ignore[misc]
-        def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+    class _Bounded(httpcore.NetworkStream):
+        def __init__(self, stream: NetworkStream) -> None:
             self._stream = stream
 
         def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-            return self._stream.read(max_bytes, _left(timeout))  # type: ignore[no-any-return]
+            return self._stream.read(max_bytes, _left(timeout))
 
         def write(self, buffer: bytes, timeout: float | None = None) -> None:
             self._stream.write(buffer, _left(timeout))
@@ -235,19 +242,21 @@ def _transport(httpx, allow_private: bool):  # type: ignore[no-untyped-def]
         def close(self) -> None:
             self._stream.close()
 
-        def start_tls(self, ssl_context, server_hostname=None, timeout=None):  # type: ignore[no-untyped-def]
+        def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                      timeout: float | None = None) -> NetworkStream:
             return _Bounded(self._stream.start_tls(ssl_context, server_hostname, _left(timeout)))
 
         def get_extra_info(self, info: str) -> object:
             return self._stream.get_extra_info(info)
 
-    class _Backend(SyncBackend):  # type: ignore[misc]
-        def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):  # type: ignore[no-untyped-def]
+    class _Backend(SyncBackend):
+        def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                        socket_options: Iterable[SOCKET_OPTION] | None = None) -> NetworkStream:
             if not allow_private:
                 host = public_addresses(host, port)[0]  # (TLS still names and verifies the URL's host)
             return _Bounded(super().connect_tcp(host, port, _left(timeout), local_address, socket_options))
 
-    transport = httpx.HTTPTransport(trust_env=False)
+    transport: httpx_types.HTTPTransport = httpx.HTTPTransport(trust_env=False)
     transport._pool = httpcore.ConnectionPool(
         ssl_context=ssl.create_default_context(cafile=certifi.where()), max_connections=32,
         max_keepalive_connections=16, network_backend=_Backend())
@@ -269,9 +278,9 @@ class Fetcher:
         httpx = client_module()
         self.options = options
         self.folder = folder  # where bodies are written (a temporary folder of the check)
-        self.client = httpx.Client(headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
-                                   follow_redirects=False, trust_env=False, timeout=httpx.Timeout(options.timeout),
-                                   transport=_transport(httpx, options.allow_private))
+        self.client: httpx_types.Client = httpx.Client(
+            headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"}, follow_redirects=False,
+            trust_env=False, timeout=httpx.Timeout(options.timeout), transport=_transport(httpx, options.allow_private))
         self.cache = _Cache(options.cache) if options.cache else None
         self._trusted: set[tuple[str, str, int]] = set()  # the origins the user's headers go to
         self._hosts: dict[str, threading.BoundedSemaphore] = {}
@@ -352,58 +361,64 @@ class Fetcher:
 
     def _once(self, url: str, fetched: Fetched, limit: int, truncate: bool, head_only: bool) -> int | None:
         httpx = client_module()
-        cache = self.cache
-        kept = cache.lookup(url) if cache is not None else None
+        kept = self.cache.lookup(url) if self.cache is not None else None
         headers = kept.validators() if kept is not None else {}
         origin = _origin(url)
         if origin is not None and origin in self._trusted:
             headers.update(self.options.headers)
         for attempt in range(self.options.retries + 1):
-            wait = None
             try:
-                with self._slot(url):
-                    with self.client.stream("GET", url, headers=headers) as response:
-                        fetched.status = response.status_code
-                        fetched.headers = {k.lower(): v for k, v in response.headers.items()}
-                        fetched.content_type = fetched.headers.get("content-type", "")
-                        if response.status_code in (429, 503) and attempt < self.options.retries:
-                            wait = _retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
-                        elif response.status_code == 304 and kept is not None:
-                            fetched.status, fetched.content_type = kept.status, kept.content_type
-                            fetched.path, fetched.cached = kept.body, True
-                            return kept.status
-                        elif 200 <= response.status_code < 300:
-                            chunks = _decoded(response.iter_raw(_CHUNK), fetched.headers.get("content-encoding", ""),
-                                              limit)
-                            fetched.path = self._body(chunks, fetched, limit, truncate, head_only)
-                            if cache is not None and fetched.problem is None and fetched.path is not None:
-                                cache.store(url, fetched)
-                            return fetched.status
-                        else:
-                            return fetched.status
-            except Refusal as exc:  # (at the connection: the name resolved elsewhere this time)
-                return self._failed(fetched, "R106", str(exc))
-            except zlib.error as exc:
-                return self._failed(fetched, "X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is "
-                                    "corrupt")
-            except _Undecodable as exc:
-                return self._failed(fetched, "R101", f"cannot be read: it is sent with Content-Encoding {exc}, which "
-                                    "this check did not ask for (gzip, deflate) and does not undo")
-            except _TooLarge:
-                return self._failed(fetched, "X109", _too_large(limit))
-            except httpx.TimeoutException:
-                if time.monotonic() >= (_answer.end or 0):
-                    return self._failed(fetched, "R101", f"the answer did not end within {self.options.deadline:g} s "
-                                        "(the server sends too slowly)")
-                return self._failed(fetched, "R101", f"no answer within {self.options.timeout:g} s (timed out)")
-            except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError, UnicodeError) as exc:
-                return self._failed(fetched, "R101", f"cannot be fetched: {_reason(exc)}")
-            if wait is not None:
-                left = (_answer.end or 0) - time.monotonic()
-                if wait >= left:  # (the answer would come after the deadline: this one stands)
-                    return fetched.status
-                time.sleep(wait)
+                with self._slot(url), self.client.stream("GET", url, headers=headers) as response:
+                    wait = self._answered(url, response, fetched, kept, attempt, (limit, truncate, head_only))
+                    if wait is None:
+                        return fetched.status
+            except (Refusal, zlib.error, _Undecodable, _TooLarge, httpx.HTTPError, httpx.InvalidURL, OSError,
+                    ValueError, UnicodeError) as exc:
+                return self._failed(fetched, *self._problem(exc, limit, httpx))
+            left = (_answer.end or 0) - time.monotonic()
+            if wait >= left:  # (the answer would come after the deadline: this one stands)
+                return fetched.status
+            time.sleep(wait)
         return fetched.status
+
+    def _answered(self, url: str, response: httpx_types.Response, fetched: Fetched, kept: _Kept | None,
+                  attempt: int, reading: tuple[int, bool, bool]) -> float | None:
+        """An answer's status, headers and body into ``fetched``; the seconds to wait
+        before asking again (a 429 or 503 with retries left), None when it stands.
+        ``reading``: the body's limit, and whether to truncate it or read only a head."""
+        fetched.status = response.status_code
+        fetched.headers = {k.lower(): v for k, v in response.headers.items()}
+        fetched.content_type = fetched.headers.get("content-type", "")
+        if response.status_code in (429, 503) and attempt < self.options.retries:
+            return _retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
+        if response.status_code == 304 and kept is not None:
+            fetched.status, fetched.content_type = kept.status, kept.content_type
+            fetched.path, fetched.cached = kept.body, True
+        elif 200 <= response.status_code < 300:
+            limit, truncate, head_only = reading
+            chunks = _decoded(response.iter_raw(_CHUNK), fetched.headers.get("content-encoding", ""), limit)
+            fetched.path = self._body(chunks, fetched, limit, truncate, head_only)
+            if self.cache is not None and fetched.problem is None and fetched.path is not None:
+                self.cache.store(url, fetched)
+        return None
+
+    def _problem(self, exc: BaseException, limit: int, httpx: ModuleType) -> tuple[str, str]:
+        """The code and message of a request that failed with ``exc`` (a flat table of cases)."""
+        if isinstance(exc, Refusal):  # (at the connection: the name resolved elsewhere this time)
+            return "R106", str(exc)
+        if isinstance(exc, zlib.error):
+            return "X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is corrupt"
+        if isinstance(exc, _Undecodable):
+            return "R101", (f"cannot be read: it is sent with Content-Encoding {exc}, which this check did not ask "
+                            "for (gzip, deflate) and does not undo")
+        if isinstance(exc, _TooLarge):
+            return "X109", _too_large(limit)
+        if isinstance(exc, httpx.TimeoutException):
+            if time.monotonic() >= (_answer.end or 0):
+                return "R101", (f"the answer did not end within {self.options.deadline:g} s (the server sends too "
+                                "slowly)")
+            return "R101", f"no answer within {self.options.timeout:g} s (timed out)"
+        return "R101", f"cannot be fetched: {_reason(exc)}"
 
     @staticmethod
     def _failed(fetched: Fetched, code: str, message: str) -> None:
@@ -574,7 +589,7 @@ class _Cache:
 
     def store(self, url: str, fetched: Fetched) -> None:
         etag, modified = fetched.headers.get("etag"), fetched.headers.get("last-modified")
-        if not etag and not modified or fetched.path is None or fetched.status is None:
+        if (not etag and not modified) or fetched.path is None or fetched.status is None:
             return  # nothing to ask with next time
         meta, body = self._names(url)
         try:

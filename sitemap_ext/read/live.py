@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
-from .http import Fetched, Fetcher, FetchOptions
 from ..urls import origin_text
+from .http import Fetched, Fetcher, FetchOptions
 from .robots import CRAWLER, parse_robots
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff
 
@@ -94,8 +94,8 @@ class Remote:
     def fetch(self, url: str, *, head_only: bool = False) -> Fetched:
         found = self._fetched.get(url)
         if found is None:
-            found = self._fetched[url] = self.fetcher.get(
-                url, **({"limit": _PAGE_HEAD_LIMIT, "head_only": True} if head_only else {}))
+            found = self._fetched[url] = self.fetcher.get(url, limit=_PAGE_HEAD_LIMIT, head_only=True) if head_only \
+                else self.fetcher.get(url)
         return found
 
     def release(self, fetched: Fetched) -> None:
@@ -146,7 +146,7 @@ class Remote:
             return True
         try:
             return bool(parse_robots(text).can_fetch(url, CRAWLER))
-        except Exception:  # noqa: BLE001 - as the R107 rule: a robots.txt the parser cannot take blocks nothing
+        except Exception:
             return True
 
     # --- what each URL given leads to -------------------------------------------------------
@@ -195,7 +195,7 @@ class Remote:
             return []
         inputs = []
         located = self.fetch_many([sitemap for sitemap, _ in robots.sitemaps])
-        for (sitemap, line), fetched in zip(robots.sitemaps, located):
+        for (_, line), fetched in zip(robots.sitemaps, located, strict=True):
             if self.answered(fetched, Where(robots.url, line), listed=True):
                 inputs.append(Input(fetched, True))
         return inputs

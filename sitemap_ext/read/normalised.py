@@ -75,7 +75,7 @@ class Page:
     def versions(self) -> tuple[Version, ...]:
         """The page's URLs with their hreflang codes (made on demand)."""
         codes = self.codes if self.codes is not None else (None,) * len(self.locs)
-        return tuple(Version(loc, code) for loc, code in zip(self.locs, codes))
+        return tuple(Version(loc, code) for loc, code in zip(self.locs, codes, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,13 +185,16 @@ class Scope:
     html: bool = False  # a static HTML view of every sitemap, for people
 
 
+Unit = Page | Source | BuiltSite | PageStream  # what a site's pages come from, in description order
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     file: str
     base_url: str
     output: OutputConfig
     # YAML pages (already normalised) and sources (read lazily), in description order.
-    units: tuple[Union[Page, Source, BuiltSite, PageStream], ...] = ()
+    units: tuple[Unit, ...] = ()
     now: float | None = None
     scope: Scope | None = None
     clock: str = "--now"  # where ``now`` came from: --now, site.now, SOURCE_DATE_EPOCH, the system clock

@@ -22,6 +22,9 @@ from ..ext import video as video_ext
 from ..ext.media import Field, MediaContext
 from ..limits import MAX_URL_CHARS
 from ..urls import is_clean, is_clean_path, normalise, origin_of, origin_text
+from ..rules.hreflang import may_share, url_twice
+from ..rules.locs import out_of_folder
+from ..rules.values import format_priority, judge_changefreq, judge_priority
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -43,20 +46,6 @@ def source_column(name: str) -> bool:
 
 
 _MEMO_LIMIT = 4096  # entries a memo of verdicts on repeated values keeps before it starts again
-
-
-def _priority_text(text: str) -> str | None:
-    """A priority written as text, as the files write it; None if it is no number in [0, 1]."""
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    return format_priority(number) if 0.0 <= number <= 1.0 else None
-
-
-def format_priority(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
 
 
 class PageNormaliser:
@@ -85,7 +74,6 @@ class PageNormaliser:
         self._shapes: dict[tuple[str, ...], tuple[tuple[tuple[str, str], ...], bool]] = {}
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
         self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
-        self._priorities: dict[str, str | None] = {}  # priority text -> as written (None: not valid)
         self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
         # Every locale, a path joined to each base: when the bases are distinct and in
         # the sitemaps' folder, such a page needs no judgement per URL (see _cluster).
@@ -116,50 +104,19 @@ class PageNormaliser:
         return lastmod
 
     def changefreq(self, value: Any, where: Where) -> str | None:
+        """The value to write, or None: the rule's verdict (values.judge_changefreq)."""
         if isinstance(value, str) and value in CHANGEFREQS:
             return value
-        text = str(value)
-        fix = text.strip().lower()
-        if fix in CHANGEFREQS:
-            self.collector.report(
-                "D104", f"changefreq '{text}' must be written in lower case: '{fix}'", where, suggestion=fix
-            )
-        else:
-            self.collector.report(
-                "D104", f"changefreq '{text}' is not one of: {', '.join(CHANGEFREQS)}", where
-            )
-        return None
+        return judge_changefreq(value if isinstance(value, str) else str(value), self.collector.report, where)
 
     def priority(self, value: Any, where: Where) -> str | None:
-        if type(value) is str:  # from a source row: the verdict on each text once
-            found = self._priorities.get(value, "")
-            if found == "":
-                if len(self._priorities) >= _MEMO_LIMIT:
-                    self._priorities.clear()
-                found = self._priorities[value] = _priority_text(value)
-            if found is not None:
-                return found
-            self.collector.report(
-                "D105", f"priority '{value}' must be a number from 0.0 to 1.0 (0.5 is the default)", where
-            )
-            return None
-        number: float | None = None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            try:
-                number = float(value)
-            except OverflowError:  # a whole number of hundreds of digits
-                number = float("inf")
-        elif isinstance(value, str):
-            try:
-                number = float(value)
-            except ValueError:
-                number = None
-        if number is None or not 0.0 <= number <= 1.0 or number != number:
-            self.collector.report(
-                "D105", f"priority '{value}' must be a number from 0.0 to 1.0 (0.5 is the default)", where
-            )
-            return None
-        return format_priority(number)
+        """The value to write ("0.8"), or None: the rule's verdict (values.judge_priority);
+        a number from YAML is judged as the text it is written as."""
+        if type(value) is not str:
+            if isinstance(value, float) and value == value and 0.0 <= value <= 1.0:
+                return format_priority(value)  # (YAML's 0.8, the common case)
+            value = str(value)
+        return judge_priority(value, self.collector.report, where)
 
     def _folder_ok(self, url: str) -> bool:
         """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
@@ -213,14 +170,8 @@ class PageNormaliser:
             )
             return None
         if not self._folder_ok(url):
-            self.collector.report(
-                "U108",
-                f"{what} {url} lies outside {self.scope.folder}, where the sitemaps are served: "
-                "search engines accept it only from a sitemap submitted in robots.txt "
-                "(set output.robots: true, or output.public_url to a folder above it)",
-                where,
-                url=url,
-            )
+            out_of_folder(self.collector.report, url, self.scope.folder, where, what=what,
+                          fix="set output.robots: true, or output.public_url to a folder above it")
         return url
 
     # --- whole pages ---------------------------------------------------------------
@@ -253,35 +204,59 @@ class PageNormaliser:
         urls = get("urls")
         media = True
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
-            url_columns, media = self._row_shape(raw)
-            if url_columns:
-                columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")}
-                if columns:
-                    urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
+            urls, media = self._row_urls(raw, urls)
         has_path = path is not None and path != ""
         multilingual = has_path or bool(urls)
-        if multilingual and value is not None and value != "":
-            self.collector.report("C111", "a page has either loc (one URL) or path / urls (one URL per locale), "
-                                  "not both", where_of("loc"))
-            return None
-        if not multilingual and (value is None or value == ""):
-            self.collector.report("C104", "a page needs a loc (its URL, absolute or relative to site.base_url), "
-                                  "or a path / urls for its locales", where)
+        if not self._one_kind(multilingual, value, where_of, where):
             return None
         layout: Layout | None = None
         rest = ""
-        codes: tuple[str, ...] | None
+        codes: tuple[str, ...] | None = None
+        x_default: str | None = None
         if multilingual and not urls and not self.locales:
             # A site with no locales: a path is its one page's URL under base_url.
             self._subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
             loc = self.url(_under(self.scope.base_url, path), where_of("path"), what="path")
-            locs, codes, x_default = ((loc,) if loc else ()), None, None
+            locs: tuple[str, ...] = (loc,) if loc else ()
         elif multilingual:
             locs, codes, x_default, layout, rest = self._cluster(raw, path if has_path else None, urls, where_of,
                                                                  where, row)
         else:
             loc = self.url(value, where_of("loc"))
-            locs, codes, x_default = ((loc,) if loc else ()), None, None
+            locs = (loc,) if loc else ()
+        lastmod, changefreq, priority = self._values(raw, where_of, defaults)
+        if not locs:
+            return None
+        return Page(locs, codes, lastmod, changefreq, priority, x_default,
+                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest)
+
+    def _row_urls(self, raw: Mapping[str, Any], urls: Any) -> tuple[Any, bool]:
+        """A row's urls with its url:<code> columns joined in, and whether it has media fields."""
+        url_columns, media = self._row_shape(raw)
+        if url_columns:
+            columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")}
+            if columns:
+                urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
+        return urls, media
+
+    def _one_kind(self, multilingual: bool, loc: Any, where_of: WhereOf, where: Where) -> bool:
+        """C111 (loc beside path or urls), C104 (neither): whether the page can be made."""
+        given = loc is not None and loc != ""
+        if multilingual and given:
+            self.collector.report("C111", "a page has either loc (one URL) or path / urls (one URL per locale), "
+                                  "not both", where_of("loc"))
+            return False
+        if not multilingual and not given:
+            self.collector.report("C104", "a page needs a loc (its URL, absolute or relative to site.base_url), "
+                                  "or a path / urls for its locales", where)
+            return False
+        return True
+
+    def _values(self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults
+                ) -> tuple[Lastmod | None, str | None, str | None]:
+        """lastmod, changefreq and priority: the page's own (the values rules' verdicts),
+        else its defaults."""
+        get = raw.get
         text = get("lastmod")
         lastmod = defaults.lastmod if text is None or text == "" else self.lastmod(text, where_of("lastmod"))
         text = get("changefreq")
@@ -289,10 +264,7 @@ class PageNormaliser:
             text if type(text) is str and text in CHANGEFREQS else self.changefreq(text, where_of("changefreq"))
         text = get("priority")
         priority = defaults.priority if text is None or text == "" else self.priority(text, where_of("priority"))
-        if not locs:
-            return None
-        return Page(locs, codes, lastmod, changefreq, priority, x_default,
-                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest)
+        return lastmod, changefreq, priority
 
     # --- images, videos, news -----------------------------------------------------
 
@@ -377,65 +349,16 @@ class PageNormaliser:
     ) -> tuple[tuple[str, ...], tuple[str, ...], str | None, Layout | None, str]:
         """A cluster's locs and codes (in written order), its x-default URL, and its
         layout and rest when its locs are every locale's base + one rest."""
-        layout = self.layout
-        if layout is not None and not urls and type(path) is str and raw.get("locales") in (None, "") \
-                and (self.scope.x_default is None or isinstance(self.scope.x_default, XDefaultCode)) \
-                and raw.get("x_default") in (None, ""):
-            if not is_clean_path(path):
-                path = self._escaped_path(path)
-            if path is not None and len(path) + self.longest_base <= MAX_URL_CHARS:
-                # The common case, in one step: every locale's base is clean and in
-                # scope (checked when locales: was read), and so is base + a clean path.
-                rest = path[1:]
-                x_index = layout.x_default
-                return (tuple([base + rest for base in layout.bases]), layout.codes,
-                        None if x_index is None else layout.bases[x_index] + rest, layout, rest)
+        if self.layout is not None and not urls and type(path) is str and self._plain(raw):
+            found = self._from_layout(self.layout, path)
+            if found is not None:
+                return found
             path = raw.get("path")
         by_code: dict[str, str] = {}
         if path is not None:
-            codes = self._subset(raw.get("locales"), where_of, row)
-            if type(path) is str and is_clean_path(path):
-                # Each locale's base is clean and in scope (checked when locales: was
-                # read), so base + path is too; only its length and the folder remain.
-                for code in codes:
-                    url = self.locales[code].base + path[1:]
-                    if len(url) > MAX_URL_CHARS or not self.in_folder[code]:
-                        url = self.url(url, where_of("path"), what=f"path ({code})")
-                    if url is not None:
-                        by_code[code] = url
-            else:
-                for code in codes:
-                    locale = self.locales[code]
-                    url = self.url(_under(locale.base, path), where_of("path"), what=f"path ({code})")
-                    if url is not None:
-                        by_code[code] = url
+            self._by_path(raw, path, where_of, row, by_code)
         if urls:
-            if not isinstance(urls, Mapping):
-                self.collector.report("C103", "urls must map hreflang codes to URLs (de: /de/schuhe)",
-                                      where_of("urls"))
-            else:
-                keys = self._keys
-                for key, value in urls.items():
-                    known = keys.get(key) if type(key) is str else None
-                    if known is not None:  # a code judged before, with nothing to say
-                        code, root = known
-                        url = self._ready(value, root)
-                        if url is not None:
-                            by_code[code] = url
-                            continue
-                    key_where = where_of(URL_COLUMN + key) if row else where_of(("urls", str(key)))
-                    code = self._code(str(key), key_where, once=row)
-                    if code is None:
-                        continue
-                    locale = self.locales.get(code)
-                    base = locale.host_root if locale is not None else self.scope.base_url
-                    if known is None and type(key) is str and not langtags.judge(key).problems \
-                            and len(keys) < _MEMO_LIMIT:
-                        keys[key] = (code, base)
-                    url = self.url(_under_root(base, value), key_where, what=f"urls.{key}") \
-                        if isinstance(value, str) else self.url(value, key_where, what=f"urls.{key}")
-                    if url is not None:
-                        by_code[code] = url
+            self._by_urls(urls, where_of, row, by_code)
         if not urls and self.distinct_bases:
             # Expanded from one path over distinct bases: URLs are distinct, and the
             # locales' own order is precomputed.
@@ -444,24 +367,93 @@ class PageNormaliser:
             return (tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where),
                     None, "")
         given = tuple(by_code)
-        codes = self._orders.get(given)  # (rows name their codes in one order: sorted once)
-        if codes is None:
+        ordered = self._orders.get(given)  # (rows name their codes in one order: sorted once)
+        if ordered is None:
             if len(self._orders) >= _MEMO_LIMIT:
                 self._orders.clear()
-            codes = self._orders[given] = tuple(sorted(given, key=str.lower))
+            ordered = self._orders[given] = tuple(sorted(given, key=str.lower))
+        codes = ordered
         locs = tuple([by_code[code] for code in codes])
         if len(set(locs)) != len(locs):
-            seen: dict[str, str] = {}
-            for code, loc in zip(codes, locs):
-                if loc in seen:
-                    self.collector.report(
-                        "H107", f"{loc} is given for both {seen[loc]} and {code}; each "
-                        "language version needs its own URL", where, url=loc, hreflang=code,
-                    )
-                seen.setdefault(loc, code)
-            codes = tuple(code for code in codes if seen.get(by_code[code]) == code)
-            locs = tuple([by_code[code] for code in codes])
+            codes, locs = self._shared(codes, locs, where)
         return locs, codes, self._x_default(raw, by_code, where_of, where), None, ""
+
+    def _plain(self, raw: Mapping[str, Any]) -> bool:
+        """Whether a page over every locale says nothing of its own on locales or
+        x-default (so that it can take the site's layout)."""
+        return raw.get("locales") in (None, "") and raw.get("x_default") in (None, "") \
+            and (self.scope.x_default is None or isinstance(self.scope.x_default, XDefaultCode))
+
+    def _from_layout(self, layout: Layout, path: str
+                     ) -> tuple[tuple[str, ...], tuple[str, ...], str | None, Layout | None, str] | None:
+        """The common case, in one step: every locale's base is clean and in scope
+        (checked when locales: was read), and so is base + a clean path. None when the
+        path needs judging URL by URL."""
+        escaped = path if is_clean_path(path) else self._escaped_path(path)
+        if escaped is None or len(escaped) + self.longest_base > MAX_URL_CHARS:
+            return None
+        rest = escaped[1:]
+        x_index = layout.x_default
+        return (tuple([base + rest for base in layout.bases]), layout.codes,
+                None if x_index is None else layout.bases[x_index] + rest, layout, rest)
+
+    def _by_path(self, raw: Mapping[str, Any], path: Any, where_of: WhereOf, row: bool,
+                 by_code: dict[str, str]) -> None:
+        """A path joined to the base of each locale the page is in."""
+        codes = self._subset(raw.get("locales"), where_of, row)
+        clean = type(path) is str and is_clean_path(path)
+        for code in codes:
+            if clean:
+                # Each locale's base is clean and in scope (checked when locales: was
+                # read), so base + path is too; only its length and the folder remain.
+                url: str | None = self.locales[code].base + path[1:]
+                if len(url) > MAX_URL_CHARS or not self.in_folder[code]:  # type: ignore[arg-type]
+                    url = self.url(url, where_of("path"), what=f"path ({code})")
+            else:
+                url = self.url(_under(self.locales[code].base, path), where_of("path"), what=f"path ({code})")
+            if url is not None:
+                by_code[code] = url
+
+    def _by_urls(self, urls: Any, where_of: WhereOf, row: bool, by_code: dict[str, str]) -> None:
+        """A urls mapping (or url:<code> columns): each code's URL."""
+        if not isinstance(urls, Mapping):
+            self.collector.report("C103", "urls must map hreflang codes to URLs (de: /de/schuhe)", where_of("urls"))
+            return
+        keys = self._keys
+        for key, value in urls.items():
+            known = keys.get(key) if type(key) is str else None
+            if known is not None:  # a code judged before, with nothing to say
+                url = self._ready(value, known[1])
+                if url is not None:
+                    by_code[known[0]] = url
+                    continue
+            key_where = where_of(URL_COLUMN + key) if row else where_of(("urls", str(key)))
+            code = self._code(str(key), key_where, once=row)
+            if code is None:
+                continue
+            locale = self.locales.get(code)
+            base = locale.host_root if locale is not None else self.scope.base_url
+            if known is None and type(key) is str and not langtags.judge(key).problems and len(keys) < _MEMO_LIMIT:
+                keys[key] = (code, base)
+            url = self.url(_under_root(base, value) if isinstance(value, str) else value, key_where,
+                           what=f"urls.{key}")
+            if url is not None:
+                by_code[code] = url
+
+    def _shared(self, codes: tuple[str, ...], locs: tuple[str, ...], where: Where
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """A cluster that names one URL under several codes: regions of one language may
+        share it (it is written once, with every code); a code of another language is
+        H107 (the rule's verdict, hreflang.may_share) and left out."""
+        first: dict[str, str] = {}
+        kept = []
+        for code, loc in zip(codes, locs):
+            other = first.setdefault(loc, code)
+            if other == code or may_share(other, code):
+                kept.append((code, loc))
+            else:
+                url_twice(self.collector.report, loc, other, code, where, url=loc, hreflang=code)
+        return tuple(code for code, _ in kept), tuple(loc for _, loc in kept)
 
     def _escaped_path(self, path: str) -> str | None:
         """A root-relative path that needs percent-encoding (non-ASCII letters, say),

@@ -11,23 +11,23 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 from urllib.parse import quote
 
-from .. import dates
+from .. import dates, langtags
 from ..diagnostics import Collector, Where, unknown_keys
+from ..ext.media import Field, MediaContext
+from ..ext.news import parse_publication
+from ..folder import XSL_FILE, reserved_name, safe_relative_name
 from ..limits import MAX_BYTES_PER_FILE, MAX_DESCRIPTION_BYTES, MAX_URLS_PER_FILE
 from ..safeio import Refused, inside, read_bounded, regular_file
-from .yaml_doc import Doc, Path, load_yaml
-from ..folder import XSL_FILE, reserved_name, safe_relative_name
-from .. import langtags
-from .normalised import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source
-from ..ext.media import MediaContext
-from ..ext.news import parse_publication
+from ..urls import normalise, origin_of
+from .normalised import BuiltSite, Defaults, Locale, OutputConfig, PageStream, Scope, Site, Source, Unit
 from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
 from .sources import format_of
-from ..urls import normalise, origin_of
+from .yaml_doc import Doc, Path, load_yaml
 
 TOP_KEYS = ("site", "env", "locales", "x_default", "news", "defaults", "pages", "sources", "include", "output")
 LOCALE_KEYS = ("prefix", "host")
@@ -214,7 +214,7 @@ class _Loader:
             news_publication=self._news(top, data.get("news"), normaliser) if "news" in data else None,
         )
         normaliser = PageNormaliser(scope, self.collector)
-        units: list[Page | Source | BuiltSite] = []
+        units: list[Unit] = []
         self._section(top, data, Defaults(), normaliser, units, [os.path.realpath(path)], path)
         if pages is not None:
             units.append(PageStream(pages, self.top_defaults))
@@ -240,12 +240,14 @@ class _Loader:
         raw = top.mapping(("news",), value, ("publication",), "news")
         if not raw or "publication" not in raw:
             return None
-        ctx = MediaContext(
-            page_loc="", dates=normaliser.dates, resolve=lambda v, f: None,
-            report=lambda code, message, field=None, suggestion=None, once=None: self.collector.report(
-                code, message, top.where(("news", "publication") + ((field,) if isinstance(field, str) else ())),
-                suggestion=suggestion),
-        )
+
+        def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
+                   once: str | None = None) -> None:
+            self.collector.report(code, message,
+                                  top.where(("news", "publication") + ((field,) if isinstance(field, str) else ())),
+                                  suggestion=suggestion)
+
+        ctx = MediaContext(page_loc="", dates=normaliser.dates, resolve=lambda v, f: None, report=report)
         return parse_publication(raw["publication"], ctx)
 
     def _locales(self, top: _Doc, value: Any, base_url: str) -> tuple[Locale, ...]:
@@ -272,9 +274,9 @@ class _Loader:
             root = base_url[: base_url.index("/", base_url.index("//") + 2) + 1]
             if "host" in fields:
                 text = top.string(path + ("host",), fields["host"], f"locales.{key}.host")
-                url, problems = normalise(text) if text is not None else (None, ())
-                for problem in problems:
-                    self.collector.report(problem.code, f"locales.{key}.host: {problem.message}",
+                url, url_problems = normalise(text) if text is not None else (None, ())
+                for url_problem in url_problems:
+                    self.collector.report(url_problem.code, f"locales.{key}.host: {url_problem.message}",
                                           top.doc.value_where(path + ("host",)))
                 if url is None:
                     continue
@@ -314,77 +316,90 @@ class _Loader:
         if raw is None:
             return None
         config: dict[str, Any] = {}
+        ok = self._output_files(top, raw, config)
+        ok &= self._output_switches(top, raw, config)
+        if "robots" in raw:
+            ok &= self._output_robots(top, raw["robots"], config)
+        ok &= self._output_limits(top, raw, config)
+        if "public_url" in raw:
+            ok &= self._output_public_url(top, raw["public_url"], config)
+        if not ok:
+            return None
+        output = OutputConfig(**config)
+        return output if self._output_names(top, output) else None
+
+    def _output_files(self, top: _Doc, raw: dict[str, Any], config: dict[str, Any]) -> bool:
+        """output.dir and the files' names (into ``config``); whether all are usable."""
         ok = True
-
-        def at(key: str) -> Path:
-            return ("output", key)
-
         for key in ("dir", "pattern", "news_pattern", "index_file"):
             if key in raw:
-                text = top.string(at(key), raw[key], f"output.{key}")
+                text = top.string(("output", key), raw[key], f"output.{key}")
                 ok &= text is not None
                 config[key] = text
         for key in ("pattern", "news_pattern", "index_file"):
             name = config.get(key)
             if name is None:
                 continue
-            problem = None
-            if not safe_relative_name(name):
-                problem = "must be a relative name inside the output folder (no '..', no leading '/')"
-            elif not name.endswith(".xml"):
-                problem = "must end in .xml (with gzip on, .gz is added)"
-            elif key in ("pattern", "news_pattern") and "{n}" not in name:
-                problem = "must contain {n}, the file's number"
-            elif key == "index_file" and "{" in name:
-                problem = "takes no placeholders"
+            problem = _file_name_problem(key, name)
             if problem:
-                self.collector.report("C108", f"output.{key} '{name}' {problem}", top.doc.value_where(at(key)))
+                self.collector.report("C108", f"output.{key} '{name}' {problem}", top.doc.value_where(("output", key)))
                 ok = False
+        return ok
+
+    def _output_switches(self, top: _Doc, raw: dict[str, Any], config: dict[str, Any]) -> bool:
+        """output.index and the switches (into ``config``); whether all are usable."""
+        ok = True
         if "index" in raw:
-            mode = top.string(at("index"), raw["index"], "output.index")
+            mode = top.string(("output", "index"), raw["index"], "output.index")
             if mode not in ("auto", "always"):
                 self.collector.report("C109", "output.index must be 'auto' (an index when there is more than one "
-                                      "file) or 'always'", top.doc.value_where(at("index")))
+                                      "file) or 'always'", top.doc.value_where(("output", "index")))
                 ok = False
             config["index"] = mode
         for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl"):
             if key in raw:
-                flag = top.boolean(at(key), raw[key], f"output.{key}")
+                flag = top.boolean(("output", key), raw[key], f"output.{key}")
                 ok &= flag is not None
                 config[key] = flag
-        if "robots" in raw:
-            value = raw["robots"]
-            if isinstance(value, bool):
-                config["robots"] = ROBOTS_FILE if value else None
-            else:
-                name = top.string(at("robots"), value, "output.robots")
-                if name is not None and not safe_relative_name(name):
-                    self.collector.report("C108", f"output.robots '{name}' must be a relative file name",
-                                          top.doc.value_where(at("robots")))
-                    name = None
-                ok &= name is not None
-                config["robots"] = name
+        return ok
+
+    def _output_limits(self, top: _Doc, raw: dict[str, Any], config: dict[str, Any]) -> bool:
+        """output.max_urls and max_bytes (into ``config``); whether both are usable."""
+        ok = True
         if "max_urls" in raw:
-            config["max_urls"] = top.integer(at("max_urls"), raw["max_urls"], "output.max_urls", 1, MAX_URLS_PER_FILE)
+            config["max_urls"] = top.integer(("output", "max_urls"), raw["max_urls"], "output.max_urls", 1,
+                                             MAX_URLS_PER_FILE)
             ok &= config["max_urls"] is not None
         if "max_bytes" in raw:
-            config["max_bytes"] = top.integer(at("max_bytes"), raw["max_bytes"], "output.max_bytes", 4_096,
+            config["max_bytes"] = top.integer(("output", "max_bytes"), raw["max_bytes"], "output.max_bytes", 4_096,
                                               MAX_BYTES_PER_FILE)
             ok &= config["max_bytes"] is not None
-        if "public_url" in raw:
-            text = top.string(at("public_url"), raw["public_url"], "output.public_url")
-            url, problems = normalise(text) if text is not None else (None, ())
-            for problem in problems:
-                self.collector.report(problem.code, f"output.public_url: {problem.message}",
-                                      top.doc.value_where(at("public_url")))
-            if url is not None and not url.endswith("/"):
-                url += "/"
-            ok &= url is not None
-            config["public_url"] = url
-        if not ok:
-            return None
-        output = OutputConfig(**config)
-        return output if self._output_names(top, output) else None
+        return ok
+
+    def _output_robots(self, top: _Doc, value: Any, config: dict[str, Any]) -> bool:
+        """output.robots: true, false or a file name (into ``config``); whether it is usable."""
+        if isinstance(value, bool):
+            config["robots"] = ROBOTS_FILE if value else None
+            return True
+        name = top.string(("output", "robots"), value, "output.robots")
+        if name is not None and not safe_relative_name(name):
+            self.collector.report("C108", f"output.robots '{name}' must be a relative file name",
+                                  top.doc.value_where(("output", "robots")))
+            name = None
+        config["robots"] = name
+        return name is not None
+
+    def _output_public_url(self, top: _Doc, value: Any, config: dict[str, Any]) -> bool:
+        """output.public_url, a folder's URL (into ``config``); whether it is usable."""
+        text = top.string(("output", "public_url"), value, "output.public_url")
+        url, problems = normalise(text) if text is not None else (None, ())
+        for problem in problems:
+            self.collector.report(problem.code, f"output.public_url: {problem.message}",
+                                  top.doc.value_where(("output", "public_url")))
+        if url is not None and not url.endswith("/"):
+            url += "/"
+        config["public_url"] = url
+        return url is not None
 
     def _output_names(self, top: _Doc, output: OutputConfig) -> bool:
         """Output names that would clash with each other or with sitemap-ext's own files."""
@@ -416,13 +431,16 @@ class _Loader:
 
     def _section(
         self, doc: _Doc, data: dict[str, Any], inherited: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source | BuiltSite], stack: list[str], path: str,
+        units: list[Unit], stack: list[str], path: str,
     ) -> None:
         defaults = inherited
         if "defaults" in data:
             raw = doc.mapping(("defaults",), data["defaults"], DEFAULT_KEYS, "defaults")
             if raw:
-                defaults = normaliser.defaults(raw, lambda key: doc.doc.value_where(("defaults", key)), inherited)
+                def where_of(key: str | tuple[str, ...]) -> Where:
+                    return doc.doc.value_where(("defaults",) + ((key,) if isinstance(key, str) else key))
+
+                defaults = normaliser.defaults(raw, where_of, inherited)
         if len(stack) == 1:
             self.top_defaults = defaults  # (what pages given by a program inherit)
         for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):
@@ -443,7 +461,7 @@ class _Loader:
 
     def _page(
         self, doc: _Doc, path: Path, entry: Any, defaults: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source | BuiltSite],
+        units: list[Unit],
     ) -> None:
         raw = doc.mapping(path, entry, PAGE_KEYS, "a page")
         if raw is None:
@@ -504,24 +522,25 @@ class _Loader:
         if name is None:
             return None
         where = doc.doc.value_where(path + ("site",))
-        url = normaliser.scope.base_url
-        url = url[: url.rindex("/") + 1]  # (base_url's folder)
+        base_url = normaliser.scope.base_url
+        url = base_url[: base_url.rindex("/") + 1]  # (base_url's folder)
         if raw.get("url") is not None:
             given = doc.string(path + ("url",), raw["url"], "url")
-            url = None if given is None else self._served_at(given, doc.doc.value_where(path + ("url",)))
-            if url is None:
+            served = None if given is None else self._served_at(given, doc.doc.value_where(path + ("url",)))
+            if served is None:
                 return None
+            url = served
         drop_ext = raw.get("drop_ext", False)
         if not isinstance(drop_ext, bool):
             self.collector.report("C103", "drop_ext must be true or false", doc.doc.value_where(path + ("drop_ext",)))
             return None
-        exclude = DEFAULT_EXCLUDE
+        exclude: tuple[str, ...] = DEFAULT_EXCLUDE
         if "exclude" in raw:
             items = [raw["exclude"]] if isinstance(raw["exclude"], str) else \
                 doc.sequence(path + ("exclude",), raw["exclude"], "exclude")
             exclude = tuple(item for i, item in enumerate(items)
                             if doc.string(path + ("exclude", i), item, "an exclude pattern") is not None)
-        places = DEFAULT_LASTMOD_PLACES
+        places: tuple[tuple[str, ...], ...] = DEFAULT_LASTMOD_PLACES
         if "lastmod" in raw:
             items = [raw["lastmod"]] if isinstance(raw["lastmod"], str) else \
                 doc.sequence(path + ("lastmod",), raw["lastmod"], "lastmod")
@@ -573,7 +592,7 @@ class _Loader:
 
     def _include(
         self, name: str, where: Where, defaults: Defaults, normaliser: PageNormaliser,
-        units: list[Page | Source | BuiltSite], stack: list[str], base: str,
+        units: list[Unit], stack: list[str], base: str,
     ) -> None:
         full = os.path.join(os.path.dirname(base), name)
         if not self._readable(full, name, where, "C114", "include"):
@@ -600,6 +619,19 @@ class _Loader:
         data = sub.mapping((), doc.data, INCLUDED_KEYS, f"included file {display}")
         if data is not None:
             self._section(sub, data, defaults, normaliser, units, stack + [real], full)
+
+
+def _file_name_problem(key: str, name: str) -> str | None:
+    """What is wrong with an output file's name (output.pattern, news_pattern, index_file)."""
+    if not safe_relative_name(name):
+        return "must be a relative name inside the output folder (no '..', no leading '/')"
+    if not name.endswith(".xml"):
+        return "must end in .xml (with gzip on, .gz is added)"
+    if key in ("pattern", "news_pattern") and "{n}" not in name:
+        return "must contain {n}, the file's number"
+    if key == "index_file" and "{" in name:
+        return "takes no placeholders"
+    return None
 
 
 def _lastmod_place(item: Any) -> tuple[str, ...] | None:

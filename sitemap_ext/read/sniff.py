@@ -12,8 +12,9 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Callable, Iterator
+from typing import BinaryIO
 
 from ..limits import MAX_BYTES_PER_FILE
 from ..safeio import Refused, open_regular
@@ -149,11 +150,11 @@ def open_bytes(path: str, report: Report) -> Iterator[bytes]:
     with raw:
         magic = raw.read(2)
         raw.seek(0)
-        stream: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="rb") if magic == GZIP_MAGIC else raw
+        stream: BinaryIO | gzip.GzipFile = gzip.GzipFile(fileobj=raw, mode="rb") if magic == GZIP_MAGIC else raw
         yield from _chunks(stream, 0, report)
 
 
-def _chunks(stream: IO[bytes], total: int, report: Report) -> Iterator[bytes]:
+def _chunks(stream: BinaryIO | gzip.GzipFile, total: int, report: Report) -> Iterator[bytes]:
     """The rest of a stream in chunks; ``total`` bytes were given before (the limit counts them)."""
     while True:
         try:
@@ -177,7 +178,7 @@ class Opened:
 
     __slots__ = ("sniffed", "_raw", "_first")
 
-    def __init__(self, sniffed: Sniffed, raw: IO[bytes] | None, first: bytes) -> None:
+    def __init__(self, sniffed: Sniffed, raw: BinaryIO | None, first: bytes) -> None:
         self.sniffed, self._raw, self._first = sniffed, raw, first
 
     def chunks(self, report: Report) -> Iterator[bytes]:

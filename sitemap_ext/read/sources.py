@@ -7,18 +7,22 @@ loaded whole. What a row means is the page normaliser's business.
 from __future__ import annotations
 
 import csv
-from collections import Counter
 import gzip
 import json
 import re
 import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..diagnostics import Collector, Where
 from ..limits import MAX_SOURCE_LINE
 from ..safeio import Refused, open_regular
+
+if TYPE_CHECKING:
+    from _csv import Reader as _CsvReader  # (csv.reader's type, named only in typeshed)
 
 KnownColumn = Callable[[str], bool]
 
@@ -35,10 +39,10 @@ def format_of(path: str) -> str | None:
     return None
 
 
-def _open(path: str) -> IO[bytes]:
+def _open(path: str) -> BinaryIO | gzip.GzipFile:
     raw = open_regular(path)  # never a FIFO or a device
     if path.lower().endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+        return gzip.GzipFile(fileobj=raw, mode="rb")
     return raw
 
 
@@ -57,8 +61,8 @@ _LINES = re.compile(r"[^\n]*\n|[^\n]+")
 _RAW_LINES = re.compile(rb"[^\n]*\n|[^\n]+")
 
 
-def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, collector: Collector,
-            meter: list[int] | None, line: list[int]) -> Iterator[Iterable[str]]:
+def _blocks(stream: BinaryIO | gzip.GzipFile, part: Part | None, header: bool, display: str,
+            collector: Collector, meter: list[int] | None, line: list[int]) -> Iterator[Iterable[str]]:
     """The lines of a source (or of a part, after line 1 when that is a ``header`` its
     rows need) as text, a block at a time: a block is decoded in one call, and only a
     block with a bad byte line by line, so that the bad line is reported (S106). A
@@ -82,25 +86,10 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
         if not block:
             return
         if block[-1:] != b"\n" and (stop is None or position + len(block) < stop):
-            rest = stream.readline(MAX_SOURCE_LINE)  # the rest of the block's last line
-            block += rest
-            if len(rest) == MAX_SOURCE_LINE and not rest.endswith(b"\n"):
-                # A line longer than any page needs: reported, and read on as an empty
-                # line (so that the lines after it keep their numbers).
-                cut = block.rfind(b"\n") + 1
-                skipped = len(block) - cut
-                while True:
-                    rest = stream.readline(MAX_SOURCE_LINE)
-                    skipped += len(rest)
-                    if not rest or rest.endswith(b"\n"):
-                        break
-                collector.report("S109", f"line is {skipped:,} bytes long, more than {MAX_SOURCE_LINE:,}; "
-                                 "it is skipped (a page needs far less: is this the right file?)",
-                                 Where(display, number + block.count(b"\n", 0, cut)))
-                position += skipped - 1
-                if meter is not None:
-                    meter[0] += skipped - 1
-                block = block[:cut] + b"\n"
+            block, skipped = _whole_lines(stream, block, display, collector, number)
+            position += skipped
+            if meter is not None:
+                meter[0] += skipped
         position += len(block)
         if meter is not None:
             meter[0] += len(block)
@@ -116,6 +105,28 @@ def _blocks(stream: IO[bytes], part: Part | None, header: bool, display: str, co
             yield lines
             number += len(lines)
         line[0] = number - 1
+
+
+def _whole_lines(stream: BinaryIO | gzip.GzipFile, block: bytes, display: str, collector: Collector,
+                 number: int) -> tuple[bytes, int]:
+    """A block read on to the end of its last line, and the bytes skipped beyond it: a
+    line longer than any page needs is reported (S109) and read on as an empty line (so
+    that the lines after it keep their numbers). ``number``: the block's first line's."""
+    rest = stream.readline(MAX_SOURCE_LINE)  # the rest of the block's last line
+    block += rest
+    if len(rest) != MAX_SOURCE_LINE or rest.endswith(b"\n"):
+        return block, 0
+    cut = block.rfind(b"\n") + 1
+    skipped = len(block) - cut
+    while True:
+        rest = stream.readline(MAX_SOURCE_LINE)
+        skipped += len(rest)
+        if not rest or rest.endswith(b"\n"):
+            break
+    collector.report("S109", f"line is {skipped:,} bytes long, more than {MAX_SOURCE_LINE:,}; "
+                     "it is skipped (a page needs far less: is this the right file?)",
+                     Where(display, number + block.count(b"\n", 0, cut)))
+    return block[:cut] + b"\n", skipped - 1
 
 
 def _strip_bom(data: bytes) -> bytes:
@@ -180,23 +191,30 @@ class SourceReader:
     def _csv(self, stream: Iterable[str], later: int | None) -> Iterator[tuple[list[str], int]]:
         """Rows with the number of their first line; ``later``: the number of the first
         line of a later part, which follows the header read from line 1."""
-        display, collector = self.display, self.collector
         reader = csv.reader(stream, strict=True)
+        header = self._csv_header(reader, later)
+        if header is None:
+            return
+        self.columns = header
+        # A row's line: the reader counts lines it has taken; after a later part's
+        # header (line 1) they are the part's.
+        yield from self._csv_rows(reader, len(header), later - 2 if later is not None else 0)
+
+    def _csv_header(self, reader: _CsvReader, later: int | None) -> list[str] | None:
+        """The columns of a CSV source; None (reported) when there are no rows to read."""
+        display, collector = self.display, self.collector
         try:
             header = next(reader)
         except StopIteration:
-            return
+            return None
         except csv.Error as exc:
             collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
-            return
+            return None
         header = [name.strip() for name in header]
         has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
-        # A row's line: the reader counts lines it has taken; after a later part's
-        # header (line 1) they are the part's.
-        offset = later - 2 if later is not None else 0
         if later is not None:  # the header's problems are the first part's to report
             if not has_loc:
-                return
+                return None
         else:
             _unknown(header, self.known, display, collector, Where(display, 1, None))
         if not has_loc:
@@ -205,11 +223,15 @@ class SourceReader:
                 f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
                 Where(display, 1),
             )
-            return
+            return None
         if not _header_usable(header, collector if later is None else None, Where(display, 1)):
-            return  # (a later part's header is the first part's to report)
-        self.columns = header
-        width = len(header)
+            return None  # (a later part's header is the first part's to report)
+        return header
+
+    def _csv_rows(self, reader: _CsvReader, width: int, offset: int) -> Iterator[tuple[list[str], int]]:
+        """The rows of ``width`` fields after the header, each with its line (``offset``
+        added to the reader's count); a row of another width is reported (S102)."""
+        display, collector = self.display, self.collector
         while True:
             start = reader.line_num + 1 + offset
             try:

@@ -8,7 +8,7 @@ than any URL is reported once and skipped without being gathered.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from .record import FileFacts, UrlEntry, Value
 from .sniff import Report

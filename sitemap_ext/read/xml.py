@@ -20,12 +20,14 @@ fix) and then read as the namespace it meant, so one mistake gives one finding.
 from __future__ import annotations
 
 import re
-from typing import Iterator, Union
+from collections.abc import Callable, Iterator
+from typing import cast
 
 from lxml import etree
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import element_fields, local_name
+from ..lxml_types import Element
 from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
 from .sniff import Report, wide_encoding
 
@@ -39,7 +41,8 @@ _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9.
 _ROOT_START = re.compile(rb"<[^?!]")
 _PROLOG_LIMIT = 1 << 20
 
-Record = Union[UrlEntry, IndexEntry, Stray]
+Record = UrlEntry | IndexEntry | Stray
+Convert = Callable[[Element, "_Namespaces"], Record]  # an entry element to its record
 
 
 def loose_namespace(uri: str) -> str:
@@ -108,9 +111,9 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
     )
     names = _Namespaces(report)
     prolog = b""
-    root: etree._Element | None = None
-    container: etree._Element | None = None  # the element entries are children of
-    convert = None
+    root: Element | None = None
+    container: Element | None = None  # the element entries are children of
+    convert: Convert | None = None
     feed = False
     try:
         for chunk in chunks:
@@ -126,9 +129,10 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                     facts.complete = False
                     return
             parser.feed(chunk)
-            for _, element in parser.read_events():
+            # (events=("end",): each is an element; the stubs' union covers every kind of event)
+            for _, element in cast("Iterator[tuple[str, Element]]", parser.read_events()):
                 if root is None:
-                    root = element.getroottree().getroot()
+                    root = cast(Element, element.getroottree().getroot())
                     if _declares_dtd(root, report):  # after more prolog than the scan above reads
                         facts.complete = False
                         return
@@ -137,7 +141,7 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                         return
                     feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
                 parent = element.getparent()
-                if parent is not container:
+                if parent is not container or container is None or convert is None:
                     continue  # an element of that name nested elsewhere
                 if element.getprevious() is not None:
                     if feed is False:
@@ -148,27 +152,38 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                 element.clear()
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
-        closed = parser.close()
-        if root is None:
-            root = closed
-            if _declares_dtd(root, report):
-                facts.complete = False
-                return
-            convert, container = _start(root, facts, names, report)
-            if convert is None:
-                return
-        if container is not None and facts.kind not in ("rss", "atom"):
-            for child in list(container):
-                if isinstance(child.tag, str) and names.split(child.tag, child.sourceline or 1)[1] not in _ENTRY_NAMES:
-                    yield _stray(child, names)
+        yield from _end(parser, root, container, facts, names, report)
     except etree.XMLSyntaxError as exc:
         facts.complete = False
-        line = exc.lineno or 1
-        message = str(getattr(exc, "msg", exc))
-        if "encoding" in message.lower() or "utf-8" in message.lower():
-            report("X103", f"not valid UTF-8: {message}", line)
-        else:
-            report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
+        _not_well_formed(exc, report)
+
+
+def _end(parser: etree.XMLPullParser, root: Element | None, container: Element | None, facts: FileFacts,
+         names: _Namespaces, report: Report) -> Iterator[Record]:
+    """The end of a file: its root when no entry came before (an empty urlset), and the
+    strays after the last entry."""
+    closed = cast(Element, parser.close())
+    if root is None:
+        root = closed
+        if _declares_dtd(root, report):
+            facts.complete = False
+            return
+        convert, container = _start(root, facts, names, report)
+        if convert is None:
+            return
+    if container is not None and facts.kind not in ("rss", "atom"):
+        for child in list(iter(container)):  # (iter(): children typed as Element, see lxml_types)
+            if isinstance(child.tag, str) and names.split(child.tag, child.sourceline or 1)[1] not in _ENTRY_NAMES:
+                yield _stray(child, names)
+
+
+def _not_well_formed(exc: etree.XMLSyntaxError, report: Report) -> None:
+    line = exc.lineno or 1
+    message = str(getattr(exc, "msg", exc))
+    if "encoding" in message.lower() or "utf-8" in message.lower():
+        report("X103", f"not valid UTF-8: {message}", line)
+    else:
+        report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
 
 
 def _hint(message: str) -> str:
@@ -181,7 +196,8 @@ def _hint(message: str) -> str:
 _ENTRY_NAMES = ("url", "sitemap", "item", "entry")
 
 
-def _start(root: etree._Element, facts: FileFacts, names: _Namespaces, report: Report):  # type: ignore[no-untyped-def]
+def _start(root: Element, facts: FileFacts, names: _Namespaces,
+           report: Report) -> tuple[Convert, Element] | tuple[None, None]:
     """The converter and container for this root, or (None, None) when it is no sitemap or feed."""
     line = root.sourceline or 1
     names.declared(root.nsmap, line)
@@ -202,26 +218,26 @@ def _start(root: etree._Element, facts: FileFacts, names: _Namespaces, report: R
     return None, None
 
 
-def _strays(element: etree._Element, container: etree._Element, names: _Namespaces) -> Iterator[Record]:
+def _strays(element: Element, container: Element, names: _Namespaces) -> Iterator[Record]:
     """Children of the container before this entry that are no entries (X112 for the rules)."""
     sibling = element.getprevious()
     strays = []
     while sibling is not None:
         if isinstance(sibling.tag, str):
-            namespace, local = names.split(sibling.tag, sibling.sourceline or 1)
+            local = names.split(sibling.tag, sibling.sourceline or 1)[1]
             if local not in _ENTRY_NAMES:
                 strays.append(_stray(sibling, names))
         sibling = sibling.getprevious()
     yield from reversed(strays)
 
 
-def _stray(element: etree._Element, names: _Namespaces) -> Stray:
+def _stray(element: Element, names: _Namespaces) -> Stray:
     """An element the container should not hold."""
     line = element.sourceline or 1
     return Stray(names.split(element.tag, line)[1], line)
 
 
-def _value(element: etree._Element, line: int) -> Value:
+def _value(element: Element, line: int) -> Value:
     return Value(element.text, element.sourceline or line)
 
 
@@ -234,7 +250,7 @@ _KNOWN_TAGS = {_LOC: "loc", _LASTMOD: "lastmod", _CHANGEFREQ: "changefreq", _PRI
                _LINK: "xhtml:link", **{f"{{{uri}}}{local}": kind for (uri, local), kind in _MEDIA.items()}}
 
 
-def _url(element: etree._Element, names: _Namespaces) -> UrlEntry:
+def _url(element: Element, names: _Namespaces) -> UrlEntry:
     line = element.sourceline or 1
     entry = UrlEntry(line, ())
     locs: list[Value] = []
@@ -281,7 +297,7 @@ def _url(element: etree._Element, names: _Namespaces) -> UrlEntry:
 _MEDIA_KINDS = frozenset(_MEDIA.values())
 
 
-def _media(child: etree._Element, kind: str, line: int) -> Media:
+def _media(child: Element, kind: str, line: int) -> Media:
     if len(child) == 1 and child[0].tag == _IMAGE_LOC and not child[0].attrib:
         loc = child[0]  # the usual image: a loc and nothing else
         return Media(kind, {"loc": loc.text or ""}, {"loc": loc.sourceline or line}, line, ("loc",))
@@ -289,7 +305,7 @@ def _media(child: etree._Element, kind: str, line: int) -> Media:
     return Media(kind, fields, lines, line, tuple(local_name(c.tag) for c in child if isinstance(c.tag, str)))
 
 
-def _index(element: etree._Element, names: _Namespaces) -> IndexEntry:
+def _index(element: Element, names: _Namespaces) -> IndexEntry:
     line = element.sourceline or 1
     entry = IndexEntry(line, ())
     locs: list[Value] = []
@@ -313,7 +329,7 @@ def _index(element: etree._Element, names: _Namespaces) -> IndexEntry:
 _FULL_YEAR = re.compile(r"\b(\d{4})\b")
 
 
-def _rss_item(element: etree._Element, names: _Namespaces) -> UrlEntry:
+def _rss_item(element: Element, names: _Namespaces) -> UrlEntry:
     """An RSS 2.0 <item>: its <link> is the page, <pubDate> (RFC 822) its lastmod."""
     from email.utils import parsedate_to_datetime
 
@@ -342,7 +358,7 @@ def _rss_item(element: etree._Element, names: _Namespaces) -> UrlEntry:
     return UrlEntry(line, tuple(locs), lastmod=lastmod, source="item")
 
 
-def _atom_entry(element: etree._Element, names: _Namespaces) -> UrlEntry:
+def _atom_entry(element: Element, names: _Namespaces) -> UrlEntry:
     """An Atom 1.0 <entry>: its rel="alternate" link is the page, <updated> its lastmod."""
     line = element.sourceline or 1
     locs: list[Value] = []
@@ -362,12 +378,12 @@ def _has_doctype(prolog: bytes) -> bool:
     return b"<!DOCTYPE" in before or b"<!ENTITY" in before
 
 
-def _declares_dtd(root: etree._Element, report: Report) -> bool:
+def _declares_dtd(root: Element, report: Report) -> bool:
     """A DOCTYPE anywhere before the root, as the parser saw it (entities are never
     expanded: ``resolve_entities=False``). The prolog scan catches the usual case
     before the parser sees a byte; this one holds for any prolog length."""
     info = root.getroottree().docinfo
-    if not info.doctype and info.internalDTD is None:
+    if not info.doctype and info.internalDTD is None:  # type: ignore[attr-defined]  # (lxml-stubs lack doctype)
         return False
     report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
            max((root.sourceline or 1) - 1, 1))

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -30,7 +31,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..diagnostics import Collector, Where
 from ..limits import MAX_YAML_NODES
 
-Path = tuple[Union[str, int], ...]
+Path = tuple[str | int, ...]
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
@@ -104,11 +105,13 @@ class _Loader(yaml.SafeLoader):
         super().__init__(text)
         self.nodes = 0
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self.nodes += 1
         if self.nodes > MAX_YAML_NODES:
             raise _TooManyNodes
         node = super().compose_node(parent, index)
+        if node is None:  # (typed so by the stubs; PyYAML always gives a node)
+            return None
         start = node.start_mark
         if not isinstance(start, _Mark):  # (an alias is a node composed before)
             node.start_mark = node.end_mark = _Mark(start.name, start.index, start.line, start.column)

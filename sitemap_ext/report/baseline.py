@@ -63,7 +63,8 @@ def write(path: str, diagnostics: Iterable[Diagnostic], root: str) -> int:
                                          "count": 0})
         entry["count"] = int(entry["count"]) + 1  # type: ignore[call-overload]
     rows = [json.dumps(entries[key], ensure_ascii=True, sort_keys=True) for key in sorted(entries)]
-    text = '{"format": %d, "tool": "sitemap-ext", "findings": [\n%s\n]}\n' % (FORMAT, ",\n".join(rows))
+    findings = ",\n".join(rows)
+    text = f'{{"format": {FORMAT:d}, "tool": "sitemap-ext", "findings": [\n{findings}\n]}}\n'
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:

@@ -10,9 +10,9 @@ import sys
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from ..read.sniff import wide_encoding
 from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
+from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
@@ -197,13 +197,10 @@ def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]
 
 def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
     skipped = extra.pop("skipped", None)
-    document = {
-        "version": JSON_VERSION,
-        "diagnostics": [d.as_dict() for d in collector.sorted()],
-        "summary": summary(collector, files),
-    }
+    totals = summary(collector, files)
     if skipped is not None:
-        document["summary"]["skipped"] = skipped
+        totals["skipped"] = skipped
+    document = {"version": JSON_VERSION, "diagnostics": [d.as_dict() for d in collector.sorted()], "summary": totals}
     document.update(extra)
     out.write(_json_text(document) + "\n")
 

@@ -11,13 +11,14 @@ site with 100,000 clusters stays a page a browser opens.
 
 from __future__ import annotations
 
-from collections import defaultdict
 import html
-from typing import Any, Iterable, TextIO
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any, TextIO
 
-from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
+from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
 from .formats import visible
 
 COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted

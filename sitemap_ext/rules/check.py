@@ -8,25 +8,22 @@ build's dry run, which ``api.check`` hands in (``describe``).
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-from dataclasses import dataclass, field
-from dataclasses import replace
-from typing import Any, Callable, Sequence
-
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, now_argument, parse_now
 from ..diagnostics import Collector, Where
 from ..limits import MAX_DESCRIPTION_BYTES
+from ..pool import default_jobs
+from ..read.http import FetchOptions
+from ..read.live import Remote, is_url
 from ..read.yaml_doc import is_site_yaml
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .clusters import Coverage
 from .config import Policy
-from ..read.http import FetchOptions
-from ..read.live import Remote, is_url
-from ..pool import default_jobs
 from .run import Options, Run
 
 SITE_SUFFIXES = (".yaml", ".yml")
@@ -62,10 +59,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
     API wires in: the judge imports no writer)."""
-    if pages == "all":
-        pages = None
-    elif pages is not None and (isinstance(pages, bool) or not isinstance(pages, int) or pages < 0):
-        raise ValueError(f"pages must be a number of pages (0: none) or 'all', not {pages!r}")
+    budget = _pages_budget(pages)
     now = now_argument(now)
     collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = CheckResult(collector)
@@ -74,28 +68,14 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
         instant, result.clock = default_clock()
         now = format_instant(instant)
     result.now = parse_now(now)
-    sitemaps = []
-    passed_over = 0  # YAML files that are no site description (only_site_yaml)
     urls = [path for path in paths if is_url(path)]
-    for path in paths:
-        if is_url(path):
-            continue
-        if path.lower().endswith(SITE_SUFFIXES):
-            if only_site_yaml and not is_site_description(path):
-                result.skipped.append(path)
-                passed_over += 1
-                continue
-            result.files.append({"file": path, "kind": "site", "urls": describe(path, given, collector)})
-        else:
-            sitemaps.append(path)
+    sitemaps, passed_over = _describe_sites(paths, result, given, only_site_yaml, describe)
     if sitemaps or urls:
-        hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
-        hosts |= frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
         options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
-                          cross_submitted=hosts, policy=policy, jobs=jobs or default_jobs(),
+                          cross_submitted=_cross_hosts(cross_submitted), policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html)
         if urls:
-            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), pages, delay, progress,
+            run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
                         displays)
         else:
             run = Run(collector, options, displays=displays)
@@ -110,6 +90,42 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                          "give the folder or files that hold them",
                          Where(displays.get(paths[0], paths[0])) if paths else Where(None))
     return result
+
+
+def _pages_budget(pages: int | str | None) -> int | None:
+    """The pages a live check reads: a number (0: none), or None for 'all' (or not said)."""
+    if pages == "all" or pages is None:
+        return None
+    if isinstance(pages, bool) or not isinstance(pages, int) or pages < 0:
+        raise ValueError(f"pages must be a number of pages (0: none) or 'all', not {pages!r}")
+    return pages
+
+
+def _describe_sites(paths: list[str], result: CheckResult, given: Any, only_site_yaml: bool,
+                    describe: Describe) -> tuple[list[str], int]:
+    """Each site description among the local inputs checked by ``describe`` (into
+    ``result``); the other local paths, and the YAML files passed over as no site
+    description (``only_site_yaml``)."""
+    sitemaps = []
+    passed_over = 0
+    for path in paths:
+        if is_url(path):
+            continue
+        if path.lower().endswith(SITE_SUFFIXES):
+            if only_site_yaml and not is_site_description(path):
+                result.skipped.append(path)
+                passed_over += 1
+                continue
+            result.files.append({"file": path, "kind": "site", "urls": describe(path, given, result.collector)})
+        else:
+            sitemaps.append(path)
+    return sitemaps, passed_over
+
+
+def _cross_hosts(cross_submitted: Sequence[str]) -> frozenset[str]:
+    """The origins (both schemes) whose sitemaps may list this site's URLs."""
+    hosts = frozenset(origin_text(h if "//" in h else f"https://{h}").lower() for h in cross_submitted)
+    return hosts | frozenset(h.replace("https://", "http://", 1) for h in hosts if "://" in h)
 
 
 def _live(collector: Collector, options: Options, paths: list[str], urls: list[str], fetch: FetchOptions,

@@ -249,6 +249,52 @@ def _described(pairs: frozenset[tuple[str, int]]) -> str:
     return f"{len(pairs)} alternates ({', '.join(codes)})" if pairs else "no alternates"
 
 
+# --- the findings, each said here once: the check's cluster rules and the build's
+# normaliser of a built site (which leaves the pair out, and says so in ``consequence``)
+
+Report = Callable[..., object]
+
+
+def listed_twice(report: Report, loc: str, at: object, same: str = "", consequence: str = "",
+                 related: tuple[Related, ...] = ()) -> None:
+    """U104: a URL listed more than once."""
+    report("U104", f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap{consequence}",
+           at, url=loc, related=related)
+
+
+def no_return(report: Report, loc: str, href: str, code: str, at: object, detail: str = "",
+              related: tuple[Related, ...] = ()) -> None:
+    """H104: a pair without its return link."""
+    report("H104", f"{loc} lists {href} as {_named(code)}, but {href} does not list {loc} back{detail}; search "
+           "engines ignore a pair without its return link", at, url=loc, hreflang=code, related=related)
+
+
+def sets_differ(report: Report, loc: str, other: str, at: object, detail: str = "", consequence: str = "",
+                related: tuple[Related, ...] = ()) -> None:
+    """H110: members of one cluster that list different alternates."""
+    report("H110", f"{loc} and {other} are in one cluster but list different alternates{detail}; Google keeps the "
+           f"pairs that link both ways, and every member should list every version{consequence}", at, url=loc,
+           related=related)
+
+
+def to_excluded(report: Report, loc: str, target: str, code: str, why: str, at: object, consequence: str = "",
+                related: tuple[Related, ...] = ()) -> None:
+    """H114: an alternate names a page that is noindex or canonicalised elsewhere."""
+    report("H114", f"{loc} names {target} as {code}, but that page {why}: search engines ignore an alternate that "
+           f"is not indexable and canonical; name the canonical URL{consequence}", at, url=loc, hreflang=code,
+           related=related)
+
+
+def to_missing(report: Report, loc: str, target: str, code: str, why: str, fix: str, at: object,
+               consequence: str = "") -> None:
+    """H115: an alternate names a URL that does not answer 200 (no built file serves it)."""
+    report("H115", f"{loc} names {target} as {code}, but {why}: an alternate that does not answer 200 is ignored; "
+           f"{fix}{consequence}", at, url=loc, hreflang=code)
+
+
+NOT_BUILT = "no file of the built site serves it"
+
+
 @dataclass(frozen=True, slots=True)
 class Excluded:
     """A built page search engines keep out of their index: noindex, or its canonical
@@ -444,10 +490,8 @@ class ClusterIndex:
                 if page is None or self.item_key[item] == self.key[first]:
                     continue  # (a page's own self-reference: its U112 or the others' H114 say it)
                 code = self.codes[self.item_code[item]]
-                report("H114", f"{self.locs[first]} names {page.url} as {code}, but that page {page.why()}: search "
-                       "engines ignore an alternate that is not indexable and canonical; name the canonical URL",
-                       self._where(first), url=self.locs[first], hreflang=code,
-                       related=(Related("the page", page.file, page.line, url=page.url),))
+                to_excluded(report, self.locs[first], page.url, code, page.why(), self._where(first),
+                            related=(Related("the page", page.file, page.line, url=page.url),))
 
     def conflicts(self) -> None:
         """H116: a URL's sitemap entry and its built page give different alternates.
@@ -512,7 +556,7 @@ class ClusterIndex:
         site fetched). After finish()."""
         report = self.collector.report
         known: dict[int, bool | str | None] = {}
-        built = "no file of the built site serves it"
+        built = NOT_BUILT
 
         def failed(url: str, key: int) -> str | None:
             found = known.get(key, ...)
@@ -534,10 +578,8 @@ class ClusterIndex:
                 why = failed(href, self.item_key[item])
                 if why is not None:
                     code = self.codes[self.item_code[item]]
-                    report("H115", f"{self.locs[first]} names {href} as {code}, but {why}: an alternate that does not "
-                           "answer 200 is ignored; " + ("build the page or name the right URL" if why is built else
-                                                        "name the version's final, working URL"),
-                           self._where(first), url=self.locs[first], hreflang=code)
+                    to_missing(report, self.locs[first], href, code, why, "build the page or name the right URL"
+                               if why is built else "name the version's final, working URL", self._where(first))
 
     def named_urls(self) -> list[str]:
         """Every URL the sitemaps list or name as an alternate, once each, in the order
@@ -626,10 +668,8 @@ class ClusterIndex:
                 if first != entry:
                     loc = self.locs[entry]
                     same = "" if self.locs[first] == loc else f" (as {self.locs[first]})"
-                    self.collector.report(
-                        "U104", f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap",
-                        self._where(entry), url=loc,
-                        related=(self._related(first, "first listed here"),))
+                    listed_twice(self.collector.report, loc, self._where(entry), same,
+                                 related=(self._related(first, "first listed here"),))
         return lists
 
 
@@ -711,14 +751,12 @@ class _Examination:
                             f"the one {href}'s own listing gives; a URL belongs to one cluster", where, url=loc,
                             hreflang=code, related=related)
             else:
-                self.report("H104", f"{loc} lists {href} as {_named(code)}, but {href} does not list {loc} back; "
-                            "search engines ignore a pair without its return link", where, url=loc, hreflang=code,
-                            related=related)
+                no_return(self.report, loc, href, code, where, related=related)
             return
         if back[0] == {X_DEFAULT} and own - {X_DEFAULT}:
-            self.report("H104", f"{loc} lists {href} as {_named(code)}, but {href} lists {loc} back only as "
-                        f"x-default; a return link names the page as the language version it is "
-                        f"({', '.join(sorted(own - {X_DEFAULT}))})", where, url=loc, hreflang=code, related=related)
+            no_return(self.report, loc, href, code, where, related=related, detail=(
+                f", only as x-default (a return link names the page as the language version it is: "
+                f"{', '.join(sorted(own - {X_DEFAULT}))})"))
             return
         their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
         if their_own and not (set(mine[target][0]) & their_own):
@@ -733,10 +771,8 @@ class _Examination:
         pair_key = (min(key, target), max(key, target), "H110")
         if missing and pair_key not in self.reported:
             self.reported.add(pair_key)
-            self.report("H110", f"{loc} and {href} are in one cluster but list different alternates (not in both: "
-                        f"{', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}); Google keeps the pairs that "
-                        "link both ways, and every member should list every version", where, url=loc,
-                        related=related)
+            sets_differ(self.report, loc, href, where, related=related,
+                        detail=f" (not in both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})")
 
     def absent(self, entry: int, href: str, code: str) -> None:
         """An alternate no sitemap lists: another spelling of a listed URL (H113), or unknown (H111)."""

@@ -7,8 +7,11 @@ submit a sitemap" (lastmod must reflect the page's last significant change).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..limits import MAX_URLS_PER_FILE
-from .context import Context
+from ..read.html import HEAD_UNREAD, NAME_NOT_UTF8
+from .context import Context, Report
 
 _KINDS = {"sitemapindex": "sitemap index", "urlset": "urlset", "text": "text sitemap", "rss": "feed",
           "atom": "feed"}
@@ -49,3 +52,14 @@ def uniform_lastmod(ctx: Context) -> None:
         ctx.report("D103", f"all {facts.entries:,} lastmods are {facts.first_lastmod}: one date for every page is "
                    "the build's (or a default), not when each page changed, and search engines learn to ignore "
                    "it; give each page its own date, or leave lastmod out", None)
+
+
+def head_unread(report: Report, at: Any, url: str | None = None, consequence: str = "") -> None:
+    """H117: a built page whose head does not end within its first 1 MiB (the check's
+    reader of pages and the build's reader of a built site both stop there)."""
+    report("H117", HEAD_UNREAD + consequence, at, url=url)
+
+
+def name_not_utf8(report: Report, at: Any) -> None:
+    """U116: a built file whose name is not UTF-8 is no page of the site."""
+    report("U116", NAME_NOT_UTF8, at)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urljoin
 
 from .. import langtags
-from ..urls import url_key
 from ..read.record import UrlEntry
-from .context import Context
+from ..urls import url_key
+from .context import Context, Report
 
 X_DEFAULT = langtags.X_DEFAULT
 LinkKey = tuple[tuple[str | None, str | None, str | None, str | None], ...]  # rel, hreflang, href, media
@@ -146,12 +147,40 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
                           "names one version", None, written))
         by_code.setdefault(code, (target, href))
         other = by_url.get(target)
-        if other is not None and langtags.language_of(other) != langtags.language_of(code):
-            found.append((place, "H107", f"{href} is listed as both {other} and {code}; a URL has one language "
-                          "(several regions of one language may share it)", None, written))
+        if other is not None and not may_share(other, code):
+            found.append((place, "H107", _url_twice_message(href, other, code), None, written))
         by_url.setdefault(target, code)
     found += _ukrainian_or_british(pairs, places, key)
     return found
+
+
+def may_share(code: str, other: str) -> bool:
+    """Whether two hreflang codes may name one URL: regions of one language (es-MX and
+    es-AR), as Google documents. The build keeps both then, and leaves out a code of
+    another language (H107)."""
+    return langtags.language_of(code) == langtags.language_of(other)
+
+
+def _url_twice_message(href: str, other: str, code: str) -> str:
+    return (f"{href} is listed as both {other} and {code}; a URL has one language (several regions of one "
+            "language may share it)")
+
+
+def url_twice(report: Report, href: str, other: str, code: str, at: Any, **extra: Any) -> None:
+    """H107, for a build's cluster (a page's urls: give one URL for two languages)."""
+    report("H107", _url_twice_message(href, other, code), at, **extra)
+
+
+def no_self(report: Report, url: str, at: Any, consequence: str = "") -> None:
+    """H103: a URL lists alternates but not itself."""
+    report("H103", f"{url} lists alternates but not itself; add an xhtml:link to its own URL with its own "
+           f"hreflang{consequence}", at, url=url)
+
+
+def code_twice(report: Report, url: str, code: str, one: str, other: str, at: Any, consequence: str = "") -> None:
+    """H106, for a built page whose head names one code twice."""
+    report("H106", f"{_named(code)} names two URLs, {one} and {other}; each code names one version{consequence}",
+           at, url=url, hreflang=code)
 
 
 def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
@@ -182,5 +211,4 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     for place, code, message, suggestion, written in judged.findings:
         ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
-        ctx.report("H103", f"{ctx.loc} lists alternates but not itself; add an xhtml:link to its own URL with its own "
-                   "hreflang", entry.line, url=ctx.loc)
+        no_self(ctx.report, ctx.loc, entry.line)

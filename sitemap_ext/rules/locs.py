@@ -9,16 +9,19 @@ cross-site submission once ownership is verified); RFC 3986.
 
 from __future__ import annotations
 
-from ..urls import is_clean, normalise, origin_text
+from typing import Any
+
 from ..read.record import Value
-from .context import Context
+from ..urls import is_clean, normalise, origin_text
+from .context import Context, Report
+from .structure import empty_loc
 
 
 def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
     """The rules on one loc (U101-U111, X107 when empty); the URL if it is usable."""
     text, line = value.text, value.line
     if text is None or not text.strip():
-        ctx.report("X107", f"{what} is empty", line)
+        empty_loc(ctx, line, what)
         return None
     url, fixed, findings = url_findings(text, what)
     for code, message, suggestion in findings:
@@ -66,8 +69,13 @@ def _scope(url: str, ctx: Context, line: int) -> None:
                        f"robots.txt to the check, or say --cross-submitted {origin}), or move the URL to a sitemap "
                        "on its own host", line, url=url)
     elif ctx.folder is not None and not _comparable(url).startswith(ctx.folder):
-        ctx.report("U108", f"{url} lies outside {ctx.folder}, where this sitemap is served; search engines accept it "
-                   "only if the sitemap is submitted in robots.txt", line, url=url)
+        out_of_folder(ctx.report, url, ctx.folder, line)
+
+
+def out_of_folder(report: Report, url: str, folder: str, at: Any, what: str = "loc", fix: str = "") -> None:
+    """U108: a URL outside the folder its sitemap is served from (the build's pages too)."""
+    report("U108", f"{what} {url} lies outside {folder}, where the sitemap is served: search engines accept it only "
+           f"from a sitemap submitted in robots.txt{f' ({fix})' if fix else ''}", at, url=url)
 
 
 def _comparable(url: str) -> str:

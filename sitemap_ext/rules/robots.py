@@ -8,9 +8,11 @@ as Protego implements it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..read.robots import CRAWLER, parse_robots
 from ..urls import origin_text
-from .context import Context
+from .context import Context, Report
 
 
 def disallowed(entry: object, ctx: Context) -> None:
@@ -28,3 +30,9 @@ def disallowed(entry: object, ctx: Context) -> None:
         ctx.report("R107", f"{ctx.loc} is listed, but robots.txt disallows it for {CRAWLER}: search engines do not "
                    "crawl it (Search Console: 'Submitted URL blocked by robots.txt'); allow it or remove it from the "
                    "sitemap", getattr(entry, "line", None), url=ctx.loc)
+
+
+def named_disallowed(report: Report, url: str, at: Any) -> None:
+    """R107, for an alternate the sitemaps name (a live check fetches no such page)."""
+    report("R107", f"{url} is named by the sitemaps, but robots.txt disallows it for {CRAWLER}: search engines do "
+           "not crawl it, and this check does not fetch it", at, url=url)

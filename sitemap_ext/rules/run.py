@@ -19,7 +19,6 @@ their URLs.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 from array import array
 from collections import Counter, deque
@@ -35,13 +34,13 @@ from ..diagnostics import Collector, Diagnostic, Where
 from ..read.http import Fetched
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..folder import retained_files
-from ..pool import default_jobs
+from ..pool import default_jobs, process_pool
 from ..safeio import Refused, inside, open_regular, regular_file, walk_inside
 from ..read.site_yaml import display_name, is_error_page
 from ..urls import origin_text, url_key
 from .. import rules
 from .clusters import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterIndex, ClusterLog, Excluded
-from ..read.html import (HEAD_UNREAD, NAME_NOT_UTF8, PageHead, Placed, name_is_utf8, page_url, read_head, says_noindex, served)
+from ..read.html import (PageHead, Placed, name_is_utf8, page_url, read_head, says_noindex, served)
 from .config import Policy
 from ..read.live import CHILD_WINDOW, LISTED_UNFETCHED, Input, Remote, sitemap_lines
 from ..read.text import read_text
@@ -215,7 +214,7 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     if url is None:
         return
     if not head.complete:
-        report("H117", HEAD_UNREAD, 1, url=url)
+        rules.files.head_unread(report, 1, url=url)
         return
     url = head.served_as(url)
     _lang(head, url, report)
@@ -600,9 +599,7 @@ class Run:
             if remote.allows(url):
                 urls.append(url)
             elif url not in reported:
-                self.collector.report("R107", f"{url} is named by the sitemaps, but robots.txt disallows it for "
-                                      "Googlebot: search engines do not crawl it, and this check does not fetch it",
-                                      Where(url), url=url)
+                rules.robots.named_disallowed(self.collector.report, url, Where(url))
         for window in remote.pages(urls, self.pages_budget, self.pages_delay):
             tasks = [task for task in map(self._live_page, window) if task is not None]
             if tasks:
@@ -677,7 +674,7 @@ class Run:
                 if is_error_page(relative):  # served with an error status: no page, in any language
                     return None
                 if not name_is_utf8(relative):
-                    self.collector.report("U116", NAME_NOT_UTF8, Where(display_name(real)))
+                    rules.files.name_not_utf8(self.collector.report, Where(display_name(real)))
                     return None
                 self.page_roots[prefix] = root  # (this prefix's folder is a built site: its URLs have files)
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
@@ -831,11 +828,7 @@ class _Workers:
         if self.pool is None and (options.jobs < 2 or alone):
             return _Pending(partial(_work, tasks, options, self.run.noted))
         if self.pool is None:
-            try:
-                context = multiprocessing.get_context("fork")
-            except ValueError:  # pragma: no cover - no fork on this platform
-                context = multiprocessing.get_context()
-            self.pool = ProcessPoolExecutor(max_workers=options.jobs, mp_context=context)
+            self.pool = process_pool(options.jobs)
         return _Pending(self.pool.submit(_work, tasks, options).result)
 
     def plan(self, tasks: list[Task]) -> list[_Pending]:

@@ -28,6 +28,11 @@ def one_loc(entry: UrlEntry | IndexEntry, ctx: Context) -> None:
         ctx.report("X107", f"a {what} needs exactly one <loc>, this one has {count}", entry.line)
 
 
+def empty_loc(ctx: Context, line: int, what: str = "loc") -> None:
+    """X107: a loc (or text line) with nothing in it."""
+    ctx.report("X107", f"{what} is empty", line)
+
+
 def element_order(entry: UrlEntry, ctx: Context) -> None:
     """X106 (warning): loc, lastmod, changefreq, priority, then extensions, as the XSD orders
     them. Search engines read the elements in any order, so this is only the schema's."""

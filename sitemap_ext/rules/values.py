@@ -10,11 +10,12 @@ ignored).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from ..dates import Lastmod, format_instant
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
-from .context import Context
+from .context import Context, Report
 
 
 def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
@@ -35,10 +36,15 @@ def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
             ctx.report(problem.code, problem.message, line, url=url, suggestion=problem.suggestion)
     if lastmod is None:
         return None
-    if ctx.now is not None and lastmod.instant > ctx.now:
-        ctx.report("D102", f"lastmod {lastmod.text} is after {format_instant(ctx.now)}; lastmod is when the page "
-                   "last changed", line, url=url)
+    future(lastmod, ctx.now, ctx.report, line, url=url)
     return lastmod
+
+
+def future(lastmod: Lastmod, now: float | None, report: Report, at: Any, url: str | None = None) -> None:
+    """D102: a lastmod after the build or check time (the build judges its pages' here too)."""
+    if now is not None and lastmod.instant > now:
+        report("D102", f"lastmod {lastmod.text} is after {format_instant(now)}; lastmod is when the page last "
+               "changed", at, url=url)
 
 
 def lastmod(entry: object, ctx: Context) -> None:
@@ -53,37 +59,68 @@ def lastmod(entry: object, ctx: Context) -> None:
             facts.lastmods.update((facts.first_lastmod, found.text))
 
 
+def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
+    """D104: the changefreq as written when it is one of the seven (whitespace around
+    it aside), else None, reported (with the fix when only its case is wrong). The
+    build drops what this gives None for; the check reports it."""
+    value, fix = changefreq_fix(text)
+    if value is not None:
+        return value
+    written = (text or "").strip()
+    if fix is not None:
+        report("D104", f"changefreq '{written}' must be written in lower case: '{fix}'", at, url=url, suggestion=fix)
+    else:
+        report("D104", f"changefreq '{written}' is not one of: {', '.join(CHANGEFREQS)}", at, url=url)
+    return None
+
+
 @lru_cache(maxsize=256)
-def changefreq_fix(text: str | None) -> tuple[bool, str | None]:
+def changefreq_fix(text: str | None) -> tuple[str | None, str | None]:
+    """(the value, None) when valid; else (None, the fix when only the case is wrong)."""
     value = (text or "").strip()
-    return value in CHANGEFREQS, (value.lower() if value.lower() in CHANGEFREQS else None)
+    if value in CHANGEFREQS:
+        return value, None
+    return None, (value.lower() if value.lower() in CHANGEFREQS else None)
 
 
 def changefreq(entry: object, ctx: Context) -> None:
     """D104: changefreq is one of always, hourly, daily, weekly, monthly, yearly, never."""
     value: Value | None = entry.changefreq  # type: ignore[attr-defined]
     if value is not None:
-        ok, fix = changefreq_fix(value.text)
-        if not ok:
-            ctx.report("D104", f"changefreq '{(value.text or '').strip()}' is not one of: {', '.join(CHANGEFREQS)}",
-                       value.line, url=ctx.loc, suggestion=fix)
+        judge_changefreq(value.text, ctx.report, value.line, ctx.loc)
 
 
-@lru_cache(maxsize=256)
-def priority_ok(text: str | None) -> bool:
+def format_priority(value: float) -> str:
+    """A priority as the files write it: at most three decimals, at least one."""
+    text = f"{value:.3f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+@lru_cache(maxsize=1024)
+def priority_value(text: str | None) -> str | None:
+    """The priority as the files write it ("0.8"), or None if it is no number from 0.0
+    to 1.0: the predicate the build drops a value by and the check judges it by."""
     value = (text or "").strip()
     if len(value) > 32:
-        return False
+        return None
     try:
         number = float(value)
     except ValueError:
-        return False
-    return 0.0 <= number <= 1.0 and value.lower() not in ("nan", "inf")
+        return None
+    return format_priority(number) if 0.0 <= number <= 1.0 else None  # (nan fails both)
+
+
+def judge_priority(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
+    """D105: the priority as the files write it, or None (reported)."""
+    found = priority_value(text)
+    if found is None:
+        report("D105", f"priority '{(text or '').strip()}' must be a number from 0.0 to 1.0 (0.5 is the default)",
+               at, url=url)
+    return found
 
 
 def priority(entry: object, ctx: Context) -> None:
     """D105: priority is a number from 0.0 to 1.0."""
     value: Value | None = entry.priority  # type: ignore[attr-defined]
-    if value is not None and not priority_ok(value.text):
-        ctx.report("D105", f"priority '{(value.text or '').strip()}' must be a number from 0.0 to 1.0", value.line,
-                   url=ctx.loc)
+    if value is not None:
+        judge_priority(value.text, ctx.report, value.line, ctx.loc)

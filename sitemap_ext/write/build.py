@@ -1,5 +1,12 @@
 """Build: site description -> pages (streamed) -> checks -> files, committed atomically.
 
+The build judges nothing of its own: every finding about a page comes from the rule
+module that owns its code (``rules/values`` for dates, changefreq and priority,
+``rules/hreflang`` for a cluster's codes, ``rules/clusters`` for duplicates, ...),
+called by the normaliser with the page's place, and what a rule says cannot be
+written is left out by the predicate the same module exposes. The findings go
+through the same ``Policy`` as a check's (``policy=``; the CLI reads the config file).
+
 Nothing is held per page after it is written but a hash of each URL, for the
 duplicate check. The output folder changes only when the whole build succeeded.
 """
@@ -11,7 +18,7 @@ import datetime as dt
 import os
 import time
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Callable
 
 from ..codes import REGISTRY
@@ -25,13 +32,15 @@ from .output import OutputError, Staging, owner_key
 from ..read.pages import PAGE_KEYS, PageNormaliser, source_column
 from ..read.site_yaml import OBJECTS, load_site, load_site_data
 from ..read.sources import SourceReader
+from ..rules.clusters import listed_twice
+from ..rules.config import Policy
+from ..rules.values import future
 from .. import arguments
 from ..pool import default_jobs
 from . import parallel
 from .files import Files
-from .hashes import SeenUrls
 from .series import WrittenFile
-from .xml import RENDERERS, Rendered, Renderer, page_namespaces
+from .xml import ENGINES, Rendered, Renderer, deprecated_engine, page_namespaces
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -104,6 +113,7 @@ def build(
     progress: Callable[[Progress], None] | None = None,
     allow_read: Iterable[str] = (),
     max_per_code: int | None = MAX_STORED_PER_CODE,
+    policy: Policy | None = None,
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path`` (a YAML file), or of a
     ``Site`` object.
@@ -120,7 +130,10 @@ def build(
     a ``Progress``;
     ``allow_read``: folders besides the description's own that sources and includes
     may come from; ``max_per_code``: findings kept per code (the rest are counted;
-    None: all).
+    None: all); ``policy``: which codes are shown and at which severity, as for
+    ``check`` (``rules.config.make_policy``; the config file's select, ignore and
+    severity). A finding the policy does not show is still counted, and an error it
+    shows as a warning no longer stops the build (every rule runs either way).
     """
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
@@ -137,18 +150,20 @@ def build(
         arguments.flag("build", "gzip", gzip)
     for name, value in (("dry_run", dry_run), ("strict", strict)):
         arguments.flag("build", name, value)
-    arguments.choice("build", "engine", engine, tuple(RENDERERS))
+    arguments.choice("build", "engine", engine, ENGINES)
+    deprecated_engine(engine)
     arguments.instance("build", "collector", collector, Collector, "a Collector")
     arguments.whole("build", "jobs", jobs, least=1)
     arguments.whole("build", "max_per_code", max_per_code, least=1)
     arguments.callback("build", "progress", progress)
+    arguments.instance("build", "policy", policy, Policy, "a Policy (see config.make_policy)")
     arguments.strings("build", "allow_read", allow_read)
     if env is not None and not (isinstance(env, Mapping) and all(isinstance(k, str) and isinstance(v, str)
                                                                   for k, v in env.items())):
         raise TypeError("build(env=...) takes a mapping of strings to strings")
     now = now_argument(now)
     fresh = collector
-    collector = collector if collector is not None else Collector(REGISTRY, limit=max_per_code)
+    collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = BuildResult(collector)
     allow_read = tuple(allow_read)
     if isinstance(path, SiteObject):
@@ -178,7 +193,7 @@ def build(
         if files is None or fresh is not None or pages is not None:
             jobs = 1  # two processes only for writing builds with a collector of their own (and no stream)
         try:
-            result.urls = _run(site, collector, files, engine, jobs, progress)
+            result.urls = _run(site, collector, files, jobs, progress)
         except OSError as exc:  # the disk filled, the folder went away, ...
             collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
                              Where(result.out_dir))
@@ -191,7 +206,7 @@ def build(
                 staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
                          strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read,
-                         max_per_code=max_per_code)
+                         max_per_code=max_per_code, policy=policy)
         if files is None or staging is None:
             return result
         try:
@@ -219,6 +234,105 @@ def build(
             staging.discard()
 
 
+class SeenUrls:
+    """Every URL written so far, by hash(), in plain sets (a measurement showed a
+    hand-written table saves 4 MiB of 124 at a million URLs: not worth its code).
+
+    A page of a layout has one URL per locale, each locale's base followed by one and
+    the same rest (``/products/x``): it is kept as the hash of that rest, once for all
+    its URLs (``rests``). Other pages' URLs are kept one by one (``urls``). A URL under
+    a base is also judged against ``rests`` (by its rest); a layout page is also judged
+    against ``urls`` (each of its URLs), but only once some URL under a base was kept
+    one by one (``based``). This is sound when no base is a prefix of another (a URL
+    then starts with at most one base); otherwise there are no rests and every URL is
+    kept one by one (``clusters`` is False).
+    """
+
+    def __init__(self, bases: Iterable[str]) -> None:
+        found = sorted(set(bases))
+        prefix_free = all(not b.startswith(a) for a, b in zip(found, found[1:]))
+        self.bases = tuple(found) if found and prefix_free else ()
+        self.clusters = bool(self.bases)
+        self._lengths = sorted({len(base) for base in self.bases})
+        self._base_set = frozenset(self.bases)
+        self.urls: set[int] = set()
+        self.rests: set[int] = set()
+        self.based = False  # a URL under a base is in urls
+
+    def _base_length(self, loc: str) -> int:
+        for length in self._lengths:
+            if loc[:length] in self._base_set:  # (prefix-free: at most one base matches)
+                return length
+        return 0
+
+    def _rest(self, loc: str) -> int | None:
+        length = self._base_length(loc)
+        return hash(loc[length:]) if length else None
+
+    def __contains__(self, loc: str) -> bool:
+        if hash(loc) in self.urls:
+            return True
+        if self.rests:
+            rest = self._rest(loc)
+            return rest is not None and rest in self.rests
+        return False
+
+    def add(self, loc: str) -> None:
+        self.urls.add(hash(loc))
+        if not self.based and self.bases and self._base_length(loc):
+            self.based = True
+
+    def add_if_new(self, locs: Sequence[str]) -> bool:
+        """Add a page's URLs when none was seen (True); else nothing (False)."""
+        urls = self.urls
+        if not self.bases and len(locs) == 1:  # a plain page of a site with no locales
+            key = hash(locs[0])
+            if key in urls:
+                return False
+            urls.add(key)
+            return True
+        if self.rests:
+            rests = [rest for rest in map(self._rest, locs) if rest is not None]
+            if rests and not self.rests.isdisjoint(rests):
+                return False
+        keys = [hash(loc) for loc in locs]
+        if not urls.isdisjoint(keys) or len(set(keys)) != len(keys):
+            return False
+        urls.update(keys)
+        if self.bases and not self.based and any(map(self._base_length, locs)):
+            self.based = True
+        return True
+
+    def add_cluster_if_new(self, rest: str) -> int | None:
+        """A layout page, whose URLs are every base + ``rest`` (needs ``clusters``):
+        the key it is kept as, or None when one of its URLs was seen (nothing added)."""
+        key = hash(rest)
+        if key in self.rests or (self.based and not self.urls.isdisjoint([hash(base + rest) for base in self.bases])):
+            return None
+        self.rests.add(key)
+        return key
+
+    def claim(self, rests: Sequence[int], others: Sequence[str], keyed: Callable[[], Sequence[str]]) -> bool:
+        """Add the pages of another process: the keys of its layout pages (``keyed``
+        gives their URLs, needed only when URLs under a base were kept one by one) and
+        the URLs of its other pages. False (nothing added) when one was seen here."""
+        if not self.rests.isdisjoint(rests):
+            return False
+        if self.based and rests and not self.urls.isdisjoint([hash(loc) for loc in keyed()]):
+            return False
+        keys = [hash(loc) for loc in others]
+        if not self.urls.isdisjoint(keys):
+            return False
+        if self.bases:
+            under = [rest for rest in map(self._rest, others) if rest is not None]
+            if under and not self.rests.isdisjoint(under):
+                return False
+            self.based = self.based or bool(under)
+        self.urls.update(keys)
+        self.rests.update(rests)
+        return True
+
+
 class PageFlow:
     """What happens to each page, in description order: duplicates are dropped, dates
     judged, entries rendered. The result is a ``Rendered`` record for the files."""
@@ -240,20 +354,21 @@ class PageFlow:
             if key is None:
                 page = self._drop_duplicates(page)  # (None: nothing added; it reports which)
         elif not self.seen.add_if_new(page.locs):
-            # A page's own URLs are distinct (the normaliser makes them so: H107), so
-            # one test against every earlier URL decides the common case.
+            # A page's own URLs are distinct but where regions of one language share
+            # one (hreflang.may_share), so one test against every earlier URL decides
+            # the common case.
             page = self._drop_duplicates(page)
         if page is None:
             return None
         lastmod = page.lastmod
-        if lastmod is not None and self.now is not None and lastmod.instant > self.now:
-            self.collector.report(
-                "D102", f"lastmod {lastmod.text} is after the build time {format_instant(self.now)}; "
-                "lastmod is when the page last changed", page.where, url=page.locs[0],
-            )
+        if lastmod is not None and self.now is not None:
+            future(lastmod, self.now, self.collector.report, page.where, url=page.locs[0])
         blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
         prefixes = page_namespaces(page)
-        return Rendered(page.locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
+        locs: Sequence[str] = page.locs
+        if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
+            locs, blob, sizes = _once_each(locs, blob, sizes)
+        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
 
     def _by_rest(self, layout: Layout) -> bool:
         """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""
@@ -266,13 +381,15 @@ class PageFlow:
         """A page some of whose URLs were written before: reported, and kept without them."""
         seen = self.seen
         kept = []
+        own: set[str] = set()  # (regions of one language that share a URL: one entry, every code)
         lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
         for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods):
-            if loc in seen:
-                self.collector.report("U104", f"{loc} is listed more than once; it is written once",
-                                      page.where, url=loc)
-                continue
-            seen.add(loc)
+            if loc not in own:
+                if loc in seen:
+                    listed_twice(self.collector.report, loc, page.where, consequence="; it is written once")
+                    continue
+                seen.add(loc)
+                own.add(loc)
             kept.append((loc, code, lastmod))
         if not kept:
             return None
@@ -280,6 +397,22 @@ class PageFlow:
                                    codes=tuple(code for _, code, _ in kept) if page.codes is not None else None,
                                    layout=None, rest="",
                                    lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
+
+
+def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]
+               ) -> tuple[list[str], bytes, list[int]]:
+    """A page's entries with a URL that several codes share written once (the first)."""
+    kept_locs: list[str] = []
+    parts: list[bytes | memoryview] = []
+    kept_sizes: list[int] = []
+    start = 0
+    for loc, size in zip(locs, sizes):
+        if loc not in kept_locs:
+            kept_locs.append(loc)
+            parts.append(blob[start:start + size])
+            kept_sizes.append(size)
+        start += size
+    return kept_locs, b"".join(parts), kept_sizes
 
 
 @dataclass(frozen=True)
@@ -329,12 +462,12 @@ class _Meter:
             self.callback(Progress(urls, done, now - self.started, fraction))
 
 
-def _run(site: Site, collector: Collector, files: Files | None, engine: str, jobs: int,
+def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
          progress: Callable[[Progress], None] | None = None) -> int:
     """Check every page and hand it to the writer; the count of URLs written."""
     assert site.scope is not None
     meter = _Meter(site, files, progress) if progress is not None else None
-    flow = PageFlow(collector, site.now, RENDERERS[engine]() if files is not None else None,
+    flow = PageFlow(collector, site.now, Renderer() if files is not None else None,
                     [locale.base for locale in site.scope.locales])
     normaliser = PageNormaliser(site.scope, collector)
     urls = 0
@@ -365,26 +498,16 @@ def _run(site: Site, collector: Collector, files: Files | None, engine: str, job
                     if meter is not None:
                         meter.tick(urls)
             continue
-        parts = parallel.split(unit, jobs) if files is not None else None
-        if parts is None:
+        pieces = parallel.split(unit, jobs) if files is not None else None
+        if pieces is None:
             urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls)
             continue
         assert files is not None
-        files.quiesce()  # no writer thread across the fork
-        workers = parallel.Workers(unit, site, flow, parts, files.staging.folder)
-        try:
-            if meter is not None:  # the parts are about equal: the first one's progress stands for all
-                meter.scale(parts[1].start / os.path.getsize(unit.path))
-            urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls, parts[0])
-            if meter is not None:
-                meter.scale(None)
-            for chunk in workers.chunks(collector):
-                urls += chunk.urls
-                files.add_chunk(chunk)
-                if meter is not None:
-                    meter.tick(urls)
-        finally:
-            workers.close()
+
+        def own(piece: parallel.Part, unit: Source = unit, before: int = urls) -> int:
+            return _rows(site, unit, normaliser, flow, collector, files, meter, before, piece)
+        urls += parallel.render(pieces, jobs, unit, site, (SourceRows, PageFlow, type(flow.renderer)), collector,
+                                flow.seen, files, own, meter.read if meter is not None else None)
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from ..diagnostics import Collector, Where
-from .htmlview import INDEX_VIEW, write_index_view, write_sitemap_views
+from ..folder import XSL_FILE
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from ..read.normalised import Site
+from ..urls import Origin, origin_of, origin_text
+from .htmlview import INDEX_VIEW, write_index_view, write_sitemap_views
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
-from ..urls import Origin, origin_of, origin_text
 from .stylesheet import STYLESHEET
-from ..folder import XSL_FILE
 from .xml import Rendered, write_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,9 +65,10 @@ class _HostFiles:
         news = self.news.finish()
         single = len(parts) + len(news) == 1 and out.index == "auto"
         versioned = out.versioned and not single  # one file and no index: one rename switches it
-        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single)):
+        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single), strict=False):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
-        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single)):
+        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single),
+                                             strict=False):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
         parts = parts + news
         sitemaps = list(written)
@@ -88,7 +89,7 @@ class _HostFiles:
             entry_point = index.url
         if self.text is not None:
             text_parts = self.text.finish()
-            for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True)):
+            for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True), strict=False):
                 self._place(scratch, name, stats, moves, written)
         if out.xsl and sitemaps:
             name = self.folder + XSL_FILE
@@ -150,6 +151,7 @@ class Files:
         self.several = len(site.scope.origins) > 1
         self.hosts: dict[str, _HostFiles] = {}
         self.text = site.output.text
+        self.entry_bytes = 0  # of entries added (parallel.render measures a source's pieces by it)
 
     def _host(self, origin_text: str) -> _HostFiles:
         files = self.hosts.get(origin_text)
@@ -160,6 +162,7 @@ class Files:
         return files
 
     def add(self, record: Rendered) -> None:
+        self.entry_bytes += len(record.blob)
         if not self.several:
             files = self.hosts.get(self.base) or self._host(self.base)
             (files.news if record.news else files.urlsets).add(record.blob, record.sizes, record.prefixes,
@@ -168,13 +171,18 @@ class Files:
                 files.text.add(record.locs)
             return
         blob, position = memoryview(record.blob), 0
-        for loc, size in zip(record.locs, record.sizes):
+        for loc, size in zip(record.locs, record.sizes, strict=True):
             files = self._host(origin_text(loc))
             (files.news if record.news else files.urlsets).add(blob[position:position + size], (size,),
                                                                record.prefixes, record.lastmod)
             position += size
             if files.text is not None:
                 files.text.add((loc,))
+
+    @property
+    def scratch(self) -> str:
+        """A folder for a build's passing files (removed with the staging)."""
+        return self.staging.folder
 
     def quiesce(self) -> None:
         """Let every writer thread finish and end (it starts again on the next write):

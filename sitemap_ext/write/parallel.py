@@ -1,25 +1,37 @@
-"""A large source on several cores: its bytes split into parts, one process a part.
+"""A large source on several cores: cut into pieces at line ends, rendered by this
+process and by a process pool (``pool.process_pool``), taken in the source's order.
 
-``split`` cuts a source into ``jobs`` parts of about equal size at line ends. The
-main process reads and renders the first part as a sequential build would, while
-forked workers each render a later part into a spool file (in the staging folder).
-The main process then adds the spooled parts in order, so everything that depends
-on order stays where a sequential build has it:
+``split`` cuts a plain CSV or JSON Lines source of ``MIN_BYTES`` or more into pieces
+of about ``PIECE_BYTES`` at line ends (smaller sources are read by one process:
+the pool would not pay). ``render`` reads the first piece here, then picks the
+worker count from what it wrote: the rest is read here too when that is more than
+``MAX_EXPANSION`` bytes a byte read (forty locales' alternates: a worker's piece
+would be hundreds of megabytes to pass and to hold). Otherwise every ``jobs``-th
+piece is read here and the others by the pool, a few pieces per worker handed over
+ahead; the pieces are taken in order, so everything that depends on order stays
+where a sequential build has it:
 
-* Files, splits and the index are written by the main process alone; a spooled
-  part arrives as runs of rendered entries (one blob per chunk of rows), written
-  as slices of it without a per-entry step.
-* Duplicates are judged in order against every URL before them. A worker knows
-  only its own part, so when one of its URLs repeats an earlier one (rare),
-  ``Sequential`` is raised and the build starts again in one process: the output
-  is always what a sequential build writes.
-* Each worker reports the problems of its own part; the main process merges them
-  after its own, and facts reported once per run (an image host, a bad column)
-  keep their first report.
+* Files, splits and the index are written by this process alone; a worker's piece
+  arrives as one blob of rendered entries with flat arrays (a ``Chunk``), written as
+  slices of it without a per-entry step. The pool's pipe carries only the name of the
+  file (in the staging folder) the worker pickled its chunk into: megabytes through
+  the pipe would be read by the pool's thread here, which gets the GIL back from
+  this process's rendering only every switch interval, 64 KiB at a time, and the
+  worker waits meanwhile (measured: W(200,000) took 3.1 s on two processes that way,
+  2.3 s through a file). A worker makes its pipeline (normaliser, flow, renderer)
+  once, for every piece it reads (one each per piece: 2.4 s).
+* Duplicates are judged in order against every URL before them. A worker knows only
+  its own piece, so when one of its URLs repeats an earlier one (rare), ``Sequential``
+  is raised and the build starts again in one process: the output is always what a
+  sequential build writes. So it is when a worker dies (the pool is broken); any
+  other error of a worker is raised here, as it would be in one process.
+* A worker's findings are merged when its piece is taken; facts reported once per
+  run (an image host, a bad column) keep their first report.
 
-Only sources whose line ends are row ends can be cut: plain (not gzipped) JSON
-Lines, and CSV without a quote character anywhere (a quoted field may hold a line
-end). Others are read by one process.
+Only sources whose line ends are row ends can be cut: plain (not gzipped) JSON Lines,
+and CSV without a quote character anywhere (a quoted field may hold a line end).
+Others are read by one process; so are all sources where processes cannot be forked
+(the workers start as copies of this process: nothing of the site is pickled).
 """
 
 from __future__ import annotations
@@ -29,22 +41,30 @@ import multiprocessing
 import os
 import pickle
 from array import array
-from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
-from ..diagnostics import Collector
-from .hashes import SeenUrls
+from ..diagnostics import Collector, Diagnostic
+from ..pool import process_pool
 from ..read.normalised import Site, Source
 from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
-from .xml import RENDERERS, Rendered
+from .xml import Rendered
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .build import PageFlow
+    from .build import SeenUrls
 
-CHUNK_ROWS = 2048  # rows per spooled chunk
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
+PIECE_BYTES = 1 << 18  # of source a piece: a worker's piece is one message each way
+MAX_EXPANSION = 128.0  # bytes written a byte read past which a piece is too large to pass (32 MiB)
+AHEAD = 2  # pieces per worker handed over and not yet taken
 
 
 class Sequential(Exception):
@@ -52,8 +72,8 @@ class Sequential(Exception):
 
 
 def split(source: Source, jobs: int) -> list[Part] | None:
-    """The source cut into ``jobs`` parts at line ends, or None when it is not worth
-    it or cannot be done (gzipped, a quote in a CSV, no fork on this platform)."""
+    """The source cut into pieces at line ends, or None when it is not worth it or
+    cannot be done (one job, gzipped, a quote in a CSV, no fork on this platform)."""
     if jobs < 2 or source.format not in ("csv", "jsonl") or source.path.lower().endswith(".gz") \
             or "fork" not in multiprocessing.get_all_start_methods():
         return None
@@ -63,20 +83,21 @@ def split(source: Source, jobs: int) -> list[Part] | None:
             if size < MIN_BYTES:
                 return None
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-                return _cut(view, size, jobs, source.format == "csv")
+                return _cut(view, size, max(jobs, size // PIECE_BYTES), source.format == "csv")
     except (OSError, ValueError):
         return None  # the sequential reader reports what is wrong with the file
 
 
-def _cut(view: mmap.mmap, size: int, jobs: int, csv: bool) -> list[Part] | None:
+def _cut(view: mmap.mmap, size: int, count: int, csv: bool) -> list[Part] | None:
+    """``count`` parts of about equal size, each starting at a line start."""
     if csv and view.find(b'"') >= 0:
         return None
     first = view.find(b"\n") + 1 if csv else 0  # a CSV's rows start after its header
     if csv and first == 0:
         return None
     starts = [0]
-    for k in range(1, jobs):
-        end = view.find(b"\n", max(first, size * k // jobs))
+    for k in range(1, count):
+        end = view.find(b"\n", max(first, size * k // count))
         if end < 0 or end + 1 >= size:
             break
         if end + 1 > starts[-1] and end + 1 > first:
@@ -84,20 +105,30 @@ def _cut(view: mmap.mmap, size: int, jobs: int, csv: bool) -> list[Part] | None:
     if len(starts) < 2:
         return None
     lines = [1]  # the number of each part's first line
-    for previous, start in zip(starts, starts[1:]):
+    for previous, start in pairwise(starts):
         lines.append(lines[-1] + view[previous:start].count(b"\n"))
-    return [Part(start, stop, line) for start, stop, line in zip(starts, starts[1:] + [size], lines)]
+    return [Part(start, stop, line) for start, stop, line in zip(starts, starts[1:] + [size], lines, strict=True)]
 
 
-class Spool:
-    """A worker's rendered pages in a file: chunks of one blob of entries plus flat arrays."""
+@dataclass
+class Chunk:
+    """A worker's piece: its pages' entries in one blob, flat arrays, its findings.
+    Pickled once, from the worker to this process."""
 
-    def __init__(self, handle: BinaryIO) -> None:
-        self.handle = handle
+    data: bytes  # every entry, one after another
+    lengths: array[int]  # each entry's size
+    counts: array[int]  # each page's entry count
+    sizes: array[int]  # each page's size in bytes
+    joined: str  # every entry's URL, joined by newlines
+    prefixes: list[frozenset[str]]  # the namespace sets its pages use
+    meta: list[tuple[int, str | None, float, bool, int | None]]  # a page's prefixes, lastmod, news, key
+    diagnostics: list[Diagnostic]
+    suppressed: Counter[str]
+    ignored: Counter[str]
 
-    def write(self, records: list[Rendered]) -> None:
-        """One chunk: its arrays (pickled) then its blob."""
-        lengths, counts, sizes = array("I"), array("H"), array("I")
+    @classmethod
+    def of(cls, records: list[Rendered], findings: Collector) -> Chunk:
+        lengths, counts, sizes = array("I"), array("I"), array("I")
         prefixes: list[frozenset[str]] = []
         meta = []
         blobs: list[bytes | memoryview] = []
@@ -113,35 +144,30 @@ class Spool:
             lastmod = record.lastmod
             meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
                          lastmod.instant if lastmod else 0.0, record.news, record.key))
-        blob = b"".join(blobs)
-        pickle.dump((len(blob), lengths, counts, sizes, "\n".join(locs), prefixes, meta), self.handle,
-                    pickle.HIGHEST_PROTOCOL)
-        self.handle.write(blob)
+        return cls(b"".join(blobs), lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
+                   findings.suppressed, findings.ignored)
 
-    def chunks(self) -> Iterator[Chunk]:
-        while True:
-            try:
-                head = pickle.load(self.handle)
-            except EOFError:
-                return
-            blob = self.handle.read(head[0])
-            if len(blob) != head[0]:
-                raise Sequential  # the spool was cut short: let one process do it all
-            yield Chunk(blob, *head[1:])
+    @property
+    def blob(self) -> memoryview:
+        return memoryview(self.data)
 
+    @property
+    def urls(self) -> int:
+        return len(self.lengths)
 
-class Chunk:
-    """Pages of a spooled chunk, as the main process consumes them."""
-
-    def __init__(self, blob: bytes, lengths: array[int], counts: array[int], sizes: array[int],
-                 joined: str, prefixes: list[frozenset[str]], meta: list[Any]) -> None:
-        self.blob = memoryview(blob)
-        self.lengths, self.counts, self.sizes = lengths, counts, sizes
-        self.joined = joined
-        self.prefixes = prefixes
-        self.meta = meta
-        self.lastmods = [Lastmod(text, instant) if text is not None else None for _, text, instant, _, _ in meta]
-        self.urls = sum(counts)
+    @property
+    def lastmods(self) -> list[Lastmod | None]:
+        made: dict[str, Lastmod] = {}  # a site's pages share a few dates: one object each
+        found: list[Lastmod | None] = []
+        for _, text, instant, _, _ in self.meta:
+            if text is None:
+                found.append(None)
+                continue
+            lastmod = made.get(text)
+            if lastmod is None:
+                lastmod = made[text] = Lastmod(text, instant)
+            found.append(lastmod)
+        return found
 
     def locs(self) -> list[str]:
         return self.joined.split("\n") if self.joined else []
@@ -162,7 +188,7 @@ class Chunk:
         """The URLs of the pages kept by a key (``keyed``), or of the others."""
         found: list[str] = []
         locs, entry = self.locs(), 0
-        for count, page in zip(self.counts, self.meta):
+        for count, page in zip(self.counts, self.meta, strict=True):
             if (page[4] is not None) == keyed:
                 found.extend(locs[entry:entry + count])
             entry += count
@@ -170,92 +196,113 @@ class Chunk:
 
     def records(self, start: int = 0) -> Iterator[Rendered]:
         """Pages one by one from page ``start`` (where runs do not apply)."""
-        locs = self.locs()
+        locs, blob, lastmods = self.locs(), self.blob, self.lastmods
         entry = sum(self.counts[:start])
         position = sum(self.sizes[:start])
         for page in range(start, len(self.counts)):
             count, size = self.counts[page], self.sizes[page]
             prefix, _, _, news, key = self.meta[page]
-            yield Rendered(locs[entry:entry + count], self.blob[position:position + size],
-                           self.lengths[entry:entry + count], self.prefixes[prefix], self.lastmods[page], news, key)
+            yield Rendered(locs[entry:entry + count], blob[position:position + size],
+                           self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key)
             entry += count
             position += size
 
 
-def _worker(source: Source, site: Site, engine: str, part: Part, spool_path: str, connection: Any) -> None:
-    from .build import PageFlow, SourceRows
+class Sink(Protocol):
+    """Where the pieces go (``files.Files``)."""
 
-    assert site.scope is not None
-    findings = Collector(REGISTRY, limit=None)
-    normaliser = PageNormaliser(site.scope, findings)
-    flow = PageFlow(findings, site.now, RENDERERS[engine](), [locale.base for locale in site.scope.locales])
-    row_records = SourceRows(site, source, normaliser, flow)
-    try:
-        with open(spool_path, "wb") as handle:
-            spool = Spool(handle)
-            records: list[Rendered] = []
-            reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=part)
-            for record in row_records.records(reader):
-                if record is not None:
-                    records.append(record)
-                    if len(records) >= CHUNK_ROWS:
-                        spool.write(records)
-                        records = []
-            if records:
-                spool.write(records)
-        connection.send_bytes(pickle.dumps(findings.diagnostics, pickle.HIGHEST_PROTOCOL))
-    except Exception:  # noqa: BLE001 (a full disk, say): the main process, finding no
-        pass  # findings, runs the source in one process and reports what goes wrong there
-    finally:
-        connection.close()
+    entry_bytes: int  # bytes of entries added so far
+    scratch: str  # a folder for the workers' chunks (removed with the build's staging)
+
+    def add_chunk(self, chunk: Chunk) -> None: ...
+
+    def quiesce(self) -> None: ...
 
 
-class Workers:
-    """The workers rendering a source's later parts, started before the main process
-    reads the first part."""
+# (rows, flow, renderer): the classes a worker makes its pipeline of, those of the build
+Kinds = tuple[Callable[..., Any], Callable[..., Any], Callable[[], Any]]
 
-    def __init__(self, source: Source, site: Site, flow: PageFlow, parts: list[Part], folder: str) -> None:
-        context = multiprocessing.get_context("fork")
-        engine = "lxml" if type(flow.renderer).__name__ == "LxmlRenderer" else "fast"
-        self.flow = flow
-        self.started: list[tuple[Any, Any, str]] = []
+
+def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kinds, collector: Collector,
+           seen: SeenUrls, sink: Sink, own: Callable[[Part], int], read: list[int] | None = None) -> int:
+    """Every piece's pages into ``sink``, in order; ``own`` reads a piece in this
+    process (through its flow, into the sink) and gives its URL count; ``read`` counts
+    the bytes read, a worker's piece when it is taken (for progress). The URLs written."""
+    before = sink.entry_bytes
+    urls = own(pieces[0])
+    rest = pieces[1:]
+    first = pieces[0].stop - pieces[0].start
+    if not rest or sink.entry_bytes - before > MAX_EXPANSION * first:
+        return urls + (own(Part(rest[0].start, rest[-1].stop, rest[0].line)) if rest else 0)
+    sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
+    settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
+    with process_pool(jobs - 1, initializer=_start, initargs=(kinds, source, site, settings, sink.scratch)) as pool:
         try:
-            for number, part in enumerate(parts[1:], 1):
-                spool = os.path.join(folder, f".spool-{os.getpid()}-{number}")
-                receiver, sender = context.Pipe(duplex=False)
-                worker = context.Process(target=_worker, args=(source, site, engine, part, spool, sender),
-                                         daemon=True)
-                worker.start()
-                sender.close()
-                self.started.append((worker, receiver, spool))
-        except BaseException:
-            self.close()
-            raise
-
-    def chunks(self, collector: Collector) -> Iterator[Chunk]:
-        """The later parts' pages, part by part, once each worker is done; their
-        findings merged first. Raises ``Sequential`` where one process must redo it."""
-        for _, receiver, spool in self.started:
-            try:
-                findings = pickle.loads(receiver.recv_bytes())
-            except EOFError as exc:  # the worker died: let one process do it all
-                raise Sequential from exc
-            collector.merge(findings)
-            with open(spool, "rb") as handle:
-                for chunk in Spool(handle).chunks():
-                    if not chunk.claim(self.flow.seen):
-                        raise Sequential  # a URL of an earlier part again
-                    yield chunk
-            os.unlink(spool)
-
-    def close(self) -> None:
-        for worker, receiver, spool in self.started:
-            receiver.close()
-            if worker.is_alive():
-                worker.terminate()
-            worker.join()
-            if os.path.exists(spool):
-                os.unlink(spool)
+            pending: dict[int, Future[str]] = {}
+            theirs = iter([(k, piece) for k, piece in enumerate(rest, 1) if k % jobs])
+            for k, piece in enumerate(rest, 1):
+                while len(pending) < AHEAD * (jobs - 1):  # keep a few pieces a worker handed over
+                    handed = next(theirs, None)
+                    if handed is None:
+                        break
+                    pending[handed[0]] = pool.submit(_render, handed[1])
+                if not k % jobs:
+                    urls += own(piece)
+                    continue
+                chunk = _taken(pending.pop(k))
+                collector.merge(chunk.diagnostics, chunk.suppressed, chunk.ignored)
+                if not chunk.claim(seen):
+                    raise Sequential  # a URL of an earlier piece again
+                sink.add_chunk(chunk)
+                urls += chunk.urls
+                if read is not None:
+                    read[0] += piece.stop - piece.start
+        finally:
+            pool.shutdown(cancel_futures=True)
+    return urls
 
 
-__all__ = ["Chunk", "Part", "Sequential", "Workers", "split"]
+def _taken(future: Future[str]) -> Chunk:
+    try:
+        path = future.result()
+    except BrokenProcessPool as exc:  # a worker died (killed, out of memory): one process does it all
+        raise Sequential from exc
+    try:
+        with open(path, "rb") as handle:
+            chunk: Chunk = pickle.load(handle)
+    finally:
+        os.unlink(path)
+    return chunk
+
+
+# In a worker: what every piece shares, set once when the worker starts (forked: not pickled).
+_JOB: tuple[Source, dict[str, Any], str, PageNormaliser, Any, Any] | None = None
+
+
+def _start(kinds: Kinds, source: Source, site: Site, settings: dict[str, Any], scratch: str) -> None:
+    """A worker's pipeline, made once: its memoised verdicts and templates serve every
+    piece it reads (each piece's findings go to a collector of its own)."""
+    global _JOB
+    assert site.scope is not None
+    rows, flow_kind, renderer = kinds
+    findings = Collector(REGISTRY, limit=None, **settings)
+    normaliser = PageNormaliser(site.scope, findings)
+    flow = flow_kind(findings, site.now, renderer(), [locale.base for locale in site.scope.locales])
+    _JOB = (source, settings, scratch, normaliser, flow, rows(site, source, normaliser, flow))
+
+
+def _render(piece: Part) -> str:
+    """In a worker: one piece read and rendered as the build's own process would,
+    pickled into a file of ``scratch``; its path."""
+    assert _JOB is not None
+    source, settings, scratch, normaliser, flow, rows = _JOB
+    findings = normaliser.collector = flow.collector = Collector(REGISTRY, limit=None, **settings)
+    reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=piece)
+    records = [record for record in rows.records(reader) if record is not None]
+    path = os.path.join(scratch, f".piece-{os.getpid()}-{piece.start}")
+    with open(path, "wb") as handle:
+        pickle.dump(Chunk.of(records, findings), handle, pickle.HIGHEST_PROTOCOL)
+    return path
+
+
+__all__ = ["Chunk", "Part", "Sequential", "render", "split"]

@@ -13,8 +13,9 @@ import os
 import queue
 import shutil
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Iterable, Sequence
+from typing import Any, BinaryIO
 
 from ..dates import Lastmod
 from ..read.normalised import OutputConfig
@@ -169,7 +170,7 @@ def _gzip(raw: BinaryIO) -> BinaryIO:
     if deflate_name() == "isal":
         from isal import igzip
 
-        return igzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=ISAL_LEVEL,  # type: ignore[return-value]
+        return igzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=ISAL_LEVEL,  # type: ignore[return-value,no-untyped-call]
                               mtime=0)
     return gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL, mtime=0)  # type: ignore[return-value]
 
@@ -189,7 +190,7 @@ class UrlsetSeries:
 
     def _open(self, prefixes: frozenset[str]) -> _Part:
         path = os.path.join(self.folder, f".part-{len(self.parts) + 1}.xml" + (".gz" if self.gzip else ""))
-        raw = open(path, "wb")
+        raw = open(path, "wb")  # noqa: SIM115 (open while the part fills; _close closes it)
         sink = _gzip(raw) if self.gzip else raw
         head = urlset_head(prefixes, self.stylesheet)
         sink.write(head)
@@ -220,7 +221,8 @@ class UrlsetSeries:
         for size in sizes:
             merged = part.prefixes | prefixes
             head = len(urlset_head(merged, self.stylesheet)) if merged != part.prefixes else part.head_bytes
-            if part.urls and (part.urls >= self.max_urls or head + part.body_bytes + size + len(URLSET_TAIL) > self.max_bytes):
+            if part.urls and (part.urls >= self.max_urls
+                              or head + part.body_bytes + size + len(URLSET_TAIL) > self.max_bytes):
                 self._close()
                 part = self._current = self._open(prefixes)
                 merged, head = prefixes, part.head_bytes
@@ -245,7 +247,7 @@ class UrlsetSeries:
         room_urls = self.max_urls - part.urls
         room_bytes = self.max_bytes - part.head_bytes - part.body_bytes - len(URLSET_TAIL)
         taken = used_urls = used_bytes = 0
-        for size, count in zip(sizes, counts):
+        for size, count in zip(sizes, counts, strict=False):
             if used_urls + count > room_urls or used_bytes + size > room_bytes:
                 break
             used_urls += count
@@ -326,7 +328,7 @@ class TextSeries:
                 self._close()
             if self._handle is None:
                 path = os.path.join(self.folder, f".text-{len(self.parts) + 1}.txt")
-                self._handle = open(path, "wb")
+                self._handle = open(path, "wb")  # noqa: SIM115 (open while the part fills)
                 self.parts.append((path, WrittenFile(name="", kind="text")))
             self._handle.write(line)
             self._urls += 1

@@ -1,11 +1,10 @@
 """The one XML writer: pages to the bytes of their <url> entries, file heads, the index.
 
-Two renderers turn a page into the bytes of its ``<url>`` entries:
-
-* ``LxmlRenderer``, the reference: lxml's incremental writer, Clark names.
-* ``FastRenderer``, the default: strings, escaped through ``xmlesc.escape``,
-  each cluster's shared part rendered once. Tests prove both give the same
-  canonical XML for every feature.
+``Renderer`` turns a page into the bytes of its ``<url>`` entries: strings, every
+value escaped through ``xmlesc.escape``, each cluster's shared part rendered once
+and a template kept per layout. It is the only code that writes entries; the tests
+hold lxml's incremental writer as the reference (``tests/reference_xml.py``) and
+prove both give the same canonical XML for every feature.
 
 File envelopes (declaration, ``<urlset>`` with only the namespaces the file's
 entries use) and the index are written by lxml. Filling files, splitting them
@@ -14,24 +13,22 @@ and compressing them is ``series.py``'s job.
 
 from __future__ import annotations
 
-import contextlib
 import io
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import BinaryIO, Callable, Protocol, Sequence
+from typing import BinaryIO
 
 from lxml import etree
 
-from ..folder import XSL_FILE
 from ..dates import Lastmod
-from ..ext import EXTENSIONS, SITEMAP_NS
-from ..ext import xhtml
+from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
+from ..folder import XSL_FILE
 from ..read.normalised import Layout, Page
 from .xmlesc import escape
 
 URLSET_TAIL = b"</urlset>\n"
-_URL, _LOC = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc"
-_LASTMOD, _CHANGEFREQ, _PRIORITY = (f"{{{SITEMAP_NS}}}{n}" for n in ("lastmod", "changefreq", "priority"))
 
 
 def all_prefixes() -> dict[str, str]:
@@ -101,12 +98,6 @@ class Rendered:
     key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
 
 
-class Renderer(Protocol):
-    def render(self, page: Page) -> tuple[bytes, list[int]]:
-        """A page's <url> entries, one after another, and each one's size in bytes."""
-        ...
-
-
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
     """lastmod, changefreq, priority as the string renderer writes them (values are valid already)."""
     out = ""
@@ -142,15 +133,15 @@ class _Template:
         starts = [b"<url><loc>" + base.encode() for base in escaped]
         self.start_sizes = [len(start) for start in starts]
         self.starts = starts + [b""]  # shared.join(starts) is every entry: start + shared, in turn
-        links = [xhtml.link_start(code) + base for code, base in zip(layout.codes, escaped)]
+        links = [xhtml.link_start(code) + base for code, base in zip(layout.codes, escaped, strict=True)]
         if layout.x_default is not None:
             links.append(xhtml.link_start(xhtml.X_DEFAULT) + escaped[layout.x_default])
         self.link_starts = links
 
 
-class FastRenderer:
-    """String rendering; a cluster's shared part (dates, alternates, media) once, and a
-    template per layout for pages expanded from a path."""
+class Renderer:
+    """A page's ``<url>`` entries as bytes: a cluster's shared part (dates, alternates,
+    media) rendered once, and a template per layout for pages expanded from a path."""
 
     def __init__(self) -> None:
         self._templates: dict[Layout, _Template] = {}
@@ -167,14 +158,15 @@ class FastRenderer:
         return core
 
     def render(self, page: Page) -> tuple[bytes, list[int]]:
+        """A page's <url> entries, one after another, and each one's size in bytes."""
         extensions = page.extensions
-        media = "".join([EXTENSIONS[name].render_fast(value) for name, value in extensions]) if extensions else ""
+        media = "".join([EXTENSIONS[name].render(value) for name, value in extensions]) if extensions else ""
         if page.lastmods is not None:  # versions that changed at different times: an entry each
             locs = [escape(loc) for loc in page.locs]
-            links = xhtml.render_fast(page, locs) if page.codes is not None or page.x_default is not None else ""
+            links = xhtml.render(page, locs) if page.codes is not None or page.x_default is not None else ""
             found = [b"<url><loc>" + loc.encode() + tail(core_fields(lastmod, page.changefreq, page.priority)
                                                           + links + media)
-                     for loc, lastmod in zip(locs, page.lastmods)]
+                     for loc, lastmod in zip(locs, page.lastmods, strict=True)]
             return b"".join(found), [len(entry) for entry in found]
         shared = self._core(page)
         layout = page.layout
@@ -192,61 +184,20 @@ class FastRenderer:
             entry = f"<url><loc>{escape(page.locs[0])}</loc>{shared}{media}</url>\n".encode()
             return entry, [len(entry)]  # (a page without alternates has one URL)
         locs = [escape(loc) for loc in page.locs]
-        found = entries(locs, tail(shared + xhtml.render_fast(page, locs) + media))
+        found = entries(locs, tail(shared + xhtml.render(page, locs) + media))
         return b"".join(found), [len(entry) for entry in found]
 
 
-class LxmlRenderer:
-    """The reference: lxml's incremental writer inside a <urlset> declaring every namespace.
-
-    Entries are cut out of the stream after each ``<url>``; the prefixes are fixed,
-    so they are valid under any head that declares the namespaces they use.
-    """
-
-    def __init__(self) -> None:
-        self._buffer = io.BytesIO()
-        self._stack = contextlib.ExitStack()
-        self._xf = self._stack.enter_context(etree.xmlfile(self._buffer, encoding="UTF-8"))
-        nsmap: dict[str | None, str] = {None: SITEMAP_NS}
-        nsmap.update(all_prefixes())
-        self._stack.enter_context(self._xf.element(f"{{{SITEMAP_NS}}}urlset", nsmap=nsmap))
-        self._xf.flush()
-        self._take()
-
-    def _take(self) -> bytes:
-        data = self._buffer.getvalue()
-        self._buffer.seek(0)
-        self._buffer.truncate()
-        return data
-
-    def render(self, page: Page) -> tuple[bytes, list[int]]:
-        found = self.entries(page)
-        return b"".join(found), [len(entry) for entry in found]
-
-    def entries(self, page: Page) -> list[bytes]:
-        xf = self._xf
-        out = []
-        lastmods = page.lastmods if page.lastmods is not None else (page.lastmod,) * len(page.locs)
-        for loc, lastmod in zip(page.locs, lastmods):
-            with xf.element(_URL):
-                with xf.element(_LOC):
-                    xf.write(loc)
-                for tag, value in ((_LASTMOD, lastmod.text if lastmod else None),
-                                   (_CHANGEFREQ, page.changefreq), (_PRIORITY, page.priority)):
-                    if value is not None:
-                        with xf.element(tag):
-                            xf.write(value)
-                if page.codes is not None or page.x_default is not None:
-                    xhtml.render_lxml(xf, page)
-                for name, value in page.extensions:
-                    EXTENSIONS[name].render_lxml(xf, value)
-            xf.write("\n")
-            xf.flush()
-            out.append(self._take())
-        return out
+# build(engine=...) chose between two renderers until 0.4; both values are taken until 0.5.
+ENGINES = ("fast", "lxml")
 
 
-RENDERERS: dict[str, Callable[[], Renderer]] = {"fast": FastRenderer, "lxml": LxmlRenderer}
+def deprecated_engine(engine: str) -> None:
+    """build(engine="lxml") asked for lxml's writer: since 0.4 one writer writes every
+    file (its canonical XML is lxml's, tested), so the value is taken, and warned of."""
+    if engine != "fast":
+        warnings.warn("build(engine=...) is deprecated and ignored since 0.4: one writer writes every file "
+                      "(the same canonical XML as lxml's); remove the argument", DeprecationWarning, stacklevel=3)
 
 
 def write_index(path: str, entries: list[tuple[str, Lastmod | None]], stylesheet: bool = False) -> int:
