@@ -246,7 +246,8 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
                 continue
             local = os.path.join(held, f"input-{number}")
             _hold(item, local)
-            displays[local] = f"<input {number}>"
+            name = getattr(item, "name", None)  # (sys.stdin.buffer is "<stdin>")
+            displays[local] = name if isinstance(name, str) and name.startswith("<") else f"<input {number}>"
             named.append(local)
         def describe(path: str, given: Any, collector: Collector) -> int:
             return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls

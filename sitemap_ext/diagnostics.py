@@ -192,7 +192,7 @@ class Collector:
             if once in self.once_keys:
                 return None
             self.once_keys.add(once)
-        if self.policy is not None and not self.policy.shown(code):
+        if self.policy is not None and not self.policy.shown(code, where.file):
             self.ignored[code] += 1
             return None
         if len(message) > _MAX_ECHO or (url is not None and len(url) > _MAX_ECHO):  # a 50 MB URL, say
@@ -238,6 +238,16 @@ class Collector:
             self.counts[code] += count
             self.suppressed[code] += count
         self.ignored.update(ignored or {})
+
+    def forget(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Drop these findings (the known ones of a baseline): they are neither shown
+        nor counted."""
+        gone = {id(d) for d in diagnostics}
+        for diag in self.diagnostics:
+            if id(diag) in gone:
+                self.counts[diag.code] -= 1
+        self.diagnostics = [d for d in self.diagnostics if id(d) not in gone]
+        self.counts = +self.counts
 
     def count(self, severity: Severity) -> int:
         return sum(n for code, n in self.counts.items() if self.severity_of(code) is severity)

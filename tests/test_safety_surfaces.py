@@ -148,7 +148,7 @@ def test_a_config_of_the_wrong_shape_is_a_usage_error(tmp_path: Path, text: str,
     (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
     (tmp_path / "s.xml").write_text(SITEMAP.format(loc="https://www.example.com/"), encoding="utf-8")
     code, _, err = _run(["check", "--config", "pyproject.toml", "s.xml"], capsys)
-    assert code == 2 and "pyproject.toml" in err or "no code or prefix" in err
+    assert code == 2 and "pyproject.toml" in err or "no code, prefix of one, or rule name" in err
     assert "Traceback" not in err
 
 

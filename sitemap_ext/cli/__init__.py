@@ -19,6 +19,10 @@ from . import check as check_cmd
 from . import rules as rules_cmd
 
 
+NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
+            "the system clock)")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so main() returns the code."""
 
@@ -38,12 +42,11 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("site", metavar="SITE.yaml")
     build.add_argument("-o", "--out", metavar="DIR", help="output folder (default: output.dir, else ./sitemaps)")
     build.add_argument("--gzip", action="store_true", default=None, help="write .xml.gz files")
-    build.add_argument("--now", metavar="ISO8601", help="the build time, for date checks (default: none)")
+    build.add_argument("--now", metavar="ISO8601", help=NOW_HELP)
     build.add_argument("--format", choices=FORMATS, default="text")
     build.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
-    build.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
-                       help="renderer: fast (default) or lxml (the reference; same XML, slower)")
+                       help="deprecated since 0.4, going in 0.5: one writer writes every file (both values give its bytes)")
     build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
                        help="processes sharing a large source (default: one per core, at most 4; "
                        "sources under 4 MiB take one): each renders a part of it; the output is the same")
@@ -53,6 +56,12 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     per_code = f"findings kept per code (default {MAX_STORED_PER_CODE:,}; 0: all); the rest are counted"
     build.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
+    for verb in (build,):  # the linters' conventions (check's below)
+        verb.add_argument("-q", "--quiet", action="store_true", help="no summary, no info diagnostics")
+        verb.add_argument("--exit-zero", action="store_true",
+                          help="exit 0 even with errors (2 and 3 still say the command could not run)")
+        verb.add_argument("--statistics", action="store_true",
+                          help="print the count of findings per code instead of the findings (text format)")
     for target in (build,):  # (check's are below) the policy: the same options and config file as check's
         target.add_argument("--select", action="append", default=[], metavar="CODES",
                             help="show only these codes or prefixes (comma-separated, repeatable)")
@@ -76,8 +85,12 @@ def parser() -> argparse.ArgumentParser:
                        "default: index.html is its folder's URL; drop-ext: and pages are served without .html) "
                        "or skip them (off); a page's URL comes from --base-url")
     check.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
-    check.add_argument("--now", metavar="ISO8601", help="the time to judge dates against (default: none)")
-    check.add_argument("--quiet", action="store_true", help="no summary, no info diagnostics")
+    check.add_argument("--now", metavar="ISO8601", help=NOW_HELP)
+    check.add_argument("--baseline", metavar="FILE",
+                       help="report only findings not in FILE (a baseline of known ones), and those fixed; a FILE "
+                       "that does not exist is written with the current findings")
+    check.add_argument("--baseline-update", action="store_true",
+                       help="with --baseline: write FILE anew with the current findings (it shrinks as they are fixed)")
     check.add_argument("--base-url", action="append", default=[], metavar="URL=DIR",
                        help="serve DIR at URL when following an index to its sitemaps (repeatable)")
     check.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
@@ -116,7 +129,16 @@ def parser() -> argparse.ArgumentParser:
                         "[tool.sitemap-ext], from the working folder upward)")
     config.add_argument("--no-config", action="store_true", help="read no settings file")
 
-    rules = verbs.add_parser("rules", help="list every diagnostic code")
+    for verb in (check,):
+        verb.add_argument("-q", "--quiet", action="store_true", help="no summary, no info diagnostics")
+        verb.add_argument("--exit-zero", action="store_true",
+                          help="exit 0 even with errors (2 and 3 still say the command could not run)")
+        verb.add_argument("--statistics", action="store_true",
+                          help="print the count of findings per code instead of the findings (text format)")
+
+    rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
+    rules.add_argument("names", nargs="*", metavar="CODE|NAME",
+                       help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     return top
 

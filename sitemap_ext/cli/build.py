@@ -13,12 +13,13 @@ from ..report.formats import (
     exit_code,
     plural,
     write_clock,
-    write_diagnostics,
+    write_findings,
     write_json,
     write_step_summary,
 )
 from ..report.html import write_html
-from ..rules.config import ConfigError, Policy, find_config, load_settings, make_policy, parse_severities, split_codes
+from ..rules import config
+from ..rules.config import ConfigError, Policy
 from ..write.build import BuildResult, Progress, build
 
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
-    code = exit_code(collector, args.strict)
+    code = exit_code(collector, args.strict, exit_zero=args.exit_zero)
     write_step_summary(collector, "build", f"{args.site}: {plural(result.urls, 'URL')} in "
                        f"{plural(len(result.files), 'file')}")
     files = [f.as_dict() for f in result.files]
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         write_html(collector, sys.stdout, title=f"sitemap-ext build {args.site}", files=files,
                    clock=_clock_text(result), quiet=args.quiet)
     else:
-        write_diagnostics(collector, args.format, sys.stdout, quiet=args.quiet)
+        write_findings(collector, args.format, sys.stdout, quiet=args.quiet, statistics=args.statistics)
     if args.quiet:
         return code
     if result.recovered:
@@ -78,15 +79,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def load_policy(args: argparse.Namespace) -> Policy:
-    """The policy a command runs with, made as check makes it: the config file
-    (--config, else the first sitemap-ext.toml or pyproject.toml with
-    [tool.sitemap-ext] from the working folder upward; none with --no-config), then
-    --select, --ignore and --severity on top. Raises ConfigError."""
-    settings = load_settings(None if getattr(args, "no_config", False) else
-                             getattr(args, "config", None) or find_config())
-    severity = {**settings.severity, **parse_severities(getattr(args, "severity", []))}
-    select = split_codes(getattr(args, "select", [])) or split_codes(settings.select)
-    return make_policy(select, split_codes(settings.ignore) + split_codes(getattr(args, "ignore", [])), severity)
+    """The policy a build runs with, made as check makes it (rules.config.load_policy).
+    Raises ConfigError."""
+    return config.load_policy(getattr(args, "config", None), getattr(args, "no_config", False),
+                              getattr(args, "select", []), getattr(args, "ignore", []),
+                              getattr(args, "severity", []))[0]
 
 
 def _show_progress(progress: Progress) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 
 from ..api import check
@@ -16,13 +18,17 @@ from ..report.formats import (
     exit_code,
     plural,
     write_clock,
-    write_diagnostics,
+    write_findings,
     write_json,
     write_step_summary,
 )
+from ..diagnostics import Collector
+from ..limits import MAX_BYTES_PER_FILE
+from ..report import baseline
+from ..report.baseline import BaselineError
 from ..report.html import COVERAGE_ROWS, write_html
 from ..rules.check import CheckResult
-from ..rules.config import ConfigError, Policy, find_config, load_settings, make_policy, parse_severities, split_codes
+from ..rules.config import ConfigError, Policy, load_policy
 
 
 def stderr_progress(message: str) -> None:
@@ -42,16 +48,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         policy, cross_submitted = _policy(args)
         fetch = _fetch_options(args)
-        result = check(args.paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
+        paths = [_stdin() if path == "-" else path for path in args.paths]
+        result = check(paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                        cross_submitted=cross_submitted, allow_read=args.allow_read,
-                       max_per_code=args.max_per_code or None, only_site_yaml=args.only_site_yaml,
+                       max_per_code=None if args.baseline else args.max_per_code or None,
+                       only_site_yaml=args.only_site_yaml,
                        coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
     except (_Usage, LiveUnavailable) as exc:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     collector = result.collector
-    code = exit_code(collector, args.strict)
+    try:
+        fixed = _baseline(args, collector)
+    except BaselineError as exc:
+        sys.stderr.write(f"sitemap-ext check: {exc}\n")
+        return EXIT_USAGE
+    code = exit_code(collector, args.strict, exit_zero=args.exit_zero)
     write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
     try:
         # (closed in the finally below unless it is stdout, so no `with`)
@@ -69,13 +82,50 @@ def run(args: argparse.Namespace) -> int:
             write_html(collector, out, title="sitemap-ext check " + " ".join(args.paths), files=result.files,
                        coverage=result.coverage, clock=clock, quiet=args.quiet)
         else:
-            write_diagnostics(collector, args.format, out, quiet=args.quiet)
+            write_findings(collector, args.format, out, quiet=args.quiet, statistics=args.statistics)
     finally:
         if out is not sys.stdout:
             out.close()
     if not args.quiet:
         _summary(result)
+        if fixed is not None:
+            sys.stderr.write(fixed + "\n")
     return code
+
+
+class _Input(io.BytesIO):
+    """Standard input, read (as far as the protocol's limit and a byte more, so that
+    X109 still says so) and named as findings name it."""
+
+    name = "<stdin>"
+
+
+def _stdin() -> _Input:
+    return _Input(sys.stdin.buffer.read(MAX_BYTES_PER_FILE + 1))
+
+
+def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
+    """--baseline FILE: a FILE that does not exist (or --baseline-update) is written with
+    the findings, which then pass as known; else only findings not in it stay in the
+    collector. A line for the summary; None without --baseline."""
+    if args.baseline is None:
+        if args.baseline_update:
+            raise BaselineError("--baseline-update goes with --baseline FILE")
+        return None
+    root = os.path.dirname(os.path.abspath(args.baseline))
+    if args.baseline_update or not os.path.exists(args.baseline):
+        count = baseline.write(args.baseline, collector.diagnostics, root)
+        known = collector.diagnostics
+        collector.forget(known)
+        return f"wrote {plural(count, 'finding')} to the baseline {args.baseline}; they pass from now on"
+    split = baseline.split(collector.diagnostics, baseline.read(args.baseline), root)
+    new = {id(d) for d in split.new}
+    collector.forget([d for d in collector.diagnostics if id(d) not in new])
+    fixed = sum(split.fixed.values())
+    line = f"baseline {args.baseline}: {plural(split.known, 'known finding')} not shown"
+    if fixed:
+        line += (f"; {plural(fixed, 'finding')} of it fixed: shrink it with --baseline-update")
+    return line
 
 
 def _policy(args: argparse.Namespace) -> tuple[Policy, list[str]]:
@@ -87,10 +137,7 @@ def _policy(args: argparse.Namespace) -> tuple[Policy, list[str]]:
         if "=" not in mapping:
             raise _Usage(f"--base-url takes URL=DIR, not '{mapping}'")
     try:
-        settings = load_settings(None if args.no_config else args.config or find_config())
-        severity = {**settings.severity, **parse_severities(args.severity)}
-        select = split_codes(args.select) or split_codes(settings.select)
-        policy = make_policy(select, split_codes(settings.ignore) + split_codes(args.ignore), severity)
+        policy, settings = load_policy(args.config, args.no_config, args.select, args.ignore, args.severity)
     except ConfigError as exc:
         raise _Usage(str(exc)) from exc
     return policy, [*settings.cross_submitted, *args.cross_submitted]
@@ -118,8 +165,10 @@ def _summary(result: CheckResult) -> None:
     urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") not in ("sitemapindex", "html"))
     extra = ""
     if result.skipped:
-        extra += f"; skipped {plural(len(result.skipped), 'file')} that hold no sitemap or feed"
+        extra += (f"; skipped {plural(len(result.skipped), 'file')} that "
+                  f"{'holds' if len(result.skipped) == 1 else 'hold'} no sitemap or feed")
     if collector.ignored:
         extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
-    sys.stderr.write(f"checked {len(result.files)} files, {urls:,} URLs; {counts_line(collector)}{extra}\n")
+    sys.stderr.write(f"checked {plural(len(result.files), 'file')}, {plural(urls, 'URL')}; "
+                     f"{counts_line(collector)}{extra}\n")
     write_clock(result.now, result.clock)

@@ -85,12 +85,23 @@ def _json_text(document: Any) -> str:
     return _SURROGATE.sub(lambda m: _escaped(m).replace("\\", "\\\\"), text) if _SURROGATE.search(text) else text
 
 
-def exit_code(collector: Collector, strict: bool) -> int:
+def exit_code(collector: Collector, strict: bool, *, exit_zero: bool = False) -> int:
+    """3 when an input could not be read or an output written; 1 for errors (warnings
+    too with ``strict``), unless ``exit_zero`` (the findings are reported, CI goes on)."""
     if collector.has_io_failure():
         return EXIT_IO
-    if collector.errors or (strict and collector.warnings):
+    if not exit_zero and (collector.errors or (strict and collector.warnings)):
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def write_findings(collector: Collector, fmt: str, out: TextIO, *, quiet: bool, statistics: bool) -> None:
+    """The findings in a line format (text, GitHub, CSV, SARIF), or their counts per code
+    with ``statistics``; colour for text on a terminal (wants_colour)."""
+    if statistics:
+        write_statistics(collector, out, quiet=quiet)
+    else:
+        write_diagnostics(collector, fmt, out, quiet=quiet, colour=fmt == "text" and wants_colour(out))
 
 
 class _Lines:
@@ -135,7 +146,22 @@ def _location(diag: Diagnostic) -> str:
     return ":".join(parts)
 
 
-def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+# ANSI colours of the text format's severities, on a terminal (see wants_colour).
+_COLOURS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_BOLD, _RESET = "\033[1m", "\033[0m"
+
+
+def wants_colour(out: TextIO) -> bool:
+    """Colour for the text format: NO_COLOR (set and not empty) says no, FORCE_COLOR says
+    yes (no-color.org, force-color.org), else colour on a terminal only."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return bool(getattr(out, "isatty", lambda: False)())
+
+
+def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
     for diag in collector.sorted():
         if quiet and diag.severity is Severity.INFO:
@@ -143,7 +169,11 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
-        out.write(visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n")
+        if colour:  # (escapes of ours around text made visible: a sitemap's own ESC is still shown as \x1b)
+            out.write(f"{_BOLD}{visible(_location(diag))}:{_RESET} {_COLOURS[diag.severity]}{diag.severity.value}"
+                      f"{_RESET} {_BOLD}{diag.code}{_RESET} {visible(message)}\n")
+        else:
+            out.write(visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n")
         source = lines.get(diag.file, diag.line)
         if source is not None and source.strip():
             if len(source) > _SOURCE_WIDTH:
@@ -270,7 +300,15 @@ def _sarif_location(file: str, line: int | None, column: int | None, message: st
     return location
 
 
-def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool) -> None:
+def write_statistics(collector: Collector, out: TextIO, *, quiet: bool) -> None:
+    """Findings counted per code, the most frequent first: ``count  code  severity  name``."""
+    rows = [(count, code) for code, count in collector.counts.items()
+            if not (quiet and collector.severity_of(code) is Severity.INFO)]
+    for count, code in sorted(rows, key=lambda row: (-row[0], row[1])):
+        out.write(f"{count:>7,}  {code}  {collector.severity_of(code).value:<7}  {collector.registry[code].name}\n")
+
+
+def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     if fmt == "github":
         write_github(collector, out, quiet=quiet)
     elif fmt == "csv":
@@ -278,7 +316,7 @@ def write_diagnostics(collector: Collector, fmt: str, out: TextIO, *, quiet: boo
     elif fmt == "sarif":
         write_sarif(collector, out, quiet=quiet)
     else:
-        write_text(collector, out, quiet=quiet)
+        write_text(collector, out, quiet=quiet, colour=colour)
 
 
 def write_step_summary(collector: Collector, verb: str, headline: str) -> None:

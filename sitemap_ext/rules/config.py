@@ -9,6 +9,7 @@ found from the working folder upward; options on the command line come after it.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import sys
 from collections.abc import Iterable
@@ -16,14 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..codes import REGISTRY
-from ..diagnostics import Severity
+from ..diagnostics import Severity, did_you_mean
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-CONFIG_KEYS = ("select", "ignore", "severity", "cross-submitted")
+CONFIG_KEYS = ("select", "ignore", "severity", "cross-submitted", "per-path-ignores")
 
 
 class ConfigError(ValueError):
@@ -38,6 +39,10 @@ class Policy:
     select: tuple[str, ...] = ()  # codes or prefixes; empty: every code
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, Severity], ...] = ()  # (code or prefix, severity), most specific wins
+    # (glob, codes or prefixes): findings in files the glob matches are not shown. A glob
+    # is matched against the file as named and relative to ``root`` (the config's folder).
+    per_path: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    root: str | None = None
     _select: frozenset[str] = field(init=False, repr=False, compare=False)
     _ignore: frozenset[str] = field(init=False, repr=False, compare=False)
     _severity: dict[str, Severity] = field(init=False, repr=False, compare=False)
@@ -55,10 +60,20 @@ class Policy:
         """The length of the longest prefix of ``code`` among ``prefixes``; -1: none."""
         return next((n for n in range(len(code), -1, -1) if code[:n] in prefixes), -1)
 
-    def shown(self, code: str) -> bool:
-        """Whether findings of this code are shown (the longest matching prefix decides)."""
+    def shown(self, code: str, file: str | None = None) -> bool:
+        """Whether findings of this code (in ``file``) are shown: the longest matching
+        prefix decides, then the per-path ignores of the file."""
         selected = self._longest(code, self._select) if self._select else 0
-        return selected >= 0 and selected >= self._longest(code, self._ignore)
+        if selected < 0 or selected < self._longest(code, self._ignore):
+            return False
+        return not (self.per_path and file is not None and self._ignored_in(code, file))
+
+    def _ignored_in(self, code: str, file: str) -> bool:
+        names = {file.replace(os.sep, "/")}
+        if self.root is not None and not file.startswith("<") and "://" not in file:
+            names.add(os.path.relpath(os.path.abspath(file), self.root).replace(os.sep, "/"))
+        return any(any(fnmatch.fnmatchcase(name, pattern) for name in names) and
+                   any(code.startswith(prefix) for prefix in prefixes) for pattern, prefixes in self.per_path)
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         length = self._longest(code, self._severity)
@@ -74,6 +89,7 @@ class Settings:
     ignore: list[str] = field(default_factory=list)
     severity: dict[str, str] = field(default_factory=dict)
     cross_submitted: list[str] = field(default_factory=list)
+    per_path_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> codes, prefixes or names
 
 
 def find_config(start: str = ".") -> str | None:
@@ -125,10 +141,15 @@ def load_settings(path: str | None) -> Settings:
     severity = table.get("severity", {})
     if not isinstance(severity, dict) or not all(isinstance(v, str) for v in severity.values()):
         raise ConfigError(f"{path}: severity must be a table of CODE = \"error\" | \"warning\" | \"info\"")
+    per_path = table.get("per-path-ignores", {})
+    if not isinstance(per_path, dict):
+        raise ConfigError(f"{path}: per-path-ignores must be a table of \"GLOB\" = [CODES], not "
+                          f"{_toml_type(per_path)}")
     settings = Settings(path, _strings(table.get("select", []), path, "select"),
                         _strings(table.get("ignore", []), path, "ignore"),
                         dict(severity),
-                        _strings(table.get("cross-submitted", []), path, "cross-submitted"))
+                        _strings(table.get("cross-submitted", []), path, "cross-submitted"),
+                        {glob: _strings(codes, path, f"per-path-ignores.{glob}") for glob, codes in per_path.items()})
     return settings
 
 
@@ -148,26 +169,56 @@ def _strings(value: Any, path: str, key: str) -> list[str]:
 
 
 def split_codes(values: Iterable[str]) -> list[str]:
-    """'H,L101' and repeated options alike."""
-    return [part.strip().upper() for value in values for part in value.split(",") if part.strip()]
+    """'H,L101,url-duplicate' and repeated options alike (as written: see code_of)."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def make_policy(select: Iterable[str], ignore: Iterable[str], severity: dict[str, str]) -> Policy:
-    """A policy from codes and prefixes, each checked against the registry (in time
-    linear in their number: the registry's prefixes are a set)."""
+_NAMES = {entry.name: entry.code for entry in REGISTRY.values()}
+_PREFIXES = {code[:n] for code in REGISTRY for n in range(1, len(code) + 1)}
+
+
+def code_of(text: str) -> str:
+    """A code or prefix (any case) or a rule's name (``url-duplicate``) as the code or
+    prefix it names; ConfigError, quoting the text as given, for neither."""
+    if text.lower() in _NAMES:
+        return _NAMES[text.lower()]
+    if text.upper() in _PREFIXES:
+        return text.upper()
+    guess = did_you_mean(text.lower(), _NAMES)
+    hint = f"; did you mean {guess} ({_NAMES[guess]})?" if guess else ""
+    raise ConfigError(f"'{text}' is no code, prefix of one, or rule name (see 'sitemap-ext rules'){hint}")
+
+
+def make_policy(select: Iterable[str], ignore: Iterable[str], severity: dict[str, str],
+                per_path: dict[str, list[str]] | None = None, root: str | None = None) -> Policy:
+    """A policy from codes, prefixes or rule names, each checked against the registry
+    (in time linear in their number: the registry's prefixes are a set)."""
     levels = {level.value: level for level in Severity}
     pairs = []
-    known = {code[:n] for code in REGISTRY for n in range(1, len(code) + 1)}
-    for prefix in [*select, *ignore, *severity]:
-        if prefix.upper() not in known:
-            raise ConfigError(f"'{prefix}' is no code or prefix of one (see 'sitemap-ext rules')")
     for prefix, level in severity.items():
         if level.lower() not in levels:
             raise ConfigError(f"severity of {prefix} must be error, warning or info, not '{level}'")
-        pairs.append((prefix.upper(), levels[level.lower()]))
+        pairs.append((code_of(prefix), levels[level.lower()]))
+    paths = tuple((pattern, tuple(dict.fromkeys(code_of(c) for c in codes)))
+                  for pattern, codes in (per_path or {}).items())
     # Each entry once: a policy goes to every worker, and no longer than the registry's prefixes.
-    return Policy(tuple(dict.fromkeys(p.upper() for p in select)), tuple(dict.fromkeys(p.upper() for p in ignore)),
-                  tuple(pairs))
+    return Policy(tuple(dict.fromkeys(code_of(p) for p in select)), tuple(dict.fromkeys(code_of(p) for p in ignore)),
+                  tuple(pairs), paths, root)
+
+
+def load_policy(config: str | None, no_config: bool, select: Iterable[str], ignore: Iterable[str],
+                severity: Iterable[str]) -> tuple[Policy, Settings]:
+    """The policy a command runs with, the same for build and check: the config file
+    (``config``, else the first sitemap-ext.toml or pyproject.toml with
+    [tool.sitemap-ext] from the working folder upward; none with ``no_config``), then
+    the command line's --select, --ignore and --severity on top. Raises ConfigError."""
+    settings = load_settings(None if no_config else config or find_config())
+    levels = {**settings.severity, **parse_severities(severity)}
+    chosen = split_codes(select) or split_codes(settings.select)
+    root = os.path.dirname(os.path.abspath(settings.source)) if settings.source else None
+    policy = make_policy(chosen, split_codes(settings.ignore) + split_codes(ignore), levels,
+                         settings.per_path_ignores, root)
+    return policy, settings
 
 
 def parse_severities(values: Iterable[str]) -> dict[str, str]:
