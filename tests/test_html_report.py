@@ -86,6 +86,13 @@ def test_the_report_names_every_finding_and_draws_the_picture(tmp_path: Path) ->
     assert picture is not None
     marks = [td.get("class") for td in picture.iter("td") if "cell" in (td.get("class") or "")]
     assert "cell absent" in marks and "cell differs" in marks and "cell whole" in marks
+    # Readable without hovering: each row names its page, each cell shows its URL's path,
+    # long paths may wrap at separators, and the table scrolls sideways on a phone.
+    rows = picture.findall(".//tbody/tr")
+    assert all(row[0].tag == "th" and row[0].text_content().startswith("/") for row in rows)
+    cells = [td for td in picture.iter("td") if "cell" in (td.get("class") or "") and "none" not in td.get("class")]
+    assert all(td.find(".//span[@class='path']") is not None and "/" in td.text_content() for td in cells)
+    assert "<wbr>" in text and picture.getparent().get("class") == "scroll"
 
 
 def test_a_report_that_cannot_be_written_is_an_io_failure(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ h1 { font-size: 1.5rem; margin: 0 0 .2rem; } h2 { font-size: 1.2rem; margin: 1.6
 .error { color: #b42318; } .warning { color: #a15c07; } .info { color: #1a56db; }
 table { border-collapse: collapse; width: 100%; margin: .4rem 0 .8rem; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid #e3e6ec; }
-td { overflow-wrap: anywhere; } th { background: #f4f6f9; }
+td { overflow-wrap: break-word; } th { background: #f4f6f9; }
 details { border: 1px solid #e3e6ec; border-radius: 6px; margin: .5rem 0; padding: .3rem .7rem; }
 summary { cursor: pointer; font-weight: 600; }
 .filters label { margin-right: 1rem; color: #1a56db; text-decoration: underline; cursor: pointer; }
@@ -43,7 +43,10 @@ summary { cursor: pointer; font-weight: 600; }
 #errors:checked ~ main .group:not(.g-error) { display: none; }
 #warnings:checked ~ main .group:not(.g-warning) { display: none; }
 #infos:checked ~ main .group:not(.g-info) { display: none; }
-.coverage td.cell { text-align: center; font-size: 1.1rem; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+.coverage td.cell { font-size: .85rem; min-width: 7rem; overflow-wrap: normal; word-break: normal; }
+.coverage th.page { font-weight: 600; min-width: 9rem; background: #fff; overflow-wrap: normal; }
+.coverage .path { color: #1d2330; }
 .coverage td.whole { background: #e7f6ec; } .coverage td.differs { background: #fdf1dc; }
 .coverage td.absent { background: #fde4e1; } .coverage td.none { background: #f8f9fb; }
 @media (max-width: 640px) { body { margin: .75rem; } }
@@ -135,9 +138,12 @@ def _coverage(write: Any, coverage: Coverage) -> None:
         write(f" Shown: {len(coverage.rows):,}, those with a defect first.")
     write("</p>\n<p class=\"muted\">" + "; ".join(f"{mark} {_h(text)}" for mark, text in _MARKS.values())
           + "; blank: the cluster names no URL for that code.</p>\n")
-    write("<table class=\"coverage\"><thead><tr><th>#</th>"
+    # Each row named by its page (the path of the first version), each cell showing its
+    # URL's path (the host is the table's, mostly): readable without hovering; the
+    # table scrolls sideways on a phone and long paths wrap at their separators.
+    write("<div class=\"scroll\"><table class=\"coverage\"><thead><tr><th>page</th>"
           + "".join(f"<th>{_h(code)}</th>" for code in coverage.codes) + "</tr></thead><tbody>\n")
-    for number, row in enumerate(coverage.rows, 1):
+    for row in coverage.rows:
         cells = []
         for code in coverage.codes:
             found = row.get(code)
@@ -146,10 +152,26 @@ def _coverage(write: Any, coverage: Coverage) -> None:
                 continue
             url, state = found
             mark, text = _MARKS[state]
-            cells.append(f"<td class=\"cell {state}\" title=\"{_h(url)}: {_h(text)}\">"
-                         f"{_link(url, mark)}</td>")
-        write(f"<tr><td>{number}</td>{''.join(cells)}</tr>\n")
-    write("</tbody></table>\n")
+            cells.append(f"<td class=\"cell {state}\" title=\"{_h(text)}\">{_link(url, mark)} "
+                         f"<span class=\"path\">{_breakable(_path(url))}</span></td>")
+        first = next(iter(row.values()))[0] if row else ""
+        write(f"<tr><th class=\"page\">{_breakable(_path(first))}</th>{''.join(cells)}</tr>\n")
+    write("</tbody></table></div>\n")
+
+
+def _path(url: str) -> str:
+    """A URL's path and query (its host left out: the columns' hosts are mostly one)."""
+    rest = url.split("//", 1)[-1]
+    slash = rest.find("/")
+    return rest[slash:] if slash >= 0 else "/"
+
+
+def _breakable(text: str) -> str:
+    """Escaped text that may wrap after a URL's separators (not in the middle of a word)."""
+    escaped = _h(text)
+    for separator in ("/", "?", "&amp;", "=", "-", "_", "."):
+        escaped = escaped.replace(separator, separator + "<wbr>")
+    return escaped
 
 
 __all__ = ["COVERAGE_ROWS", "write_html"]
