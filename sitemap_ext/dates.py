@@ -162,6 +162,23 @@ class DateCache:
         return hit
 
 
+def bad_clock(what: str, raw: str) -> DateProblem:
+    """D101 on a clock a description sets (site.now): no W3C date or date-time."""
+    return DateProblem("D101", f"{what} '{raw}' is not a W3C date or date-time")
+
+
+def empty_lastmod() -> DateProblem:
+    """D101 on a lastmod element with no text."""
+    return DateProblem("D101", "lastmod is empty; give the date the page last changed, or leave the element out")
+
+
+def xsd_rejects(what: str, value: str, suggestion: str | None, schema: str = "XSD") -> DateProblem:
+    """D108: a date in a W3C form the XSD rejects (``parse_w3c`` said D106), where a check
+    reports it rather than rewriting it."""
+    return DateProblem("D108", f"{what} '{value}' is a W3C form the {schema} rejects; write {suggestion}",
+                       suggestion)
+
+
 def parse_now(raw: str) -> float | None:
     """The clock given by --now or site.now: a W3C date or date-time; None if invalid."""
     lastmod, problems = parse_w3c(raw)

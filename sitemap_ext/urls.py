@@ -144,6 +144,15 @@ def _join(base: str, reference: str) -> str:
     return urljoin(base, reference)
 
 
+def escaped_twice(what: str | None = None) -> tuple[str, str]:
+    """U106: '&amp;' in a URL (in a sitemap, ``what`` names the field: there it is left
+    after XML decoding, so the & was escaped twice)."""
+    if what is not None:
+        return "U106", (f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it once (&amp; "
+                        "in the file)")
+    return "U106", "URL contains '&amp;': write a plain '&' (the writer escapes it once)"
+
+
 def normalise(text: str, base: str | None = None) -> UrlResult:
     """Resolve ``text`` against ``base`` (if relative) and write it the one way we write URLs."""
     if is_clean(text):
@@ -152,9 +161,7 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
     url = text.strip()
     if "&amp;" in url:
         url = url.replace("&amp;", "&")
-        problems.append(
-            UrlProblem("U106", "URL contains '&amp;': write a plain '&' (the writer escapes it once)", url)
-        )
+        problems.append(UrlProblem(*escaped_twice(), url))
     if _WHITESPACE.search(url):
         problems.append(UrlProblem("U105", "URL contains whitespace; it is written percent-encoded"))
         url = _WHITESPACE.sub(lambda m: quote(m.group(0)), url)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-import sitemap_ext.rules.run as checker
+import sitemap_ext.rules.workers as checker
 import sitemap_ext.write.parallel as parallel
 from sitemap_ext import build, check
 from sitemap_ext.pool import process_pool

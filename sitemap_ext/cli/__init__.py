@@ -18,7 +18,6 @@ from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
 
-
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
             "the system clock)")
 
@@ -46,7 +45,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--format", choices=FORMATS, default="text")
     build.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
     build.add_argument("--engine", choices=("fast", "lxml"), default="fast",
-                       help="deprecated since 0.4, going in 0.5: one writer writes every file (both values give its bytes)")
+                       help="deprecated since 0.4, going in 0.5: one writer writes every file (both values give "
+                       "its bytes)")
     build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
                        help="processes sharing a large source (default: one per core, at most 4; "
                        "sources under 4 MiB take one): each renders a part of it; the output is the same")

@@ -53,8 +53,14 @@ def run(args: argparse.Namespace) -> int:
                    clock=_clock_text(result), quiet=args.quiet)
     else:
         write_findings(collector, args.format, sys.stdout, quiet=args.quiet, statistics=args.statistics)
-    if args.quiet:
-        return code
+    if not args.quiet:
+        _summary(result)
+    return code
+
+
+def _summary(result: BuildResult) -> None:
+    """What was written (or why nothing was), on stderr."""
+    collector = result.collector
     if result.recovered:
         sys.stderr.write(f"finished the commit of an earlier build into {result.out_dir} that was stopped "
                          "part-way\n")
@@ -75,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
                              f"{result.out_dir} finishes it\n")
         else:
             sys.stderr.write(f"nothing written ({counts_line(collector)}); the output folder is unchanged\n")
-    return code
 
 
 def load_policy(args: argparse.Namespace) -> Policy:

@@ -9,7 +9,11 @@ import sys
 
 from ..api import check
 from ..dates import format_instant, parse_now
+from ..diagnostics import Collector
+from ..limits import MAX_BYTES_PER_FILE
 from ..read.http import FetchOptions, LiveUnavailable, seconds
+from ..report import baseline
+from ..report.baseline import BaselineError
 from ..report.formats import (
     EXIT_IO,
     EXIT_USAGE,
@@ -22,10 +26,6 @@ from ..report.formats import (
     write_json,
     write_step_summary,
 )
-from ..diagnostics import Collector
-from ..limits import MAX_BYTES_PER_FILE
-from ..report import baseline
-from ..report.baseline import BaselineError
 from ..report.html import COVERAGE_ROWS, write_html
 from ..rules.check import CheckResult
 from ..rules.config import ConfigError, Policy, load_policy

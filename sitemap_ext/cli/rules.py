@@ -8,7 +8,8 @@ import inspect
 import json
 import sys
 
-from ..codes import REGISTRY, Code
+from ..codes import REGISTRY
+from ..diagnostics import Code
 from ..report.formats import EXIT_USAGE
 from ..rules import CLUSTER_CODES, RULES, clusters
 from ..rules.config import ConfigError, code_of

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
+from ..read.description_findings import wrong_shape
 from ..urls import is_clean, origin_text
 from ..write.xmlesc import escape
 from .media import MediaContext, text, unknown_keys
@@ -37,7 +38,7 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     if isinstance(raw, str):
         raw = {"loc": raw}
     if not isinstance(raw, dict):
-        ctx.report("C103", "an image is a URL or a mapping with loc:", None)
+        wrong_shape(ctx.report, "an image is a URL or a mapping with loc:", None)
         return None
     unknown_keys(raw, FIELDS, ctx, "image")
     if raw.get("loc") in (None, ""):
@@ -77,12 +78,19 @@ def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:
     return page_loc.startswith(host + "/") or ("image-host", host) in noted
 
 
+def too_many(count: int, in_sitemap: bool = False) -> tuple[str, str]:
+    """I102: more images on one page (or in one <url> of a sitemap) than Google takes."""
+    if in_sitemap:
+        return "I102", f"{count:,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}"
+    return "I102", (f"{count:,} images on one page; Google takes at most {MAX_IMAGES_PER_URL:,} per <url>, keep the "
+                    "most important")
+
+
 def parse(raw: Any, ctx: MediaContext) -> tuple[Image, ...]:
     """The images of one page: a list of URLs or mappings (a single one is taken too)."""
     items = raw if isinstance(raw, list) else [raw]
     if len(items) > MAX_IMAGES_PER_URL:
-        ctx.report("I102", f"{len(items):,} images on one page; Google takes at most {MAX_IMAGES_PER_URL:,} per "
-                   "<url>, keep the most important", None)
+        ctx.report(*too_many(len(items)), None)
         items = items[:MAX_IMAGES_PER_URL]
     images = (parse_one(item, ctx.within(i) if isinstance(raw, list) else ctx) for i, item in enumerate(items))
     return tuple(image for image in images if image is not None)

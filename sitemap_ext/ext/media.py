@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from lxml import etree
-
-from ..dates import DateCache, Lastmod, from_python
+from ..dates import DateCache, Lastmod, from_python, xsd_rejects
+from ..lxml_types import Element
+from ..read.description_findings import wrong_shape
 from ..write.xmlesc import xml_safe
 
 # A field is a key, or a path of keys and list positions below the extension's key.
@@ -76,11 +76,11 @@ def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     if value is None or value == "":
         return None
     if isinstance(value, (bool, dict, list)):
-        ctx.report("C103", f"{what} must be text", key)
+        wrong_shape(ctx.report, f"{what} must be text", key)
         return None
     result = str(value).strip()
     if not xml_safe(result):
-        ctx.report("C103", f"{what} holds control characters XML cannot carry; remove them", key)
+        wrong_shape(ctx.report, f"{what} holds control characters XML cannot carry; remove them", key)
         return None
     if max_len is not None and len(result) > max_len:
         ctx.report(code, f"{what} has {len(result):,} characters; at most {max_len:,} are allowed", key)
@@ -135,10 +135,10 @@ def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
         return None
     for problem in problems:
         if problem.code == "D107":
-            ctx.report("D107", f"{what}: {problem.message}", key)
+            ctx.report(problem.code, f"{what}: {problem.message}", key)
         elif problem.code == "D106" and not ctx.writing:
-            ctx.report("D108", f"{what} '{value}' is a W3C form the XSD rejects; write {problem.suggestion}", key,
-                       suggestion=problem.suggestion)
+            rejected = xsd_rejects(what, str(value), problem.suggestion)
+            ctx.report(rejected.code, rejected.message, key, suggestion=rejected.suggestion)
     return parsed
 
 
@@ -148,7 +148,7 @@ def local_name(tag: str) -> str:
     return tag.rpartition("}")[2]
 
 
-def element_fields(element: etree._Element) -> tuple[dict[str, Any], dict[str, int]]:
+def element_fields(element: Element) -> tuple[dict[str, Any], dict[str, int]]:
     """An extension element as the mapping its parse() takes, and each field's line.
 
     Repeated children become lists; a child with attributes becomes a mapping with

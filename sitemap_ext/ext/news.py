@@ -15,6 +15,7 @@ from typing import Any
 from .. import langtags
 from ..dates import Lastmod, format_instant
 from ..limits import MAX_NEWS_STOCK_TICKERS, NEWS_MAX_AGE_HOURS
+from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape
 from .media import MediaContext, date, text, unknown_keys
 
@@ -77,13 +78,20 @@ def parse_publication(raw: Any, ctx: MediaContext, field: str = "publication") -
     return Publication(name, code)
 
 
+def more_than_one(in_sitemap: bool = False) -> tuple[str, str]:
+    """N108: more than one article for one page (or in one <url> of a sitemap)."""
+    if in_sitemap:
+        return "N108", "more than one news:news in this <url>; one article per URL"
+    return "N108", "one news entry per page; a <url> holds one <news:news>"
+
+
 def parse(raw: Any, ctx: MediaContext, default: Publication | None) -> News | None:
     """One article; ``default`` is the site's news.publication."""
     if isinstance(raw, list):
-        ctx.report("N108", "one news entry per page; a <url> holds one <news:news>", None)
+        ctx.report(*more_than_one(), None)
         raw = raw[0] if raw else None
     if not isinstance(raw, dict):
-        ctx.report("C103", "news must be a mapping (title, publication_date, ...)", None)
+        wrong_shape(ctx.report, "news must be a mapping (title, publication_date, ...)", None)
         return None
     unknown_keys(raw, FIELDS, ctx, "news")
     publication = parse_publication(raw["publication"], ctx) if "publication" in raw else default
@@ -96,14 +104,27 @@ def parse(raw: Any, ctx: MediaContext, default: Publication | None) -> News | No
     published = date(raw, "publication_date", ctx, code="N103", what="news publication_date")
     title = text(raw, "title", ctx, code="C103", what="news title")
     if published is not None and ctx.now is not None:
-        age = (ctx.now - published.instant) / 3600
-        if age > NEWS_MAX_AGE_HOURS and not ctx.drop_old_news:
-            ctx.report("N104", f"published {published.text}, {age:.0f} hours before {format_instant(ctx.now)}: "
-                       f"Google News reads articles of the last {NEWS_MAX_AGE_HOURS} hours only",
-                       "publication_date")
-        elif age < 0:
-            ctx.report("N105", f"publication_date {published.text} is after {format_instant(ctx.now)}",
-                       "publication_date")
+        _age(published, ctx.now, ctx)
+    extra = _undocumented(raw, ctx)
+    if publication is None or published is None or title is None:
+        return None
+    return News(publication, published, title, extra)
+
+
+def _age(published: Lastmod, now: float, ctx: MediaContext) -> None:
+    """N104 (older than Google News reads) and N105 (after the build or check time)."""
+    age = (now - published.instant) / 3600
+    if age > NEWS_MAX_AGE_HOURS and not ctx.drop_old_news:
+        ctx.report("N104", f"published {published.text}, {age:.0f} hours before {format_instant(now)}: "
+                   f"Google News reads articles of the last {NEWS_MAX_AGE_HOURS} hours only",
+                   "publication_date")
+    elif age < 0:
+        ctx.report("N105", f"publication_date {published.text} is after {format_instant(now)}",
+                   "publication_date")
+
+
+def _undocumented(raw: dict[str, Any], ctx: MediaContext) -> tuple[tuple[str, str], ...]:
+    """N107: the fields Google no longer documents, kept as written (at most so many tickers)."""
     extra = []
     for key in UNDOCUMENTED:
         value = raw.get(key)
@@ -116,9 +137,7 @@ def parse(raw: Any, ctx: MediaContext, default: Publication | None) -> News | No
             ctx.report("N107", f"at most {MAX_NEWS_STOCK_TICKERS} stock_tickers", key)
             continue
         extra.append((key, str(value)))
-    if publication is None or published is None or title is None:
-        return None
-    return News(publication, published, title, tuple(extra))
+    return tuple(extra)
 
 
 def is_old(article: News, now: float | None) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import langtags, limits
 from ..dates import Lastmod
+from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape
 from .media import MediaContext, date, integer, text, unknown_keys, yes_no
 
@@ -87,6 +88,16 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
             return None
         value = value[0]
     code = "V108" if key == "restriction" else "V109"
+    relationship = _relationship(value, key, code, ctx)
+    if relationship is None:
+        return None
+    items_raw = value.get("countries" if key == "restriction" else "platforms", value.get("value", ""))
+    items = tuple(str(i) for i in items_raw) if isinstance(items_raw, list) else tuple(str(items_raw).split())
+    return Listed(relationship, items) if _items_usable(items, key, code, ctx) else None
+
+
+def _relationship(value: Any, key: str, code: str, ctx: MediaContext) -> str | None:
+    """A restriction's or platform's relationship (allow or deny); None, reported, if none."""
     if not isinstance(value, dict):
         if ctx.writing:  # (a description gives a string or list where the mapping belongs)
             ctx.report(code, f"{key} needs its relationship: {{relationship: allow, "
@@ -99,8 +110,11 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
     if relationship not in ("allow", "deny"):
         ctx.report(code, f"{key} relationship must be allow or deny, not '{relationship}'", key)
         return None
-    items_raw = value.get("countries" if key == "restriction" else "platforms", value.get("value", ""))
-    items = tuple(str(i) for i in items_raw) if isinstance(items_raw, list) else tuple(str(items_raw).split())
+    return relationship
+
+
+def _items_usable(items: tuple[str, ...], key: str, code: str, ctx: MediaContext) -> bool:
+    """Whether a restriction's countries or a platform's names are all valid (else reported)."""
     if key == "restriction":
         bad = [i for i in items if not langtags.is_country(i)]
         if bad:
@@ -108,13 +122,13 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
             ctx.report(code, f"restriction countries must be upper-case ISO 3166-1 country codes separated by "
                        f"spaces: {', '.join(bad)}", key,
                        suggestion=" ".join(f for f in fixes if f) if all(fixes) else None)
-            return None
-    else:
-        bad = [i for i in items if i not in _PLATFORMS]
-        if bad:
-            ctx.report(code, f"platform takes web, mobile and tv only, not {', '.join(bad)}", key)
-            return None
-    return Listed(relationship, items)
+            return False
+        return True
+    bad = [i for i in items if i not in _PLATFORMS]
+    if bad:
+        ctx.report(code, f"platform takes web, mobile and tv only, not {', '.join(bad)}", key)
+        return False
+    return True
 
 
 def _deprecated(raw: Mapping[str, Any], ctx: MediaContext, key: str, what: str) -> bool:
@@ -133,9 +147,20 @@ _BASIC = frozenset({"thumbnail_loc", "title", "description", "content_loc", "pla
 
 def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     if not isinstance(raw, dict):
-        ctx.report("C103", "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
+        wrong_shape(ctx.report, "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
         return None
     unknown_keys(raw, FIELDS if ctx.writing else FIELDS + XSD_ONLY, ctx, "video")
+    fields = _basics(raw, ctx)
+    if not _BASIC.issuperset(raw):  # (the common video gives none of the other fields: nothing more to judge)
+        fields.update(_others(raw, ctx))  # every field is judged before giving up: one run reports every problem
+    if fields["thumbnail_loc"] is None or fields["title"] is None or fields["description"] is None or \
+            (fields["content_loc"] is None and fields["player_loc"] is None):
+        return None
+    return Video(**fields)
+
+
+def _basics(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
+    """The fields most videos have, judged: Video's arguments (None where unusable)."""
     for key in ("thumbnail_loc", "title", "description"):
         if raw.get(key) in (None, ""):
             ctx.report("V101", f"a video needs {key}", key)
@@ -150,6 +175,15 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     for key, url in (("content_loc", content), ("player_loc", player)):
         if url is not None and url == ctx.page_loc:
             ctx.report("V103", f"{key} is the page's own URL; it must point at the video file or its player", key)
+    attrs = _player_attrs(player_attrs, ctx)
+    duration = integer(raw, "duration", ctx, code="V106", what="duration (seconds)",
+                       low=limits.VIDEO_DURATION_RANGE[0], high=limits.VIDEO_DURATION_RANGE[1])
+    return {"thumbnail_loc": thumbnail, "title": title, "description": description, "content_loc": content,
+            "player_loc": player, "player_attrs": attrs, "duration": duration}
+
+
+def _player_attrs(player_attrs: dict[str, Any], ctx: MediaContext) -> tuple[tuple[str, str], ...]:
+    """player_loc's deprecated attributes (V115), as written unless they are dropped."""
     attrs: list[tuple[str, str]] = []
     for name in ("allow_embed", "autoplay"):
         if name in player_attrs:
@@ -159,13 +193,11 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
             value = player_attrs[name]
             if kept:
                 attrs.append((name, ("yes" if value else "no") if isinstance(value, bool) else str(value)))
-    duration = integer(raw, "duration", ctx, code="V106", what="duration (seconds)",
-                       low=limits.VIDEO_DURATION_RANGE[0], high=limits.VIDEO_DURATION_RANGE[1])
-    if _BASIC.issuperset(raw):  # none of the fields below is given (the common video): nothing to judge
-        if thumbnail is None or title is None or description is None or (content is None and player is None):
-            return None
-        return Video(thumbnail_loc=thumbnail, title=title, description=description, content_loc=content,
-                     player_loc=player, player_attrs=tuple(attrs), duration=duration)
+    return tuple(attrs)
+
+
+def _others(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
+    """The other fields, judged: Video's arguments (None where unusable)."""
     rating = _rating(raw, ctx)
     view_count = integer(raw, "view_count", ctx, code="V117", what="view_count", low=0)
     expiration = date(raw, "expiration_date", ctx, code="V113", what="expiration_date")
@@ -183,20 +215,12 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     prices = _prices(raw, ctx) if _deprecated(raw, ctx, "price", "video:price") else ()
     _deprecated(raw, ctx, "tvshow", "video:tvshow")
     uploader = _uploader(raw, ctx)
-    # Every field is judged before giving up, so that one run reports every problem.
     flags = {key: yes_no(raw, key, ctx, code="V110", what=key)
              for key in ("family_friendly", "requires_subscription", "live")}
     restriction, platform = _listed(raw, "restriction", ctx), _listed(raw, "platform", ctx)
-    if thumbnail is None or title is None or description is None or (content is None and player is None):
-        return None
-    return Video(
-        thumbnail_loc=thumbnail, title=title, description=description, content_loc=content, player_loc=player,
-        player_attrs=tuple(attrs), duration=duration, expiration_date=expiration, rating=rating,
-        view_count=view_count, publication_date=publication, tags=tags, category=category,
-        family_friendly=flags["family_friendly"], restriction=restriction, gallery_loc=gallery, prices=prices,
-        requires_subscription=flags["requires_subscription"], uploader=uploader, platform=platform,
-        live=flags["live"],
-    )
+    return {"expiration_date": expiration, "rating": rating, "view_count": view_count, "publication_date": publication,
+            "tags": tags, "category": category, "restriction": restriction, "gallery_loc": gallery, "prices": prices,
+            "uploader": uploader, "platform": platform, **flags}
 
 
 def _rating(raw: Mapping[str, Any], ctx: MediaContext) -> str | None:

@@ -65,7 +65,7 @@ log = plugins.get_plugin_logger(__name__)
 _LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
 
 
-class SitemapExtConfig(base.Config):
+class SitemapExtConfig(base.Config):  # type: ignore[no-untyped-call]  # (MkDocs' __init_subclass__ is untyped)
     base_url = config_options.Optional(config_options.Type(str))
     alternates = config_options.Choice(("auto", "i18n", "heads"), default="auto")
     x_default = config_options.Type((bool, str), default=True)
@@ -93,7 +93,7 @@ def _code(locale: str) -> str:
     return locale.replace("_", "-")
 
 
-class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):
+class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no-untyped-call]  # (as above)
     """Writes and checks the site's sitemaps after the build (see the module's text)."""
 
     def __init__(self) -> None:
@@ -191,24 +191,25 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):
             lastmod = next((meta[name[5:]] for name in keys if name.startswith("meta:") and meta.get(name[5:])),
                            None)
             clusters.setdefault(key, {})[locale] = (url, lastmod)
-        pages = []
-        for versions in clusters.values():
-            if len(versions) == 1:
-                ((url, lastmod),) = versions.values()
-                pages.append(Page(loc=url, lastmod=lastmod))
-                continue
-            x_default = None
-            if self.config.x_default is True and default in versions:
-                x_default = versions[default][0]
-            elif isinstance(self.config.x_default, str):
-                x_default = versions[self.config.x_default][0] if self.config.x_default in versions \
-                    else self.config.x_default if "/" in self.config.x_default else None
-            alternates = tuple(Alternate(code=_code(locale), url=url) for locale, (url, _) in versions.items())
-            lastmods = {str(lastmod) for _, lastmod in versions.values()}
-            # one lastmod a page in the public model: given where every version says the same
-            lastmod = next(iter(versions.values()))[1] if len(lastmods) == 1 else None
-            pages.append(Page(alternates=alternates, x_default=x_default, lastmod=lastmod))
-        return pages
+        return [self._cluster(versions, default) for versions in clusters.values()]
+
+    def _cluster(self, versions: dict[str, tuple[str, Any]], default: str | None) -> Page:
+        """The page of one path: its versions (locale -> URL and lastmod) as alternates,
+        or a plain page when there is one version."""
+        if len(versions) == 1:
+            ((url, lastmod),) = versions.values()
+            return Page(loc=url, lastmod=lastmod)
+        x_default = None
+        if self.config.x_default is True and default in versions:
+            x_default = versions[default][0]
+        elif isinstance(self.config.x_default, str):
+            x_default = versions[self.config.x_default][0] if self.config.x_default in versions \
+                else self.config.x_default if "/" in self.config.x_default else None
+        alternates = tuple(Alternate(code=_code(locale), url=url) for locale, (url, _) in versions.items())
+        lastmods = {str(lastmod) for _, lastmod in versions.values()}
+        # one lastmod a page in the public model: given where every version says the same
+        lastmod = next(iter(versions.values()))[1] if len(lastmods) == 1 else None
+        return Page(alternates=alternates, x_default=x_default, lastmod=lastmod)
 
     @staticmethod
     def _key(url: str, link: str, base_url: str) -> str:

@@ -32,33 +32,30 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
-import selectors
-import subprocess
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Iterator
 from urllib.parse import urljoin
 
-from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
 from ..dates import Lastmod
 from ..diagnostics import Collector, Where
-from .normalised import BuiltSite, Page
-from .pages import PageNormaliser
-from .sniff import open_bytes
-from ..safeio import walk_inside
-from .site_yaml import display_name
-from ..urls import url_key
-from ..rules.clusters import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
+from ..rules.cluster_findings import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
 from ..rules.files import head_unread, name_not_utf8
 from ..rules.hreflang import code_twice, no_self
+from ..safeio import walk_inside
+from ..urls import url_key
+from .git_times import commit_times as _commit_times  # (the tests read it here)
+from .git_times import git_command, git_environment, run_bounded
+from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
+from .normalised import BuiltSite, Page
+from .pages import PageNormaliser
+from .site_yaml import display_name
+from .sniff import open_bytes
 
 _LEFT_OUT = "; the pair is left out of the sitemap"
 
 BODY_LIMIT = 16 << 20  # bytes of a page read for a <time> lastmod
 GIT_LOG_LIMIT = 256 << 20  # bytes of `git log` output read for commit times
 GIT_TIMEOUT = 300  # seconds
-_CHUNK = 64 << 10  # bytes of git's output read at a time
 
 
 class _At(Where):
@@ -71,8 +68,8 @@ class _At(Where):
         self.line = place.line
         self._place = place
 
-    @property  # type: ignore[override]
-    def column(self) -> int | None:
+    @property
+    def column(self) -> int | None:  # type: ignore[override]  # (a Where's column, found when asked)
         return self._place.column
 
 
@@ -102,7 +99,7 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
             continue
         known.pages[url_key(url)] = _lastmod(source, relative, path, head, git, normaliser)
     written: dict[int, _Cluster] = {}  # a URL written -> the cluster it was written in
-    for relative, path, url in sorted(files):  # second pass: the pages, each cluster once
+    for _relative, path, url in sorted(files):  # second pass: the pages, each cluster once
         if url_key(url) not in known.pages:
             continue
         head = _head(path, frozenset(), None)
@@ -189,30 +186,75 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
     it already (H110 when that cluster is not the one this page gives)."""
     own = url_key(url)
     lastmod = known.pages[own]
-    links = [(code.strip(), href.strip(), place)
-             for (_, code, href, media), place in zip(head.alternates, head.alternate_places)
-             if code is not None and media is None]  # (a feed or a mobile alternate is no language version)
+    links = [(code.strip(), href.strip(), place)  # (a feed or a mobile alternate is no language version)
+             for (_, code, href, media), place in zip(head.alternates, head.alternate_places, strict=False)
+             if code is not None and href is not None and media is None]
     where = Where(display, links[0][2].line if links else 1)
     if not links:
         if own in written:
             _differs(url, None, written[own], where, collector)
             return None
-        written[own] = _Cluster(frozenset(), None, url)
-        return _one(source, {"loc": url}, display, where, lastmod, normaliser)
+        return _alone(source, url, display, where, lastmod, written, normaliser)
+    resolved = _resolved(url, links)
+    if not any(url_key(target) == own for code, target, _ in resolved if code.lower() != "x-default"):
+        no_self(collector.report, url, where, consequence="; it is written without alternates")
+        return None if own in written else _alone(source, url, display, where, lastmod, written, normaliser)
+    urls, places, x_default = _pairs(source, url, display, resolved, known, collector)
+    cluster = _Cluster(frozenset((code.lower(), url_key(target)) for code, target in urls.items()),
+                       None if x_default is None else url_key(x_default), url)
+    if own in written:  # an earlier page's cluster wrote this one
+        _differs(url, cluster, written[own], where, collector)
+        return None
+    _claim(url, display, urls, places, cluster, written, collector)
+
+    def where_of(field: str | tuple[str, ...]) -> Where:
+        if isinstance(field, tuple) and len(field) == 2 and field[1] in places:
+            return _At(display, places[field[1]])
+        return where
+
+    page = normaliser.page({"urls": urls, "x_default": x_default or "none"}, where_of, source.defaults, where)
+    return None if page is None else _dated(page, source, known)
+
+
+def _resolved(url: str, links: list[tuple[str, str, Placed]]) -> list[tuple[str, str, Placed]]:
+    """A head's links with each href resolved against the page's URL."""
     resolved = []
     for code, href, place in links:
         try:
             resolved.append((code, urljoin(url, href), place))
         except ValueError:
             continue  # (a malformed href: the URL rules say so when check reads the page)
-    if not any(url_key(target) == own for code, target, _ in resolved if code.lower() != "x-default"):
-        no_self(collector.report, url, where, consequence="; it is written without alternates")
-        if own in written:
-            return None
-        written[own] = _Cluster(frozenset(), None, url)
-        return _one(source, {"loc": url}, display, where, lastmod, normaliser)
-    # The pairs the head gives that can be written: not to a page left out (H114), not
-    # to a URL no file serves (H115), not a second URL for one code (H106).
+    return resolved
+
+
+def _claim(url: str, display: str, urls: dict[str, str], places: dict[str, Placed], cluster: _Cluster,
+           written: dict[int, _Cluster], collector: Collector) -> None:
+    """A cluster's URLs marked written in it; a pair to a page written in an earlier
+    cluster is left out (H104: that cluster does not link back)."""
+    own = url_key(url)
+    for code, target in list(urls.items()):
+        key = url_key(target)
+        if key != own and key in written:
+            no_return(collector.report, url, target, code, _At(display, places[code]),
+                      detail=f" (it was written in the cluster {written[key].page} gives; the pair is left out)")
+            del urls[code]
+    for target in urls.values():
+        written[url_key(target)] = cluster
+
+
+def _alone(source: BuiltSite, url: str, display: str, where: Where, lastmod: Lastmod | None,
+           written: dict[int, _Cluster], normaliser: PageNormaliser) -> Page | None:
+    """A built page written alone (no alternates), as its own cluster."""
+    written[url_key(url)] = _Cluster(frozenset(), None, url)
+    return _one(source, {"loc": url}, display, where, lastmod, normaliser)
+
+
+def _pairs(source: BuiltSite, url: str, display: str, resolved: list[tuple[str, str, Placed]], known: _Known,
+           collector: Collector) -> tuple[dict[str, str], dict[str, Placed], str | None]:
+    """The pairs a page's head gives that can be written: not to a page left out (H114),
+    not to a URL no file serves (H115), not a second URL for one code (H106). Each
+    code's URL and place, and the x-default URL."""
+    own = url_key(url)
     urls: dict[str, str] = {}
     places: dict[str, Placed] = {}
     x_default: str | None = None
@@ -238,29 +280,11 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
             continue
         urls[code] = target
         places[code] = place
-    cluster = _Cluster(frozenset((code.lower(), url_key(target)) for code, target in urls.items()),
-                       None if x_default is None else url_key(x_default), url)
-    if own in written:  # an earlier page's cluster wrote this one
-        _differs(url, cluster, written[own], where, collector)
-        return None
-    for code, target in list(urls.items()):
-        key = url_key(target)
-        if key != own and key in written:
-            no_return(collector.report, url, target, code, _At(display, places[code]),
-                      detail=f" (it was written in the cluster {written[key].page} gives; the pair is left out)")
-            del urls[code]
-    for target in urls.values():
-        written[url_key(target)] = cluster
+    return urls, places, x_default
 
-    def where_of(field: str | tuple[str, ...]) -> Where:
-        if isinstance(field, tuple) and len(field) == 2 and field[1] in places:
-            return _At(display, places[field[1]])
-        return where
 
-    page = normaliser.page({"urls": urls, "x_default": x_default or "none"}, where_of, source.defaults, where)
-    if page is None:
-        return None
-    # Each version's own lastmod (a page that gives none takes the description's default).
+def _dated(page: Page, source: BuiltSite, known: _Known) -> Page:
+    """Each version's own lastmod (a page that gives none takes the description's default)."""
     lastmods = tuple(known.pages.get(url_key(loc)) or source.defaults.lastmod for loc in page.locs)
     newest = None
     for one in lastmods:
@@ -293,100 +317,11 @@ def _newer(one: Lastmod | None, other: Lastmod | None) -> Lastmod | None:
     return other
 
 
-# `git log` runs in a folder someone else may have filled: a repository there (or in a
-# folder above) has a config of its own, and git runs what a config names (a pager, an
-# fsmonitor hook, gpg for log.showSignature, an external diff, a textconv, a fetch for
-# a partial clone's missing objects). So git reads no system or global config, takes
-# from the user's environment only PATH (and a ceiling, which only narrows the search),
-# and gets every setting that could run a program on its command line, which wins over
-# any file. Its output is bounded in
-# bytes and time. (A safe.directory of the global config is not seen either: a checkout
-# that belongs to another user is S110, as git says.)
-_GIT_ENVIRONMENT = {
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_ATTR_NOSYSTEM": "1",
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_NO_LAZY_FETCH": "1",
-    "GIT_NO_REPLACE_OBJECTS": "1",
-    "HOME": os.devnull,  # (no ~/.gitattributes, ~/.config/git/...)
-    "LC_ALL": "C",
-}
-_GIT_SETTINGS = (
-    "core.fsmonitor=false", "core.hooksPath=" + os.devnull, "core.pager=cat", "credential.helper=",
-    "protocol.allow=never", "safe.bareRepository=explicit",
-    "log.showSignature=false", "gpg.program=" + os.devnull, "gpg.ssh.program=" + os.devnull,
-    "gpg.x509.program=" + os.devnull, "diff.external=", "log.follow=false", "log.showRoot=true",
-    "i18n.logOutputEncoding=UTF-8",
-)
-_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)")
-
-
-def _git_command(folder: str) -> list[str]:
-    settings = [part for setting in _GIT_SETTINGS for part in ("-c", setting)]
-    # Each commit as NUL, its time, NUL, then its files, each ended by a NUL: a name
-    # (which may hold any byte but NUL) can never pass for a commit's start.
-    return ["git", "--no-pager", *settings, "-C", folder, "log", "--no-show-signature", "--no-ext-diff",
-            "--no-textconv", "--format=%x00%cI", "--name-only", "--no-renames", "-z", "--relative", "--", "."]
-
-
-def _git_environment() -> dict[str, str]:
-    """What git runs with: PATH (to be found), a ceiling the user set (which only
-    narrows where a repository is looked for), and the settings above."""
-    keep = {name: os.environ[name] for name in ("PATH", "SYSTEMROOT", "GIT_CEILING_DIRECTORIES")
-            if name in os.environ}
-    return {**keep, **_GIT_ENVIRONMENT}
-
-
-def _run_bounded(command: list[str], environment: dict[str, str], limit: int,
-                 timeout: float) -> tuple[int | None, bytes, bytes, bool]:
-    """(exit status, stdout, start of stderr, whether stdout was cut) of a program
-    run with no input; it is killed past ``limit`` bytes of output or ``timeout``
-    seconds (status None then, when it was not cut)."""
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=environment, close_fds=True)
-    assert process.stdout is not None and process.stderr is not None
-    out, err = bytearray(), bytearray()
-    deadline = time.monotonic() + timeout
-    cut = timed_out = False
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ, out)
-        selector.register(process.stderr, selectors.EVENT_READ, err)
-        while selector.get_map():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            for key, _ in selector.select(left):
-                chunk = os.read(key.fd, _CHUNK)
-                if not chunk:
-                    selector.unregister(key.fileobj)
-                elif key.data is out:
-                    out += chunk
-                elif len(err) < 4096:
-                    err += chunk
-            if len(out) > limit:
-                cut = True
-                break
-    if cut or timed_out:
-        process.kill()
-    process.stdout.close()
-    process.stderr.close()
-    try:
-        status = process.wait(timeout=max(deadline - time.monotonic(), 1))
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        timed_out = True
-    return (None if timed_out and not cut else status), bytes(out[:limit]) if cut else bytes(out), bytes(err), cut
-
-
 def _git_times(source: BuiltSite, collector: Collector) -> dict[str, str] | None:
     """Each file's last commit time (ISO 8601), by its path relative to the folder;
     None (S110) when the folder is in no git repository or git cannot run."""
     try:
-        status, data, error, cut = _run_bounded(_git_command(source.path), _git_environment(), GIT_LOG_LIMIT,
+        status, data, error, cut = run_bounded(git_command(source.path), git_environment(), GIT_LOG_LIMIT,
                                                 GIT_TIMEOUT)
     except OSError as exc:
         collector.report("S110", f"lastmod from git: git cannot run ({exc.strerror or exc}); install git",
@@ -406,34 +341,6 @@ def _git_times(source: BuiltSite, collector: Collector) -> dict[str, str] | None
     if times is None:
         collector.report("S110", f"lastmod from git: the output of git log for {source.display} is not what "
                          "it should be; its pages get no lastmod from git", source.where)
-    return times
-
-
-def _commit_times(data: bytes, cut: bool) -> dict[str, str] | None:
-    """Each file's newest commit time from ``git log`` output (see ``_git_command``);
-    None when the output is not that. ``cut``: the output stopped early, and its last
-    commit may be incomplete (the newest commits come first: what is read is right)."""
-    tokens = data.split(b"\0")
-    if tokens[0] != b"":
-        return None if data else {}
-    # Commits start at each empty token (a file name is never empty).
-    starts = [index for index, token in enumerate(tokens) if not token]
-    records = [tokens[first + 1:following] for first, following in zip(starts, starts[1:] + [len(tokens)])]
-    if cut:
-        records = records[:-1]
-    elif records and not records[-1]:
-        records.pop()  # (the NUL that ends the output)
-    times: dict[str, str] = {}
-    for record in records:
-        if not record or not _STAMP.fullmatch(record[0]):
-            return None
-        stamp, names = record[0].decode("ascii"), record[1:]
-        if names:
-            if not names[0].startswith(b"\n"):  # (git puts a newline between a commit and its files)
-                return None
-            names[0] = names[0][1:]
-        for name in names:
-            times.setdefault(os.fsdecode(name), stamp)
     return times
 
 

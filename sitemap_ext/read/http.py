@@ -32,121 +32,38 @@ crawler sees, not what a browser hides:
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import ipaddress
-import json
 import math
 import os
 import socket
-import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from .._version import __version__
 from ..limits import MAX_BYTES_PER_FILE
+from .http_cache import Cache, Kept
+from .http_encoding import TooLarge, Undecodable, decoded
+from .http_transport import answer as _answer
+from .http_transport import transport
+from .http_types import CHUNK, Fetched, FetchOptions, LiveUnavailable, client_module, seconds
+from .sniff import corrupt, too_large_answer
 
 if TYPE_CHECKING:  # (an optional dependency, imported when a live check starts: client_module)
     import httpx as httpx_types
-    from httpcore import NetworkStream
-    from httpcore._backends.base import SOCKET_OPTION
+
+__all__ = [
+    "USER_AGENT", "Fetched", "FetchOptions", "Fetcher", "LiveUnavailable", "Refusal", "client_module", "guard",
+    "is_public", "public_addresses", "refused", "seconds",
+]
 
 USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker; +https://pypi.org/project/sitemap-ext/)"
-_CHUNK = 1 << 16
-_MAX_LAYERS = 4  # Content-Encoding layers undone at most ("gzip, gzip" is legal; ten of them is an attack)
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # IPv4 addresses translated (RFC 6052): judged by the IPv4 one
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-class LiveUnavailable(RuntimeError):
-    """httpx or protego is not installed (pip install 'sitemap-ext[live]')."""
-
-
-def client_module() -> ModuleType:
-    try:
-        import httpx
-    except ImportError as exc:  # pragma: no cover - the extra is installed in tests
-        raise LiveUnavailable("checking URLs needs httpx and protego: pip install 'sitemap-ext[live]'") from exc
-    return httpx
-
-
-@dataclass(frozen=True)
-class FetchOptions:
-    """How a check of a live site fetches: time limits (``timeout`` to connect and per
-    read, ``deadline`` for a whole URL with its redirects and retries), ``retries``
-    after a 429 or 503 and the longest ``Retry-After`` honoured, redirects followed,
-    requests in flight per host, ``headers`` sent to the origins given only,
-    ``allow_private`` for local and staging servers, a ``cache`` folder for
-    conditional requests, and the bytes of fetched bodies kept on disk at once. A value
-    out of range raises ``ValueError``."""
-
-    timeout: float = 15.0  # seconds to connect, and between two chunks of a response
-    deadline: float = 60.0  # seconds for a whole response
-    retries: int = 2  # after a 429 or 503
-    max_wait: float = 30.0  # the longest Retry-After honoured
-    max_redirects: int = 5  # hops followed (Google follows at most five for robots.txt, RFC 9309)
-    per_host: int = 4  # requests in flight to one host
-    headers: tuple[tuple[str, str], ...] = ()  # --header NAME: VALUE (staging behind authentication)
-    allow_private: bool = False  # loopback and private addresses, file:// URLs
-    cache: str | None = None  # a folder for responses and their validators
-    disk_limit: int = 512 << 20  # bytes of fetched bodies on disk at once (each is freed once judged)
-
-    def __post_init__(self) -> None:
-        seconds("timeout", self.timeout, zero=False)
-        seconds("deadline", self.deadline, zero=False)
-        seconds("max_wait", self.max_wait)
-        for name, least in (("retries", 0), ("max_redirects", 0), ("per_host", 1), ("disk_limit", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{name} must be a whole number, {least} or more, not {value!r}")
-        for name, value in self.headers:
-            if not name.strip() or any(c in name + value for c in "\r\n\0") or ":" in name:
-                raise ValueError(f"a header is NAME and VALUE, without line breaks: not {name!r}: {value!r}")
-        if self.cache is not None and os.path.exists(self.cache) and not os.path.isdir(self.cache):
-            raise ValueError(f"the cache {self.cache} is a file, not a folder")
-
-
-def seconds(name: str, value: object, *, zero: bool = True) -> float:
-    """A number of seconds given by the user: finite, not negative (and above 0 unless
-    ``zero``); else ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0 or \
-            (not zero and value == 0):
-        raise ValueError(f"{name} must be a finite number of seconds{'' if zero else ' above 0'}, not {value!r}")
-    return float(value)
-
-
-@dataclass
-class Fetched:
-    """What one URL gave: the final answer after redirects, and its body on disk."""
-
-    url: str
-    final: str = ""
-    status: int | None = None  # None: no answer (refused, failed, timed out)
-    hops: list[tuple[str, int]] = field(default_factory=list)  # each redirect: (URL, status)
-    path: str | None = None  # the body (2xx only)
-    content_type: str = ""
-    headers: dict[str, str] = field(default_factory=dict)  # the final response's, lower-case names
-    problem: tuple[str, str] | None = None  # (code, message) when it could not be fetched whole
-    cached: bool = False  # the body came from the cache (a 304)
-
-    @property
-    def ok(self) -> bool:
-        return self.status is not None and 200 <= self.status < 300 and self.problem is None
-
-    @property
-    def chain(self) -> str:
-        """The redirects, for a message: ``URL (301) -> URL (302) -> final URL``."""
-        return " -> ".join([f"{hop} ({status})" for hop, status in self.hops] + [self.final])
-
-    @property
-    def media_type(self) -> str:
-        """The Content-Type without its parameters, in lower case ("" when none)."""
-        return self.content_type.split(";", 1)[0].strip().lower()
 
 
 class Refusal(Exception):
@@ -203,72 +120,9 @@ def public_addresses(host: str, port: int) -> list[str]:
     return found
 
 
-_answer = threading.local()  # ``end``: the deadline (time.monotonic()) of the URL this thread fetches
-
-
-def _left(timeout: float | None) -> float | None:
-    """The time a read, write or connection may take: ``timeout``, and never past the
-    deadline of the URL being fetched (then it times out at once)."""
-    end: float | None = getattr(_answer, "end", None)
-    if end is None:
-        return timeout
-    left = end - time.monotonic()
-    if left <= 0:
-        import httpcore
-        raise httpcore.ReadTimeout("the deadline of the answer has passed")
-    return left if timeout is None else min(timeout, left)
-
-
-def _transport(httpx: ModuleType, allow_private: bool) -> httpx_types.HTTPTransport:
-    """httpx's transport, connecting through ``_Backend``: the address checked is the
-    address connected to (unless private addresses are allowed), and every read and
-    write of the socket ends by the deadline of its answer."""
-    import ssl
-
-    import certifi
-    import httpcore
-    from httpcore._backends.sync import SyncBackend
-
-    class _Bounded(httpcore.NetworkStream):
-        def __init__(self, stream: NetworkStream) -> None:
-            self._stream = stream
-
-        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-            return self._stream.read(max_bytes, _left(timeout))
-
-        def write(self, buffer: bytes, timeout: float | None = None) -> None:
-            self._stream.write(buffer, _left(timeout))
-
-        def close(self) -> None:
-            self._stream.close()
-
-        def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
-                      timeout: float | None = None) -> NetworkStream:
-            return _Bounded(self._stream.start_tls(ssl_context, server_hostname, _left(timeout)))
-
-        def get_extra_info(self, info: str) -> object:
-            return self._stream.get_extra_info(info)
-
-    class _Backend(SyncBackend):
-        def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                        socket_options: Iterable[SOCKET_OPTION] | None = None) -> NetworkStream:
-            if not allow_private:
-                host = public_addresses(host, port)[0]  # (TLS still names and verifies the URL's host)
-            return _Bounded(super().connect_tcp(host, port, _left(timeout), local_address, socket_options))
-
-    transport: httpx_types.HTTPTransport = httpx.HTTPTransport(trust_env=False)
-    transport._pool = httpcore.ConnectionPool(
-        ssl_context=ssl.create_default_context(cafile=certifi.where()), max_connections=32,
-        max_keepalive_connections=16, network_backend=_Backend())
-    return transport
-
-
-class _TooLarge(Exception):
-    """A layer of Content-Encoding gave more than the limit (reading stops)."""
-
-
-class _Undecodable(Exception):
-    """A Content-Encoding this client did not ask for and does not undo."""
+def refused(message: str) -> tuple[str, str]:
+    """R106: a URL the guard refuses, or one a check does not fetch (the message says why)."""
+    return "R106", message
 
 
 class Fetcher:
@@ -280,8 +134,9 @@ class Fetcher:
         self.folder = folder  # where bodies are written (a temporary folder of the check)
         self.client: httpx_types.Client = httpx.Client(
             headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"}, follow_redirects=False,
-            trust_env=False, timeout=httpx.Timeout(options.timeout), transport=_transport(httpx, options.allow_private))
-        self.cache = _Cache(options.cache) if options.cache else None
+            trust_env=False, timeout=httpx.Timeout(options.timeout), transport=transport(httpx, options.allow_private,
+                                                                          public_addresses))
+        self.cache = Cache(options.cache) if options.cache else None
         self._trusted: set[tuple[str, str, int]] = set()  # the origins the user's headers go to
         self._hosts: dict[str, threading.BoundedSemaphore] = {}
         self._lock = threading.Lock()
@@ -333,7 +188,7 @@ class Fetcher:
                 try:
                     guard(current, self.options.allow_private)
                 except Refusal as exc:
-                    fetched.final, fetched.problem = current, ("R106", str(exc))
+                    fetched.final, fetched.problem = current, refused(str(exc))
                     return fetched
                 except ValueError as exc:  # (a port that is no number, an IPv6 host without its ], say)
                     fetched.final, fetched.problem = current, ("R101", f"cannot be requested: {_reason(exc)}")
@@ -372,7 +227,7 @@ class Fetcher:
                     wait = self._answered(url, response, fetched, kept, attempt, (limit, truncate, head_only))
                     if wait is None:
                         return fetched.status
-            except (Refusal, zlib.error, _Undecodable, _TooLarge, httpx.HTTPError, httpx.InvalidURL, OSError,
+            except (Refusal, zlib.error, Undecodable, TooLarge, httpx.HTTPError, httpx.InvalidURL, OSError,
                     ValueError, UnicodeError) as exc:
                 return self._failed(fetched, *self._problem(exc, limit, httpx))
             left = (_answer.end or 0) - time.monotonic()
@@ -381,7 +236,7 @@ class Fetcher:
             time.sleep(wait)
         return fetched.status
 
-    def _answered(self, url: str, response: httpx_types.Response, fetched: Fetched, kept: _Kept | None,
+    def _answered(self, url: str, response: httpx_types.Response, fetched: Fetched, kept: Kept | None,
                   attempt: int, reading: tuple[int, bool, bool]) -> float | None:
         """An answer's status, headers and body into ``fetched``; the seconds to wait
         before asking again (a 429 or 503 with retries left), None when it stands.
@@ -396,7 +251,7 @@ class Fetcher:
             fetched.path, fetched.cached = kept.body, True
         elif 200 <= response.status_code < 300:
             limit, truncate, head_only = reading
-            chunks = _decoded(response.iter_raw(_CHUNK), fetched.headers.get("content-encoding", ""), limit)
+            chunks = decoded(response.iter_raw(CHUNK), fetched.headers.get("content-encoding", ""), limit)
             fetched.path = self._body(chunks, fetched, limit, truncate, head_only)
             if self.cache is not None and fetched.problem is None and fetched.path is not None:
                 self.cache.store(url, fetched)
@@ -405,14 +260,14 @@ class Fetcher:
     def _problem(self, exc: BaseException, limit: int, httpx: ModuleType) -> tuple[str, str]:
         """The code and message of a request that failed with ``exc`` (a flat table of cases)."""
         if isinstance(exc, Refusal):  # (at the connection: the name resolved elsewhere this time)
-            return "R106", str(exc)
+            return refused(str(exc))
         if isinstance(exc, zlib.error):
-            return "X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is corrupt"
-        if isinstance(exc, _Undecodable):
+            return corrupt(exc, answer=True)
+        if isinstance(exc, Undecodable):
             return "R101", (f"cannot be read: it is sent with Content-Encoding {exc}, which this check did not ask "
                             "for (gzip, deflate) and does not undo")
-        if isinstance(exc, _TooLarge):
-            return "X109", _too_large(limit)
+        if isinstance(exc, TooLarge):
+            return too_large_answer(limit)
         if isinstance(exc, httpx.TimeoutException):
             if time.monotonic() >= (_answer.end or 0):
                 return "R101", (f"the answer did not end within {self.options.deadline:g} s (the server sends too "
@@ -443,7 +298,7 @@ class Fetcher:
                             out.write(chunk[:limit - total])
                             total = limit
                             break
-                        fetched.problem = ("X109", _too_large(limit))
+                        fetched.problem = too_large_answer(limit)
                         break
                     if time.monotonic() > (_answer.end or math.inf):
                         fetched.problem = ("R101", f"the answer did not end within {self.options.deadline:g} s "
@@ -471,11 +326,6 @@ class Fetcher:
         return path
 
 
-def _too_large(limit: int) -> str:
-    return (f"more than {limit:,} bytes (after Content-Encoding is undone); the protocol's limit is 50 MiB "
-            "uncompressed. Reading stopped here")
-
-
 def _origin(url: str) -> tuple[str, str, int] | None:
     """(scheme, host, port) of a URL, the port made explicit; None when it has none."""
     try:
@@ -485,42 +335,6 @@ def _origin(url: str) -> tuple[str, str, int] | None:
     except ValueError:
         return None
     return (scheme, host, port) if host and port else None
-
-
-def _decoded(raw: Iterator[bytes], encoding: str, limit: int) -> Iterator[bytes]:
-    """The body with every layer of its Content-Encoding undone, the last applied first
-    (``gzip, deflate``: deflate, then gzip); each layer a bounded piece at a time, so a
-    bomb of any depth inflates to at most a chunk per layer in memory. A layer that is
-    not the last may give at most ``limit`` bytes (the last is counted by the caller)."""
-    layers = [name.strip().lower() for name in encoding.split(",")]
-    layers = [name for name in layers if name not in ("", "identity")]
-    unknown = [name for name in layers if name not in ("gzip", "x-gzip", "deflate")]
-    if unknown or len(layers) > _MAX_LAYERS:
-        raise _Undecodable(", ".join(unknown[:3]) if unknown else f"{encoding[:80]} ({len(layers)} layers)")
-    chunks = raw
-    for depth in range(len(layers)):
-        chunks = _inflated(chunks, limit if depth < len(layers) - 1 else None)
-    return chunks
-
-
-def _inflated(chunks: Iterator[bytes], limit: int | None) -> Iterator[bytes]:
-    """One layer of gzip or deflate undone: at most a chunk out per step."""
-    inflater = zlib.decompressobj(wbits=47)  # a gzip or a zlib header, told from the bytes
-    total = 0
-    for data in chunks:
-        while data:
-            piece = inflater.decompress(data, _CHUNK)
-            total += len(piece)
-            if limit is not None and total > limit:
-                raise _TooLarge()
-            if piece:
-                yield piece
-            data = inflater.unconsumed_tail
-            if inflater.eof:
-                return
-    rest = inflater.flush()
-    if rest:
-        yield rest
 
 
 def _retry_after(value: str | None, attempt: int, cap: float) -> float:
@@ -541,70 +355,3 @@ def _retry_after(value: str | None, attempt: int, cap: float) -> float:
 def _reason(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text.splitlines()[0][:200]
-
-
-@dataclass
-class _Kept:
-    status: int
-    content_type: str
-    etag: str | None
-    modified: str | None
-    body: str
-
-    def validators(self) -> dict[str, str]:
-        headers = {}
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        if self.modified:
-            headers["If-Modified-Since"] = self.modified
-        return headers
-
-
-class _Cache:
-    """Responses kept in a folder: per URL (by its SHA-256) a body and a JSON of its
-    validators; written atomically (a killed run leaves the old entry whole)."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError:
-            pass  # (then nothing is found in it or kept: each request is a full one)
-
-    def _names(self, url: str) -> tuple[str, str]:
-        digest = hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()
-        return os.path.join(self.folder, digest + ".json"), os.path.join(self.folder, digest + ".body")
-
-    def lookup(self, url: str) -> _Kept | None:
-        meta, body = self._names(url)
-        try:
-            with open(meta, encoding="utf-8") as handle:
-                data = json.load(handle)
-            if not os.path.isfile(body) or data.get("url") != url:
-                return None
-            return _Kept(int(data["status"]), str(data.get("content_type", "")), data.get("etag"),
-                         data.get("last_modified"), body)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
-    def store(self, url: str, fetched: Fetched) -> None:
-        etag, modified = fetched.headers.get("etag"), fetched.headers.get("last-modified")
-        if (not etag and not modified) or fetched.path is None or fetched.status is None:
-            return  # nothing to ask with next time
-        meta, body = self._names(url)
-        try:
-            with open(fetched.path, "rb") as source, tempfile.NamedTemporaryFile(
-                    "wb", dir=self.folder, delete=False) as out:
-                while True:
-                    chunk = source.read(_CHUNK)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-            os.replace(out.name, body)
-            text = json.dumps({"url": url, "status": fetched.status, "content_type": fetched.content_type,
-                               "etag": etag, "last_modified": modified})
-            with tempfile.NamedTemporaryFile("w", dir=self.folder, delete=False, encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(handle.name, meta)
-        except OSError:
-            return  # a cache that cannot be written costs the next run full requests, nothing more

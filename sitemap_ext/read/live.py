@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
 from ..urls import origin_text
-from .http import Fetched, Fetcher, FetchOptions
+from .http import Fetched, Fetcher, FetchOptions, refused
 from .robots import CRAWLER, parse_robots
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff
 
@@ -158,7 +158,7 @@ class Remote:
             self.fetcher.trust(url)
         for url in urls:
             if url.lower().startswith("file://"):
-                self.collector.report("R106", "file:// URLs are not fetched; give the file's path instead",
+                self.collector.report(*refused("file:// URLs are not fetched; give the file's path instead"),
                                       Where(url), url=url)
                 continue
             if url.split("?", 1)[0].lower().endswith("/robots.txt"):

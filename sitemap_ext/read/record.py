@@ -9,7 +9,7 @@ was written, so a finding names its place whatever the format.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Value:
 # attributes rel, hreflang, href and media (rel="alternate" media="..." is a separate
 # mobile URL, not hreflang) as written. Plain tuples: the members of a cluster carry
 # equal ones, so the tuple of an entry's links is the key its verdict is memoised on.
-Link = tuple[Union[str, None], Union[str, None], Union[str, None], Union[str, None]]
+Link = tuple[str | None, str | None, str | None, str | None]
 
 
 @dataclass(frozen=True, slots=True)

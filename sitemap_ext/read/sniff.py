@@ -132,6 +132,43 @@ def looks_like_text_sitemap(path: str) -> bool:
     return False
 
 
+# The findings of reading a file or an answer's bytes: each code made here only, the
+# message with it, for ``report(*finding, line)`` (the readers, the HTTP client, the run).
+
+def cannot_read(what: str, reason: str) -> tuple[str, str]:
+    """F101: a file that cannot be read (``what`` names it)."""
+    return "F101", f"cannot read {what}: {reason}"
+
+
+def missing(name: str) -> tuple[str, str]:
+    """F101: a file named for a check that does not exist."""
+    return "F101", f"{name} does not exist"
+
+
+def not_utf8(message: str) -> tuple[str, str]:
+    """X103: bytes that are not UTF-8, or a file that says it is in another encoding."""
+    return "X103", message
+
+
+def too_large() -> tuple[str, str]:
+    """X109: a file past the protocol's size, uncompressed (reading stops there)."""
+    return "X109", (f"more than {MAX_BYTES_PER_FILE:,} bytes uncompressed; the protocol's limit is 50 MiB. "
+                    "Reading stopped here: split the file and list the parts in an index")
+
+
+def too_large_answer(limit: int) -> tuple[str, str]:
+    """X109: an HTTP answer past ``limit`` bytes once its Content-Encoding is undone."""
+    return "X109", (f"more than {limit:,} bytes (after Content-Encoding is undone); the protocol's limit is 50 MiB "
+                    "uncompressed. Reading stopped here")
+
+
+def corrupt(exc: BaseException, answer: bool = False) -> tuple[str, str]:
+    """X114: gzip data (of a file, or an answer's Content-Encoding) that cannot be undone."""
+    if answer:
+        return "X114", f"the answer's Content-Encoding cannot be undone ({exc}); it is corrupt"
+    return "X114", f"gzip data cannot be read ({exc}); the file is corrupt or truncated"
+
+
 def open_bytes(path: str, report: Report) -> Iterator[bytes]:
     """The file's bytes (inflated if gzip), in chunks, stopping past the size limit.
 
@@ -142,10 +179,10 @@ def open_bytes(path: str, report: Report) -> Iterator[bytes]:
     try:
         raw = open_regular(path)  # never a FIFO or a device: they could block or never end
     except Refused as exc:
-        report("F101", f"cannot read the file: it is {exc}", None)
+        report(*cannot_read("the file", f"it is {exc}"), None)
         return
     except OSError as exc:
-        report("F101", f"cannot read the file: {exc.strerror or exc}", None)
+        report(*cannot_read("the file", f"{exc.strerror or exc}"), None)
         return
     with raw:
         magic = raw.read(2)
@@ -160,14 +197,13 @@ def _chunks(stream: BinaryIO | gzip.GzipFile, total: int, report: Report) -> Ite
         try:
             chunk = stream.read(CHUNK)
         except (OSError, EOFError, zlib.error) as exc:
-            report("X114", f"gzip data cannot be read ({exc}); the file is corrupt or truncated", None)
+            report(*corrupt(exc), None)
             return
         if not chunk:
             return
         total += len(chunk)
         if total > MAX_BYTES_PER_FILE:
-            report("X109", f"more than {MAX_BYTES_PER_FILE:,} bytes uncompressed; the protocol's limit is 50 MiB. "
-                   "Reading stopped here: split the file and list the parts in an index", None)
+            report(*too_large(), None)
             return
         yield chunk
 

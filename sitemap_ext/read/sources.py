@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from ..diagnostics import Collector, Where
 from ..limits import MAX_SOURCE_LINE
 from ..safeio import Refused, open_regular
+from .description_findings import mixed_forms
 
 if TYPE_CHECKING:
     from _csv import Reader as _CsvReader  # (csv.reader's type, named only in typeshed)
@@ -44,6 +45,11 @@ def _open(path: str) -> BinaryIO | gzip.GzipFile:
     if path.lower().endswith(".gz"):
         return gzip.GzipFile(fileobj=raw, mode="rb")
     return raw
+
+
+def unreadable_source(report: Callable[..., Any], message: str, where: Where) -> None:
+    """S101: a source (a file, a built site's folder) that cannot be read."""
+    report("S101", message, where)
 
 
 @dataclass(frozen=True)
@@ -167,8 +173,8 @@ class SourceReader:
         try:
             stream = _open(self.path)
         except (OSError, Refused) as exc:
-            collector.report(
-                "S101",
+            unreadable_source(
+                collector.report,
                 f"source file cannot be read ({getattr(exc, 'strerror', None) or exc}); the path is relative "
                 "to the YAML file",
                 Where(display),
@@ -186,7 +192,8 @@ class SourceReader:
                 else:
                     yield from _read_jsonl(lines, display, collector, self.known, later or 1)
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
-                collector.report("S101", f"source cannot be read to the end: {exc}", Where(display, line[0] + 1))
+                unreadable_source(collector.report, f"source cannot be read to the end: {exc}",
+                                  Where(display, line[0] + 1))
 
     def _csv(self, stream: Iterable[str], later: int | None) -> Iterator[tuple[list[str], int]]:
         """Rows with the number of their first line; ``later``: the number of the first
@@ -266,7 +273,7 @@ def _header_usable(header: list[str], collector: Collector | None, where: Where)
         return False
     if "loc" in header and any(name == "path" or name.startswith("url:") for name in header):
         if collector is not None:
-            collector.report("C111", "the CSV header has a loc column beside path or url:CODE columns; a page has "
+            mixed_forms(collector.report, "the CSV header has a loc column beside path or url:CODE columns; a page has "
                              "either loc (one URL) or path / urls (one URL per locale), not both", where)
         return False
     return True

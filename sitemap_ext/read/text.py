@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from .record import FileFacts, UrlEntry, Value
-from .sniff import Report
+from .sniff import Report, not_utf8
 
 # Longer than any URL a sitemap may hold (fewer than 2,048 characters, up to 4
 # UTF-8 bytes each) with room for spaces around it.
@@ -76,7 +76,7 @@ def _line(raw: bytes, number: int, report: Report) -> Iterator[UrlEntry]:
     try:
         text = raw.decode("utf-8").rstrip("\r")
     except UnicodeDecodeError as exc:
-        report("X103", f"line is not valid UTF-8 ({exc.reason})", number)
+        report(*not_utf8(f"line is not valid UTF-8 ({exc.reason})"), number)
         return
     if len(text.split()) > 1:
         report("X113", "a text sitemap line holds one URL and nothing else", number)

@@ -29,7 +29,7 @@ from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import element_fields, local_name
 from ..lxml_types import Element
 from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
-from .sniff import Report, wide_encoding
+from .sniff import Report, not_utf8, wide_encoding
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 LEGACY_SITEMAP_NS = ("http://www.google.com/schemas/sitemap/0.84", "http://www.google.com/schemas/sitemap/0.9",
@@ -181,7 +181,7 @@ def _not_well_formed(exc: etree.XMLSyntaxError, report: Report) -> None:
     line = exc.lineno or 1
     message = str(getattr(exc, "msg", exc))
     if "encoding" in message.lower() or "utf-8" in message.lower():
-        report("X103", f"not valid UTF-8: {message}", line)
+        report(*not_utf8(f"not valid UTF-8: {message}"), line)
     else:
         report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
 
@@ -398,9 +398,9 @@ def _encoding_ok(prolog: bytes, report: Report) -> bool:
     """UTF-8 only: a UTF-16 byte-order mark or another declared encoding is an error (X103)."""
     if wide_encoding(prolog):
         what = "UTF-32" if prolog.startswith((b"\x00\x00", b"\xff\xfe\x00\x00")) else "UTF-16"
-        report("X103", f"the file is {what}; sitemaps must be UTF-8", 1)
+        report(*not_utf8(f"the file is {what}; sitemaps must be UTF-8"), 1)
         return False
     match = _DECLARED_ENCODING.search(prolog[:200])
     if match and match.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
-        report("X103", f"the file declares encoding {match.group(1).decode()}; sitemaps must be UTF-8", 1)
+        report(*not_utf8(f"the file declares encoding {match.group(1).decode()}; sitemaps must be UTF-8"), 1)
     return True

@@ -30,6 +30,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..diagnostics import Collector, Where
 from ..limits import MAX_YAML_NODES
+from .description_findings import given_twice, unreadable, wrong_shape
 
 Path = tuple[str | int, ...]
 
@@ -250,7 +251,7 @@ class _Converter:
         if node.tag == _STR_TAG:
             where = _where(self.doc.file, node)
             if _SURROGATE.search(node.value):
-                self.collector.report("C101", "the string holds a lone surrogate (an escape such as \\ud800), "
+                unreadable(self.collector.report, "the string holds a lone surrogate (an escape such as \\ud800), "
                                       "which is no character: UTF-8 cannot write it", where)
                 return None
 
@@ -278,8 +279,8 @@ class _Converter:
         except (yaml.YAMLError, ValueError) as exc:  # ValueError: an integer of over 4,300 digits
             problem = getattr(exc, "problem", None) or ("a number too long to read" if isinstance(exc, ValueError)
                                                         else exc)
-            self.collector.report(
-                "C101", f"cannot read this value ({problem}); quote it to make it a string",
+            unreadable(self.collector.report,
+                f"cannot read this value ({problem}); quote it to make it a string",
                 _where(self.doc.file, node),
             )
             return None
@@ -291,18 +292,18 @@ class _Converter:
         try:
             self.constructor.flatten_mapping(node)  # resolve '<<' merge keys
         except yaml.YAMLError as exc:
-            self.collector.report("C101", f"bad merge key: {exc}", _where(self.doc.file, node))
+            unreadable(self.collector.report, f"bad merge key: {exc}", _where(self.doc.file, node))
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key_where = _where(self.doc.file, key_node)
             if not isinstance(key_node, ScalarNode):
-                self.collector.report("C103", "a mapping key must be a plain name, not a list or mapping", key_where)
+                wrong_shape(self.collector.report, "a mapping key must be a plain name, not a list or mapping",
+                            key_where)
                 continue
             key = key_node.value
             if key in out:
                 first = self.doc.keys[path + (key,)]
-                self.collector.report(
-                    "C107",
+                given_twice(self.collector.report,
                     f"'{key}' is given twice in this mapping (first on line {first.line}); "
                     "remove one or merge them",
                     key_where,
@@ -329,7 +330,7 @@ def _declared(root: Node, file: str, collector: Collector) -> dict[str, str | No
         else:
             pairs = []
             if not (isinstance(value, ScalarNode) and value.value in ("", "~", "null")):
-                collector.report("C103", "env: must list variable names (env: [SITE_URL]) or give them "
+                wrong_shape(collector.report, "env: must list variable names (env: [SITE_URL]) or give them "
                                  "defaults (env: {SITE_URL: https://www.example.com/})", where)
         for name_node, default_node in pairs:
             name = name_node.value if isinstance(name_node, ScalarNode) else None
@@ -338,7 +339,7 @@ def _declared(root: Node, file: str, collector: Collector) -> dict[str, str | No
             if name is None or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or \
                     (default_node is not None and default is None and not (
                         isinstance(default_node, ScalarNode) and default_node.value in ("", "~", "null"))):
-                collector.report("C103", "env: entries are variable names (letters, digits, _), each with a "
+                wrong_shape(collector.report, "env: entries are variable names (letters, digits, _), each with a "
                                  "string default or none", _where(file, name_node))
                 continue
             names[name] = default
@@ -372,7 +373,7 @@ def load_yaml(
         mark = exc.problem_mark or exc.context_mark
         where = Where(file, mark.line + 1, mark.column + 1) if mark else Where(file, 1, 1)
         problem = exc.problem or exc.context or "malformed YAML"
-        collector.report("C101", f"YAML syntax: {problem}", where)
+        unreadable(collector.report, f"YAML syntax: {problem}", where)
         return None
     except yaml.YAMLError as exc:  # ReaderError (control characters) and the like
         position = getattr(exc, "position", None)
@@ -380,7 +381,7 @@ def load_yaml(
         reason = getattr(exc, "reason", None) or "unreadable characters"
         character = getattr(exc, "character", None)
         what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
-        collector.report("C101", f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
+        unreadable(collector.report, f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
                          "but tab and line breaks", Where(file, line, 1))
         return None
     except RecursionError:

@@ -161,6 +161,15 @@ def wants_colour(out: TextIO) -> bool:
     return bool(getattr(out, "isatty", lambda: False)())
 
 
+def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
+    """A finding's first line: ``file:line:col: severity code message``. Colour is our
+    escapes around text made visible (a sitemap's own ESC is still shown as \\x1b)."""
+    if not colour:
+        return visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n"
+    return (f"{_BOLD}{visible(_location(diag))}:{_RESET} {_COLOURS[diag.severity]}{diag.severity.value}{_RESET} "
+            f"{_BOLD}{diag.code}{_RESET} {visible(message)}\n")
+
+
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
     for diag in collector.sorted():
@@ -169,11 +178,7 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
-        if colour:  # (escapes of ours around text made visible: a sitemap's own ESC is still shown as \x1b)
-            out.write(f"{_BOLD}{visible(_location(diag))}:{_RESET} {_COLOURS[diag.severity]}{diag.severity.value}"
-                      f"{_RESET} {_BOLD}{diag.code}{_RESET} {visible(message)}\n")
-        else:
-            out.write(visible(f"{_location(diag)}: {diag.severity.value} {diag.code} {message}") + "\n")
+        out.write(_headline(diag, message, colour))
         source = lines.get(diag.file, diag.line)
         if source is not None and source.strip():
             if len(source) > _SOURCE_WIDTH:

@@ -17,8 +17,9 @@ together).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from . import files, hreflang, locs, media, robots, structure, values
 
@@ -44,13 +45,15 @@ RULES: tuple[Rule, ...] = (
     Rule("one-loc", "entry", ("X107",), structure.one_loc),
     Rule("element-order", "entry", ("X106",), structure.element_order),
     Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements),
-    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"), locs.loc),
+    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
+         locs.loc),
     Rule("robots-disallowed", "entry", ("R107",), robots.disallowed),
     Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod),
     Rule("changefreq", "entry", ("D104",), values.changefreq),
     Rule("priority", "entry", ("D105",), values.priority),
     Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
-                                     "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"), hreflang.links),
+                                     "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"),
+         hreflang.links),
     Rule("images", "entry", ("I101", "I102", "I103", "I104"), media.images),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
                              "V112", "V113", "V114", "V115", "V116", "V117"), media.videos),
@@ -73,11 +76,12 @@ FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 # X108 is counted as entries are read (files.entry_count); the rest are the readers'
 # (a file that cannot be read as a sitemap) and the cluster rules' (clusters.py).
 COUNTED_CODES = ("X108",)
-READER_CODES = ("F101", "F104", "H117", "L113", "U116", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116",
-                "X117", "X118")
+READER_CODES = ("F101", "F104", "H117", "L113", "U116", "X101", "X102", "X103", "X104", "X105", "X109", "X110", "X111",
+                "X113", "X114", "X116", "X117", "X118")
 # Codes of a check of a live site (the fetching and the pages it reads over HTTP).
 LIVE_CODES = ("R101", "R102", "R103", "R104", "R105", "R106", "R108", "R109", "R110")
-CLUSTER_CODES = ("U104", "U112", "U113", "U114", "H104", "H105", "H109", "H110", "H111", "H112", "H113", "H114", "H115", "H116")
+CLUSTER_CODES = ("U104", "U112", "U113", "U114", "H104", "H105", "H109", "H110", "H111", "H112", "H113", "H114",
+                 "H115", "H116")
 
 
 def checker_codes() -> set[str]:

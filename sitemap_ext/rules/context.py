@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..dates import DateCache
-from ..urls import origin_text
 from ..read.record import FileFacts
+from ..urls import origin_text
 
 Report = Callable[..., Any]  # report(code, message, line, *, url=, hreflang=, suggestion=, related=, once=)
 

@@ -80,22 +80,10 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
                                              ("href", href)) if not ok]
             findings.append((place, "H101", f"xhtml:link needs {', '.join(missing)}", None, code))
             continue
-        verdict = langtags.judge(code)
-        for problem in verdict.problems:
-            findings.append((place, problem.code, problem.message, problem.suggestion, code))
-        target = href.strip()
-        if not target.lower().startswith(("http://", "https://")):
-            relative = True
-            target = _resolved(target, base)
-            if target is None:
-                findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
-                                 None, code))
-                continue
-            findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL; "
-                             f"write {target} (it is judged as that here)", target, code))
-        counted = verdict.canonical or verdict.counts_as
-        if counted is not None:  # else search engines ignore the link; its L-code says why
-            pairs.append((counted, target))
+        relative_href, pair = _judge_link(place, code, href, base, findings)
+        relative = relative or relative_href
+        if pair is not None:  # else search engines ignore the link; its L-code says why
+            pairs.append(pair)
             places.append(place)
     keys = {href: url_key(href) for _, href in pairs}
     findings += _set_rules(pairs, places, key, keys)
@@ -103,11 +91,35 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
     findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
     cluster = tuple(sorted(set(pairs)))
     first: dict[tuple[str, str], int] = {}
-    for pair, place in zip(pairs, places):
+    for pair, place in zip(pairs, places, strict=True):
         first.setdefault(pair, place)
     return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
                   frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT),
                   tuple(first[pair] for pair in cluster), relative)
+
+
+def _judge_link(place: int, code: str, href: str, base: str | None,
+                findings: list[tuple[int, str, str, str | None, str | None]]) -> tuple[bool, tuple[str, str] | None]:
+    """A link with its rel, hreflang and href: its code's findings and H102 (added to
+    ``findings``). Whether its href is relative, and the (code, URL) pair it counts as
+    (None: none, search engines ignore it)."""
+    verdict = langtags.judge(code)
+    for problem in verdict.problems:
+        findings.append((place, problem.code, problem.message, problem.suggestion, code))
+    target = href.strip()
+    relative = False
+    if not target.lower().startswith(("http://", "https://")):
+        relative = True
+        resolved = _resolved(target, base)
+        if resolved is None:
+            findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
+                             None, code))
+            return relative, None
+        target = resolved
+        findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL; "
+                         f"write {target} (it is judged as that here)", target, code))
+    counted = verdict.canonical or verdict.counts_as
+    return relative, ((counted, target) if counted is not None else None)
 
 
 def _resolved(href: str, base: str | None) -> str | None:
@@ -134,7 +146,7 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
     by_code: dict[str, tuple[int, str]] = {}
     by_url: dict[int, str] = {}
     defaults = 0
-    for (code, href), place in zip(pairs, places):
+    for (code, href), place in zip(pairs, places, strict=True):
         written = key[place][1]
         if code == X_DEFAULT:
             defaults += 1
@@ -191,7 +203,7 @@ def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
     beside it (a site translated into Ukrainian, say) gets no hint."""
     others = {langtags.language_of(code) for code, _ in pairs} - {"uk", X_DEFAULT}
     english = others == {"en"}
-    for (code, href), place in zip(pairs, places):
+    for (code, href), place in zip(pairs, places, strict=True):
         if langtags.language_of(code) != "uk":
             continue
         host = href.split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower().rstrip(".")

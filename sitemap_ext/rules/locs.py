@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..read.record import Value
-from ..urls import is_clean, normalise, origin_text
+from ..urls import escaped_twice, is_clean, normalise, origin_text
 from .context import Context, Report
 from .structure import empty_loc
 
@@ -49,8 +49,7 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
     fixed, problems = normalise(url)
     for problem in problems:
         if problem.code == "U106":
-            findings.append(("U106", f"{what} holds '&amp;' after XML decoding: the & was escaped twice; escape it "
-                             "once (&amp; in the file)", fixed))
+            findings.append((*escaped_twice(what), fixed))
         else:
             findings.append((problem.code, f"{what}: {problem.message}", problem.suggestion))
     return url, fixed, findings

@@ -54,8 +54,7 @@ def images(entry: UrlEntry, ctx: Context) -> None:
     if not items or ctx.loc is None:
         return
     if len(items) > MAX_IMAGES_PER_URL:
-        ctx.report("I102", f"{len(items):,} images in one <url>; Google takes at most {MAX_IMAGES_PER_URL:,}",
-                   items[MAX_IMAGES_PER_URL].line, url=ctx.loc)
+        ctx.report(*image.too_many(len(items), in_sitemap=True), items[MAX_IMAGES_PER_URL].line, url=ctx.loc)
     for item in items:
         loc = _raw_text(item, "loc")
         if len(item.fields) == 1 and loc and image.says_nothing(loc, ctx.loc, ctx.noted):
@@ -82,8 +81,7 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
     if not articles or ctx.loc is None:
         return
     if len(articles) > 1:
-        ctx.report("N108", "more than one news:news in this <url>; one article per URL", articles[1].line,
-                   url=ctx.loc)
+        ctx.report(*news.more_than_one(in_sitemap=True), articles[1].line, url=ctx.loc)
     item = articles[0]
     ctx.facts.news += 1
     if ctx.facts.news == MAX_NEWS_PER_FILE + 1:

@@ -24,7 +24,7 @@ def disallowed(entry: object, ctx: Context) -> None:
         return
     try:
         allowed = parse_robots(text).can_fetch(ctx.loc, CRAWLER)
-    except Exception:  # noqa: BLE001 - a robots.txt that the parser cannot take blocks nothing here
+    except Exception:  # (any error) a robots.txt that the parser cannot take blocks nothing here
         return
     if not allowed:
         ctx.report("R107", f"{ctx.loc} is listed, but robots.txt disallows it for {CRAWLER}: search engines do not "

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..dates import Lastmod, format_instant
+from ..dates import Lastmod, empty_lastmod, format_instant, xsd_rejects
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
 from .context import Context, Report
@@ -24,14 +24,14 @@ def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
         return None
     text, line, url = value.text, value.line, ctx.loc
     if text is None or not text.strip():
-        ctx.report("D101", "lastmod is empty; give the date the page last changed, or leave the element out", line,
-                   url=url)
+        empty = empty_lastmod()
+        ctx.report(empty.code, empty.message, line, url=url)
         return None
     lastmod, problems = ctx.dates.parse(text)
     for problem in problems:
         if problem.code == "D106":
-            ctx.report("D108", f"lastmod '{text.strip()}' is a W3C form the sitemap XSD rejects; write "
-                       f"{problem.suggestion}", line, url=url, suggestion=problem.suggestion)
+            rejected = xsd_rejects("lastmod", text.strip(), problem.suggestion, schema="sitemap XSD")
+            ctx.report(rejected.code, rejected.message, line, url=url, suggestion=problem.suggestion)
         else:
             ctx.report(problem.code, problem.message, line, url=url, suggestion=problem.suggestion)
     if lastmod is None:

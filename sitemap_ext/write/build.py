@@ -17,30 +17,29 @@ import dataclasses
 import datetime as dt
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Callable
+from typing import Any
 
+from .. import arguments
 from ..codes import REGISTRY
-from ..dates import format_instant, now_argument
+from ..dates import now_argument
 from ..diagnostics import Collector, Where, unknown_keys
 from ..limits import MAX_STORED_PER_CODE
-from ..ext.news import PREFIX as NEWS_PREFIX
-from ..read.normalised import BuiltSite, Layout, Page, PageStream, Site, Source
-from ..model import Page as PageObject, Site as SiteObject
-from .output import OutputError, Staging, owner_key
+from ..model import Page as PageObject
+from ..model import Site as SiteObject
+from ..pool import default_jobs
+from ..read.normalised import BuiltSite, Page, PageStream, Site, Source
 from ..read.pages import PAGE_KEYS, PageNormaliser, source_column
 from ..read.site_yaml import OBJECTS, load_site, load_site_data
 from ..read.sources import SourceReader
-from ..rules.clusters import listed_twice
 from ..rules.config import Policy
-from ..rules.values import future
-from .. import arguments
-from ..pool import default_jobs
 from . import parallel
 from .files import Files
+from .output import OutputError, Staging, owner_key
+from .page_flow import PageFlow, SourceRows
 from .series import WrittenFile
-from .xml import ENGINES, Rendered, Renderer, deprecated_engine, page_namespaces
+from .xml import ENGINES, Rendered, Renderer, deprecated_engine
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -63,30 +62,6 @@ class BuildResult:
     @property
     def ok(self) -> bool:
         return self.collector.errors == 0
-
-
-class SourceRows:
-    """A source's rows to rendered records: each row's fields as a mapping, through the
-    one normaliser (as YAML pages are), then the flow."""
-
-    def __init__(self, site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow) -> None:
-        self.source = source
-        self.normaliser = normaliser
-        self.flow = flow
-
-    def records(self, reader: SourceReader) -> Iterator[Rendered | None]:
-        """Each row's record (None for a row that gives no page), in order."""
-        display, defaults, page, flow = self.source.display, self.source.defaults, self.normaliser.page, self.flow
-        columns: list[str] | None = None
-        first = True
-        for values, line in reader:
-            if first:  # the header has been read
-                first = False
-                columns = reader.columns
-            raw = dict(zip(columns, values)) if columns is not None else values
-            where = Where(display, line)
-            found = page(raw, lambda _key, where=where: where, defaults, where, row=True)
-            yield flow(found) if found is not None else None
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:
@@ -137,30 +112,10 @@ def build(
     """
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
-    if not isinstance(path, (str, SiteObject)):
-        raise TypeError(f"build() takes the path of a site description (str or os.PathLike) or a Site, not "
-                        f"{type(path).__name__}")
-    if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
-        raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
-    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
-        raise TypeError(f"build(out_dir=...) takes a folder's path, not {type(out_dir).__name__}")
+    _arguments(path, out_dir, pages, gzip, dry_run, strict, engine, collector, jobs, max_per_code, progress, policy,
+               allow_read, env)
     if out_dir is not None:
         out_dir = os.fspath(out_dir)
-    if gzip is not None:
-        arguments.flag("build", "gzip", gzip)
-    for name, value in (("dry_run", dry_run), ("strict", strict)):
-        arguments.flag("build", name, value)
-    arguments.choice("build", "engine", engine, ENGINES)
-    deprecated_engine(engine)
-    arguments.instance("build", "collector", collector, Collector, "a Collector")
-    arguments.whole("build", "jobs", jobs, least=1)
-    arguments.whole("build", "max_per_code", max_per_code, least=1)
-    arguments.callback("build", "progress", progress)
-    arguments.instance("build", "policy", policy, Policy, "a Policy (see config.make_policy)")
-    arguments.strings("build", "allow_read", allow_read)
-    if env is not None and not (isinstance(env, Mapping) and all(isinstance(k, str) and isinstance(v, str)
-                                                                  for k, v in env.items())):
-        raise TypeError("build(env=...) takes a mapping of strings to strings")
     now = now_argument(now)
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
@@ -179,13 +134,9 @@ def build(
     staging: Staging | None = None
     if not dry_run:
         result.out_dir = resolve_out_dir(site, out_dir)
-        try:
-            staging = Staging(result.out_dir, OBJECTS if isinstance(path, SiteObject) else
-                              owner_key(path, result.out_dir))
-        except OutputError as exc:
-            collector.report(exc.code, str(exc), Where(result.out_dir))
+        staging = _staging(path, result.out_dir, result)
+        if staging is None:
             return result
-        result.recovered = staging.recovered
         files = Files(site, staging)
     try:
         if jobs is None:
@@ -195,8 +146,7 @@ def build(
         try:
             result.urls = _run(site, collector, files, jobs, progress)
         except OSError as exc:  # the disk filled, the folder went away, ...
-            collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
-                             Where(result.out_dir))
+            _cannot_write(collector, result.out_dir, exc)
             return result
         except parallel.Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
@@ -207,212 +157,81 @@ def build(
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
                          strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read,
                          max_per_code=max_per_code, policy=policy)
-        if files is None or staging is None:
-            return result
-        try:
-            moves, written = files.finish(collector)
-        except OutputError as exc:
-            collector.report(exc.code, str(exc), Where(result.out_dir))
-            return result
-        except OSError as exc:
-            collector.report("F102", f"cannot write into {result.out_dir}: {exc.strerror or exc}",
-                             Where(result.out_dir))
-            return result
-        if collector.errors or (strict and collector.warnings):
-            staging.discard()
-            return result
-        try:
-            result.removed = staging.commit(moves, keep_previous=site.output.versioned)
-        except OutputError as exc:
-            collector.report(exc.code, str(exc), Where(result.out_dir))
-            result.partial = exc.partial
-            return result
-        result.files = written
+        if files is not None and staging is not None:
+            _commit(site, files, staging, strict, result)
         return result
     finally:
         if staging is not None:
             staging.discard()
 
 
-class SeenUrls:
-    """Every URL written so far, by hash(), in plain sets (a measurement showed a
-    hand-written table saves 4 MiB of 124 at a million URLs: not worth its code).
-
-    A page of a layout has one URL per locale, each locale's base followed by one and
-    the same rest (``/products/x``): it is kept as the hash of that rest, once for all
-    its URLs (``rests``). Other pages' URLs are kept one by one (``urls``). A URL under
-    a base is also judged against ``rests`` (by its rest); a layout page is also judged
-    against ``urls`` (each of its URLs), but only once some URL under a base was kept
-    one by one (``based``). This is sound when no base is a prefix of another (a URL
-    then starts with at most one base); otherwise there are no rests and every URL is
-    kept one by one (``clusters`` is False).
-    """
-
-    def __init__(self, bases: Iterable[str]) -> None:
-        found = sorted(set(bases))
-        prefix_free = all(not b.startswith(a) for a, b in zip(found, found[1:]))
-        self.bases = tuple(found) if found and prefix_free else ()
-        self.clusters = bool(self.bases)
-        self._lengths = sorted({len(base) for base in self.bases})
-        self._base_set = frozenset(self.bases)
-        self.urls: set[int] = set()
-        self.rests: set[int] = set()
-        self.based = False  # a URL under a base is in urls
-
-    def _base_length(self, loc: str) -> int:
-        for length in self._lengths:
-            if loc[:length] in self._base_set:  # (prefix-free: at most one base matches)
-                return length
-        return 0
-
-    def _rest(self, loc: str) -> int | None:
-        length = self._base_length(loc)
-        return hash(loc[length:]) if length else None
-
-    def __contains__(self, loc: str) -> bool:
-        if hash(loc) in self.urls:
-            return True
-        if self.rests:
-            rest = self._rest(loc)
-            return rest is not None and rest in self.rests
-        return False
-
-    def add(self, loc: str) -> None:
-        self.urls.add(hash(loc))
-        if not self.based and self.bases and self._base_length(loc):
-            self.based = True
-
-    def add_if_new(self, locs: Sequence[str]) -> bool:
-        """Add a page's URLs when none was seen (True); else nothing (False)."""
-        urls = self.urls
-        if not self.bases and len(locs) == 1:  # a plain page of a site with no locales
-            key = hash(locs[0])
-            if key in urls:
-                return False
-            urls.add(key)
-            return True
-        if self.rests:
-            rests = [rest for rest in map(self._rest, locs) if rest is not None]
-            if rests and not self.rests.isdisjoint(rests):
-                return False
-        keys = [hash(loc) for loc in locs]
-        if not urls.isdisjoint(keys) or len(set(keys)) != len(keys):
-            return False
-        urls.update(keys)
-        if self.bases and not self.based and any(map(self._base_length, locs)):
-            self.based = True
-        return True
-
-    def add_cluster_if_new(self, rest: str) -> int | None:
-        """A layout page, whose URLs are every base + ``rest`` (needs ``clusters``):
-        the key it is kept as, or None when one of its URLs was seen (nothing added)."""
-        key = hash(rest)
-        if key in self.rests or (self.based and not self.urls.isdisjoint([hash(base + rest) for base in self.bases])):
-            return None
-        self.rests.add(key)
-        return key
-
-    def claim(self, rests: Sequence[int], others: Sequence[str], keyed: Callable[[], Sequence[str]]) -> bool:
-        """Add the pages of another process: the keys of its layout pages (``keyed``
-        gives their URLs, needed only when URLs under a base were kept one by one) and
-        the URLs of its other pages. False (nothing added) when one was seen here."""
-        if not self.rests.isdisjoint(rests):
-            return False
-        if self.based and rests and not self.urls.isdisjoint([hash(loc) for loc in keyed()]):
-            return False
-        keys = [hash(loc) for loc in others]
-        if not self.urls.isdisjoint(keys):
-            return False
-        if self.bases:
-            under = [rest for rest in map(self._rest, others) if rest is not None]
-            if under and not self.rests.isdisjoint(under):
-                return False
-            self.based = self.based or bool(under)
-        self.urls.update(keys)
-        self.rests.update(rests)
-        return True
+def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, strict: Any, engine: Any,
+               collector: Any, jobs: Any, max_per_code: Any, progress: Any, policy: Any, allow_read: Any,
+               env: Any) -> None:
+    """build()'s arguments, each of its type (TypeError) and range (ValueError), in this
+    order; ``path`` with an os.PathLike already made a str."""
+    if not isinstance(path, (str, SiteObject)):
+        raise TypeError(f"build() takes the path of a site description (str or os.PathLike) or a Site, not "
+                        f"{type(path).__name__}")
+    if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
+        raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
+    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
+        raise TypeError(f"build(out_dir=...) takes a folder's path, not {type(out_dir).__name__}")
+    if gzip is not None:
+        arguments.flag("build", "gzip", gzip)
+    for name, value in (("dry_run", dry_run), ("strict", strict)):
+        arguments.flag("build", name, value)
+    arguments.choice("build", "engine", engine, ENGINES)
+    deprecated_engine(engine)
+    arguments.instance("build", "collector", collector, Collector, "a Collector")
+    arguments.whole("build", "jobs", jobs, least=1)
+    arguments.whole("build", "max_per_code", max_per_code, least=1)
+    arguments.callback("build", "progress", progress)
+    arguments.instance("build", "policy", policy, Policy, "a Policy (see config.make_policy)")
+    arguments.strings("build", "allow_read", allow_read)
+    if env is not None and not (isinstance(env, Mapping) and all(isinstance(k, str) and isinstance(v, str)
+                                                                  for k, v in env.items())):
+        raise TypeError("build(env=...) takes a mapping of strings to strings")
 
 
-class PageFlow:
-    """What happens to each page, in description order: duplicates are dropped, dates
-    judged, entries rendered. The result is a ``Rendered`` record for the files."""
-
-    def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None,
-                 bases: Iterable[str] = ()) -> None:
-        self.collector = collector
-        self.now = now
-        self.renderer = renderer  # None: checking only, nothing to render
-        # The URLs written, as hashes (``bases``: the locales' bases, see SeenUrls).
-        self.seen = SeenUrls(bases)
-        self._keyed: dict[Layout, bool] = {}  # layouts whose pages are kept by their rest
-
-    def __call__(self, page: Page) -> Rendered | None:
-        key = None
-        layout = page.layout
-        if layout is not None and self._by_rest(layout):
-            key = self.seen.add_cluster_if_new(page.rest)
-            if key is None:
-                page = self._drop_duplicates(page)  # (None: nothing added; it reports which)
-        elif not self.seen.add_if_new(page.locs):
-            # A page's own URLs are distinct but where regions of one language share
-            # one (hreflang.may_share), so one test against every earlier URL decides
-            # the common case.
-            page = self._drop_duplicates(page)
-        if page is None:
-            return None
-        lastmod = page.lastmod
-        if lastmod is not None and self.now is not None:
-            future(lastmod, self.now, self.collector.report, page.where, url=page.locs[0])
-        blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
-        prefixes = page_namespaces(page)
-        locs: Sequence[str] = page.locs
-        if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
-            locs, blob, sizes = _once_each(locs, blob, sizes)
-        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
-
-    def _by_rest(self, layout: Layout) -> bool:
-        """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""
-        found = self._keyed.get(layout)
-        if found is None:
-            found = self._keyed[layout] = self.seen.clusters and tuple(sorted(layout.bases)) == self.seen.bases
-        return found
-
-    def _drop_duplicates(self, page: Page) -> Page | None:
-        """A page some of whose URLs were written before: reported, and kept without them."""
-        seen = self.seen
-        kept = []
-        own: set[str] = set()  # (regions of one language that share a URL: one entry, every code)
-        lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
-        for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods):
-            if loc not in own:
-                if loc in seen:
-                    listed_twice(self.collector.report, loc, page.where, consequence="; it is written once")
-                    continue
-                seen.add(loc)
-                own.add(loc)
-            kept.append((loc, code, lastmod))
-        if not kept:
-            return None
-        return dataclasses.replace(page, locs=tuple(loc for loc, _, _ in kept),
-                                   codes=tuple(code for _, code, _ in kept) if page.codes is not None else None,
-                                   layout=None, rest="",
-                                   lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
+def _staging(path: str | SiteObject, out_dir: str, result: BuildResult) -> Staging | None:
+    """The output folder's staging (its lock taken, a killed build's commit finished);
+    None when it cannot be had (reported)."""
+    try:
+        staging = Staging(out_dir, OBJECTS if isinstance(path, SiteObject) else owner_key(path, out_dir))
+    except OutputError as exc:
+        result.collector.report(exc.code, str(exc), Where(out_dir))
+        return None
+    result.recovered = staging.recovered
+    return staging
 
 
-def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]
-               ) -> tuple[list[str], bytes, list[int]]:
-    """A page's entries with a URL that several codes share written once (the first)."""
-    kept_locs: list[str] = []
-    parts: list[bytes | memoryview] = []
-    kept_sizes: list[int] = []
-    start = 0
-    for loc, size in zip(locs, sizes):
-        if loc not in kept_locs:
-            kept_locs.append(loc)
-            parts.append(blob[start:start + size])
-            kept_sizes.append(size)
-        start += size
-    return kept_locs, b"".join(parts), kept_sizes
+def _cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> None:
+    collector.report("F102", f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
+
+
+def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: BuildResult) -> None:
+    """The files finished and moved into the output folder, unless the build failed
+    (an error, or a warning when ``strict``): then nothing changes there."""
+    collector = result.collector
+    try:
+        moves, written = files.finish(collector)
+    except OutputError as exc:
+        collector.report(exc.code, str(exc), Where(result.out_dir))
+        return
+    except OSError as exc:
+        _cannot_write(collector, result.out_dir, exc)
+        return
+    if collector.errors or (strict and collector.warnings):
+        staging.discard()
+        return
+    try:
+        result.removed = staging.commit(moves, keep_previous=site.output.versioned)
+    except OutputError as exc:
+        collector.report(exc.code, str(exc), Where(result.out_dir))
+        result.partial = exc.partial
+        return
+    result.files = written
 
 
 @dataclass(frozen=True)
@@ -438,17 +257,6 @@ class _Meter:
         sizes = [os.path.getsize(u.path) for u in site.units if isinstance(u, Source) and os.path.isfile(u.path)]
         plain = all(not u.path.lower().endswith(".gz") for u in site.units if isinstance(u, Source))
         self.total = sum(sizes) if sizes and plain else 0
-        self.scaled: tuple[int, float] | None = None  # (bytes read before, factor) while a source is split
-
-    def scale(self, share: float | None) -> None:
-        """While a source is split, its first part's bytes count for the whole (the
-        part is ``share`` of it); None when that is over."""
-        if share is None:
-            if self.scaled is not None:
-                self.read[0] = self.scaled[0] + round((self.read[0] - self.scaled[0]) * self.scaled[1])
-            self.scaled = None
-        else:
-            self.scaled = (self.read[0], 1 / share if share > 0 else 1.0)
 
     def tick(self, urls: int) -> None:
         now = time.monotonic()
@@ -456,8 +264,6 @@ class _Meter:
             self.last = now
             done = self.files.finished() if self.files is not None else 0
             read: float = self.read[0]
-            if self.scaled is not None:
-                read = self.scaled[0] + (read - self.scaled[0]) * self.scaled[1]
             fraction = min(read / self.total, 1.0) if self.total else None
             self.callback(Progress(urls, done, now - self.started, fraction))
 
@@ -478,39 +284,58 @@ def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
                 urls += len(record.locs)
                 if files is not None:
                     files.add(record)
-            continue
-        if isinstance(unit, PageStream):
-            for record in _stream(unit, normaliser, flow):
-                urls += len(record.locs)
-                if files is not None:
-                    files.add(record)
-                if meter is not None and not urls % 4096:
-                    meter.tick(urls)
-            continue
-        if isinstance(unit, BuiltSite):
-            from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader, which imports build)
-            for page in builtsite.pages(unit, normaliser, collector):
-                record = flow(page)
-                if record is not None:
-                    urls += len(record.locs)
-                    if files is not None:
-                        files.add(record)
-                    if meter is not None:
-                        meter.tick(urls)
-            continue
-        pieces = parallel.split(unit, jobs) if files is not None else None
-        if pieces is None:
-            urls += _rows(site, unit, normaliser, flow, collector, files, meter, urls)
-            continue
-        assert files is not None
-
-        def own(piece: parallel.Part, unit: Source = unit, before: int = urls) -> int:
-            return _rows(site, unit, normaliser, flow, collector, files, meter, before, piece)
-        urls += parallel.render(pieces, jobs, unit, site, (SourceRows, PageFlow, type(flow.renderer)), collector,
-                                flow.seen, files, own, meter.read if meter is not None else None)
+        elif isinstance(unit, PageStream):
+            urls += _stream_unit(unit, normaliser, flow, files, meter, urls)
+        elif isinstance(unit, BuiltSite):
+            urls += _built_site(unit, normaliser, flow, collector, files, meter, urls)
+        else:
+            urls += _source(site, unit, normaliser, flow, collector, files, meter, urls, jobs)
     if urls == 0 and collector.errors == 0:
         collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls
+
+
+def _stream_unit(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow, files: Files | None,
+                 meter: _Meter | None, before: int) -> int:
+    """The pages a program gives (``pages=``) through the flow and into the files."""
+    urls = before
+    for record in _stream(unit, normaliser, flow):
+        urls += len(record.locs)
+        if files is not None:
+            files.add(record)
+        if meter is not None and not urls % 4096:
+            meter.tick(urls)
+    return urls - before
+
+
+def _built_site(unit: BuiltSite, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
+                files: Files | None, meter: _Meter | None, before: int) -> int:
+    """A built site's pages through the flow and into the files."""
+    from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
+    urls = before
+    for page in builtsite.pages(unit, normaliser, collector):
+        record = flow(page)
+        if record is not None:
+            urls += len(record.locs)
+            if files is not None:
+                files.add(record)
+            if meter is not None:
+                meter.tick(urls)
+    return urls - before
+
+
+def _source(site: Site, unit: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
+            files: Files | None, meter: _Meter | None, before: int, jobs: int) -> int:
+    """A source's rows through the flow and into the files: by ``jobs`` processes when
+    it can be split (see ``parallel``), else here."""
+    pieces = parallel.split(unit, jobs) if files is not None else None
+    if pieces is None or files is None:
+        return _rows(site, unit, normaliser, flow, collector, files, meter, before)
+
+    def own(piece: parallel.Part) -> int:
+        return _rows(site, unit, normaliser, flow, collector, files, meter, before, piece)
+    return parallel.render(pieces, jobs, unit, site, (SourceRows, PageFlow, type(flow.renderer)), collector,
+                           flow.seen, files, own, meter.read if meter is not None else None)
 
 
 def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
@@ -530,7 +355,7 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
     return urls
 
 
-def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Iterator[Page]:
+def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Iterator[Rendered]:
     """Pages a program gives, each through the one normaliser, as it comes."""
     for number, item in enumerate(unit.items, 1):
         if isinstance(item, PageObject):
@@ -538,11 +363,17 @@ def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Ite
         elif isinstance(item, Mapping):
             raw = item
             # (a page from YAML has its keys judged by the loader: a mapping, here)
-            unknown_keys(normaliser.collector, raw, PAGE_KEYS, "a page", lambda key: Where(unit.display, number))
+
+            def key_where(key: Any, at: int = number) -> Where:
+                return Where(unit.display, at)
+            unknown_keys(normaliser.collector, raw, PAGE_KEYS, "a page", key_where)
         else:
             raise TypeError(f"pages must give Page objects or mappings; item {number} is {type(item).__name__}")
         where = Where(unit.display, number)
-        page = normaliser.page(raw, lambda key, where=where: where, unit.defaults, where)
+
+        def where_of(key: str | tuple[str, ...], where: Where = where) -> Where:
+            return where
+        page = normaliser.page(raw, where_of, unit.defaults, where)
         if page is None:
             continue
         record = flow(page)

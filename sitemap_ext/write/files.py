@@ -74,23 +74,36 @@ class _HostFiles:
         sitemaps = list(written)
         entry_point = written[0].url if len(written) == 1 else None
         if len(parts) > 1 or out.index == "always":
-            if len(parts) > MAX_SITEMAPS_PER_INDEX:
-                collector.report(
-                    "O101", f"{len(parts):,} sitemaps would be needed; an index lists at most "
-                    f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
-                )
-            name = self.folder + out.index_file
-            path = self.staging.path(name)
-            size = write_index(path, [(f.url or "", f.lastmod) for f in written], out.xsl)
-            index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
-                                url=_url_of(self.public, out.index_file))
-            moves.append((path, name))
-            written.append(index)
-            entry_point = index.url
+            entry_point = self._index(len(parts), moves, written, collector)
         if self.text is not None:
             text_parts = self.text.finish()
             for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True), strict=False):
                 self._place(scratch, name, stats, moves, written)
+        self._beside(sitemaps, entry_point, moves, written)
+        return moves, written
+
+    def _index(self, count: int, moves: list[tuple[str, str]], written: list[WrittenFile],
+               collector: Collector) -> str | None:
+        """The index of the ``count`` sitemaps written; its URL."""
+        out = self.site.output
+        if count > MAX_SITEMAPS_PER_INDEX:
+            collector.report(
+                "O101", f"{count:,} sitemaps would be needed; an index lists at most "
+                f"{MAX_SITEMAPS_PER_INDEX:,}: split the site by section", Where(self.site.file),
+            )
+        name = self.folder + out.index_file
+        path = self.staging.path(name)
+        size = write_index(path, [(f.url or "", f.lastmod) for f in written], out.xsl)
+        index = WrittenFile(name=name, kind="index", urls=len(written), bytes=size, uncompressed=size,
+                            url=_url_of(self.public, out.index_file))
+        moves.append((path, name))
+        written.append(index)
+        return index.url
+
+    def _beside(self, sitemaps: list[WrittenFile], entry_point: str | None, moves: list[tuple[str, str]],
+                written: list[WrittenFile]) -> None:
+        """What goes beside the sitemaps: the stylesheet, the HTML views, robots.txt."""
+        out = self.site.output
         if out.xsl and sitemaps:
             name = self.folder + XSL_FILE
             path = self.staging.path(name)
@@ -108,7 +121,6 @@ class _HostFiles:
                 handle.write(line)
             moves.append((path, name))
             written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
-        return moves, written
 
     def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
         """output.html: a static HTML view of each sitemap and a list of them all."""

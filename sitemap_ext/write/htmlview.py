@@ -12,7 +12,8 @@ bounded opener), so it shows exactly what search engines get.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import cast
 
 from lxml import etree
 from lxml.html import builder as E
@@ -52,7 +53,8 @@ def _entries(path: str) -> Iterator[etree._Element]:
     parser = etree.XMLPullParser(events=("end",), tag=f"{_SM}url", resolve_entities=False, no_network=True)
     for chunk in open_bytes(path, lambda *args, **kwargs: None):  # gzip or not, bounded
         parser.feed(chunk)
-        for _, element in parser.read_events():
+        for _, found in parser.read_events():
+            element = cast(etree._Element, found)  # (an "end" event's: an element; the stubs say any event's)
             yield element
             element.clear()
 
@@ -61,12 +63,15 @@ def _row(number: int, url: etree._Element) -> etree._Element:
     loc = url.findtext(f"{_SM}loc") or ""
     alternates = [E.LI(link.get("hreflang", ""), " ", E.A(link.get("href", ""), href=link.get("href", "")))
                   for link in url.iter(_XHTML_LINK) if link.get("hreflang")]
-    images = [E.LI(E.A(loc_, href=loc_)) for loc_ in (i.findtext(f"{_IMAGE}loc") or "" for i in url.iter(f"{_IMAGE}image"))]
+    images = [E.LI(E.A(loc_, href=loc_))
+              for loc_ in (i.findtext(f"{_IMAGE}loc") or "" for i in url.iter(f"{_IMAGE}image"))]
     media = [E.LI("video: ", video.findtext(f"{_VIDEO}title") or "") for video in url.iter(f"{_VIDEO}video")]
     media += [E.LI("news: ", news.findtext(f"{_NEWS}title") or "") for news in url.iter(f"{_NEWS}news")]
-    return E.TR(E.TD(str(number), E.CLASS("n")), E.TD(E.A(loc, href=loc)), E.TD(url.findtext(f"{_SM}lastmod") or ""),
-                E.TD(E.UL(*alternates)) if alternates else E.TD(), E.TD(E.UL(*images)) if images else E.TD(),
-                E.TD(E.UL(*media)) if media else E.TD())
+    row: etree._Element = E.TR(  # (lxml.html.builder is untyped)
+        E.TD(str(number), E.CLASS("n")), E.TD(E.A(loc, href=loc)), E.TD(url.findtext(f"{_SM}lastmod") or ""),
+        E.TD(E.UL(*alternates)) if alternates else E.TD(), E.TD(E.UL(*images)) if images else E.TD(),
+        E.TD(E.UL(*media)) if media else E.TD())
+    return row
 
 
 def _page(title: str, body: list[etree._Element]) -> bytes:
@@ -79,7 +84,8 @@ def _page(title: str, body: list[etree._Element]) -> bytes:
 def _nav(names: list[str], current: int) -> etree._Element:
     links = [E.SPAN(f"page {n}") if n == current else E.A(f"page {n}", href=_relative(name, names[current - 1]))
              for n, name in enumerate(names, 1)]
-    return E.NAV(*links)
+    nav: etree._Element = E.NAV(*links)  # (lxml.html.builder is untyped)
+    return nav
 
 
 INDEX_VIEW = "sitemaps.html"

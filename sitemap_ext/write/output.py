@@ -31,10 +31,18 @@ import os
 import shutil
 import stat
 import tempfile
-from typing import Any
+from typing import Any, Literal, overload
 
-from ..folder import (JOURNAL, MANIFEST, PROBE_PREFIX, RESERVED_PREFIX, STAGE_PREFIX, read_json, reserved_name,
-                      safe_relative_name)
+from ..folder import (
+    JOURNAL,
+    MANIFEST,
+    PROBE_PREFIX,
+    RESERVED_PREFIX,
+    STAGE_PREFIX,
+    read_json,
+    reserved_name,
+    safe_relative_name,
+)
 from ..safeio import kind_of_mode
 
 try:  # POSIX; elsewhere builds are not locked
@@ -214,6 +222,12 @@ class Staging:
         _sync_folder(self.out_dir)
         shutil.rmtree(stage, ignore_errors=True)
         return removed
+
+    @overload
+    def _target(self, name: str, *, create: Literal[True]) -> str: ...
+
+    @overload
+    def _target(self, name: str, *, create: bool) -> str | None: ...
 
     def _target(self, name: str, *, create: bool) -> str | None:
         """The output path of ``name``, walking its folders without following a link.

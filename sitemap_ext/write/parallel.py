@@ -47,7 +47,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
@@ -56,10 +56,8 @@ from ..pool import process_pool
 from ..read.normalised import Site, Source
 from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
+from .seen_urls import SeenUrls
 from .xml import Rendered
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .build import SeenUrls
 
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
 PIECE_BYTES = 1 << 18  # of source a piece: a worker's piece is one message each way
@@ -212,7 +210,8 @@ class Sink(Protocol):
     """Where the pieces go (``files.Files``)."""
 
     entry_bytes: int  # bytes of entries added so far
-    scratch: str  # a folder for the workers' chunks (removed with the build's staging)
+    @property
+    def scratch(self) -> str: ...  # a folder for the workers' chunks (removed with the build's staging)
 
     def add_chunk(self, chunk: Chunk) -> None: ...
 

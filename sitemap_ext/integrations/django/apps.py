@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.apps import AppConfig
 
 
-class SitemapExtConfig(AppConfig):
+class SitemapExtConfig(AppConfig):  # type: ignore[misc]  # (Django ships no types: AppConfig is Any)
     name = "sitemap_ext.integrations.django"
     label = "sitemap_ext"
     verbose_name = "sitemap-ext"

@@ -11,7 +11,7 @@ from sitemap_ext.integrations import _common
 from sitemap_ext.integrations.django.sitemaps import build_sitemaps, settings_value
 
 
-class Command(BaseCommand):
+class Command(BaseCommand):  # type: ignore[misc]  # (Django ships no types: BaseCommand is Any)
     help = ("Write the sitemaps of the project's django.contrib.sitemaps classes to a folder (split and indexed "
             "at the protocol's limits, alternates, x-default, images) and check them.")
 

@@ -1,0 +1,195 @@
+"""A page's single fields: its URL (joined, judged, in scope), lastmod, changefreq, priority.
+
+``FieldNormaliser`` holds what the one page normaliser knows of a site (its locales,
+bases, origins and folder, and the memos of verdicts on repeated values); the locale
+part (``page_locales``) and the media part (``page_media``) build on it, and
+``pages.PageNormaliser`` puts them together.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..dates import DateCache, Lastmod, from_python
+from ..diagnostics import Collector, Where
+from ..limits import MAX_URL_CHARS
+from ..rules.locs import out_of_folder
+from ..rules.values import format_priority, judge_changefreq, judge_priority
+from ..urls import is_clean, is_clean_path, normalise, origin_of
+from .description_findings import wrong_shape
+from .normalised import CHANGEFREQS, Defaults, Layout, Scope, XDefaultCode
+
+# Where a page field was written: a key's value, or (a tuple path) a nested key itself.
+WhereOf = Callable[[str | tuple[str, ...]], Where]
+
+# The keys a page (YAML entry or source row) may have.
+PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default",
+             "images", "videos", "news")
+IMAGE_COLUMN = "image"  # a source column for the common one-image case
+URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
+MEDIA_KEYS = frozenset({"images", "videos", "news", IMAGE_COLUMN})
+
+
+def source_column(name: str) -> bool:
+    """Whether a source column is a page field (url:<code> and image columns included);
+    others are reported once (S104) and ignored."""
+    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
+
+
+MEMO_LIMIT = 4096  # entries a memo of verdicts on repeated values keeps before it starts again
+
+
+class FieldNormaliser:
+    """The site's scope, and the verdicts on a page's single fields."""
+
+    def __init__(self, scope: Scope, collector: Collector, dates: DateCache | None = None) -> None:
+        self.scope = scope
+        self.collector = collector
+        self.dates = dates or DateCache()
+        self.locales = {locale.code: locale for locale in scope.locales}
+        self.locale_codes = tuple(self.locales)
+        self._base_origin = str(origin_of(scope.base_url))
+        self._base_root = self._base_origin + "/"  # what a root-relative URL is joined to
+        self._keys: dict[str, tuple[str, str]] = {}  # urls key -> (its code, its root) when it says nothing
+        self._roots: dict[str, tuple[bool, bool]] = {}  # a root -> (on the site's hosts, all in the folder)
+        self._robots = scope.robots
+        self._folder = scope.folder
+        # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
+        # origin when it starts with "scheme://host[:port]/".
+        self.origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
+        self.in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
+        # Path expansion gives distinct URLs when the locales' bases are distinct.
+        self.distinct_bases = len({locale.base for locale in scope.locales}) == len(scope.locales)
+        self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
+        self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
+        self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
+        # row shape -> its url:<code> columns, and whether it has media fields
+        self._shapes: dict[tuple[str, ...], tuple[tuple[tuple[str, str], ...], bool]] = {}
+        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
+        self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
+        self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
+        # Every locale, a path joined to each base: when the bases are distinct and in
+        # the sitemaps' folder, such a page needs no judgement per URL (see _cluster).
+        self.layout: Layout | None = None
+        if self.sorted_bases and self.distinct_bases and all(self.in_folder.values()):
+            codes = tuple(code for code, _ in self.sorted_bases)
+            x_default = scope.x_default
+            self.layout = Layout(codes, tuple(base for _, base in self.sorted_bases),
+                                 codes.index(x_default.code) if isinstance(x_default, XDefaultCode)
+                                 and x_default.code in codes else None)
+
+    # --- single fields -------------------------------------------------------------
+
+    def lastmod(self, value: Any, where: Where) -> Lastmod | None:
+        if type(value) is str:  # the common case: a verdict memoised by the date cache
+            lastmod, problems = self.dates.parse(value)
+            for problem in problems:
+                self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
+            return lastmod
+        if isinstance(value, dt.date):
+            return from_python(value)
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            wrong_shape(self.collector.report, f"lastmod must be a date such as 2026-11-21, not {_kind(value)}", where)
+            return None
+        lastmod, problems = self.dates.parse(str(value))
+        for problem in problems:
+            self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
+        return lastmod
+
+    def changefreq(self, value: Any, where: Where) -> str | None:
+        """The value to write, or None: the rule's verdict (values.judge_changefreq)."""
+        if isinstance(value, str) and value in CHANGEFREQS:
+            return value
+        return judge_changefreq(value if isinstance(value, str) else str(value), self.collector.report, where)
+
+    def priority(self, value: Any, where: Where) -> str | None:
+        """The value to write ("0.8"), or None: the rule's verdict (values.judge_priority);
+        a number from YAML is judged as the text it is written as."""
+        if type(value) is not str:
+            if isinstance(value, float) and value == value and 0.0 <= value <= 1.0:
+                return format_priority(value)  # (YAML's 0.8, the common case)
+            value = str(value)
+        return judge_priority(value, self.collector.report, where)
+
+    def _folder_ok(self, url: str) -> bool:
+        """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
+        return self._robots or not url.startswith(self._base_origin) or url.startswith(self._folder)
+
+    def _ready(self, value: Any, root: str) -> str | None:
+        """The URL for ``value`` when there is nothing to say about it, else None: clean
+        already, or root-relative and clean (normalise() would join it to ``root``,
+        "scheme://host/", and change nothing else), on the site's hosts and in the
+        sitemaps' folder."""
+        if type(value) is not str:
+            return None
+        if value[:1] == "/":
+            if value[:2] == "//" or len(value) + len(root) > MAX_URL_CHARS + 1 or not is_clean_path(value):
+                return None
+            url = root + value[1:]
+            under = self._roots.get(root)
+            if under is None:  # once per root: is all of it on the site's hosts and in the folder?
+                under = self._roots[root] = (root.startswith(self.origin_prefixes), self._folder_ok(root))
+            if under[0] and (under[1] or self._folder_ok(url)):
+                return url
+            return None
+        if is_clean(value) and value.startswith(self.origin_prefixes) and self._folder_ok(value):
+            return value
+        return None
+
+    def url(self, value: Any, where: Where, *, what: str = "loc", check_scope: bool = True) -> str | None:
+        if check_scope:
+            ready = self._ready(value, self._base_root)
+            if ready is not None:
+                return ready
+        if type(value) is str and is_clean(value):
+            url: str | None = value
+        elif not isinstance(value, str):
+            wrong_shape(self.collector.report, f"{what} must be a URL string, not {_kind(value)}", where)
+            return None
+        else:
+            url, problems = normalise(value, self.scope.base_url)
+            for problem in problems:
+                self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
+                                      suggestion=problem.suggestion)
+        if url is None or not check_scope:
+            return url
+        if not url.startswith(self.origin_prefixes):
+            self.collector.report(
+                "C113",
+                f"{what} {url} is not on {', '.join(sorted(map(str, self.scope.origins)))}, so no sitemap of this "
+                "site can list it and it is left out; use a relative URL, or add its host as a locale's host",
+                where,
+                url=url,
+            )
+            return None
+        if not self._folder_ok(url):
+            out_of_folder(self.collector.report, url, self.scope.folder, where, what=what,
+                          fix="set output.robots: true, or output.public_url to a folder above it")
+        return url
+
+
+    # --- defaults ----------------------------------------------------------------
+
+    def defaults(self, raw: Mapping[str, Any], where_of: WhereOf, inherited: Defaults) -> Defaults:
+        return Defaults(
+            lastmod=self.lastmod(raw["lastmod"], where_of("lastmod")) if "lastmod" in raw else inherited.lastmod,
+            changefreq=(
+                self.changefreq(raw["changefreq"], where_of("changefreq"))
+                if "changefreq" in raw else inherited.changefreq
+            ),
+            priority=self.priority(raw["priority"], where_of("priority")) if "priority" in raw else inherited.priority,
+        )
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {value!r}"

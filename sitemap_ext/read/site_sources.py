@@ -1,0 +1,178 @@
+"""The ``sources:`` of a site description: CSV and JSON Lines files, and built sites
+(``site: FOLDER``), each checked to lie inside the folders the run may read."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Collector, Where
+from ..safeio import inside, regular_file
+from ..urls import normalise
+from .description_file import TypedDoc, display_name
+from .description_findings import missing, wrong_shape
+from .normalised import BuiltSite, Defaults, Source
+from .pages import PageNormaliser
+from .sources import format_of, unreadable_source
+from .yaml_doc import Path
+
+SOURCE_KEYS = ("file", "format")
+SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod")
+# A generator's error pages, in every language folder (Hugo, Jekyll, MkDocs, Docusaurus,
+# Astro and Next write 404.html; Astro and Next 500.html): served with an error status,
+# never a page to list. fnmatch patterns on the '/'-separated path in the built folder.
+DEFAULT_EXCLUDE = ("404.html", "*/404.html", "404/index.html", "*/404/index.html", "500.html", "*/500.html")
+
+
+def is_error_page(relative: str) -> bool:
+    """Whether a built file (its '/'-separated path in the folder) is an error page."""
+    return any(fnmatch.fnmatchcase(relative, pattern) for pattern in DEFAULT_EXCLUDE)
+
+
+DEFAULT_LASTMOD_PLACES = (("meta", "article:modified_time"),)
+
+
+@dataclass(frozen=True)
+class SourceEntries:
+    """Reads the entries of ``sources:``; ``roots``: the folders they may come from."""
+
+    collector: Collector
+    roots: tuple[str, ...]
+
+    def read(self, doc: TypedDoc, path: Path, entry: Any, defaults: Defaults, base: str,
+             normaliser: PageNormaliser) -> Source | BuiltSite | None:
+        if isinstance(entry, str):
+            entry = {"file": entry}
+        if isinstance(entry, dict) and "site" in entry:
+            return self._built_site(doc, path, entry, defaults, base, normaliser)
+        raw = doc.mapping(path, entry, SOURCE_KEYS, "a source")
+        if raw is None:
+            return None
+        if "file" not in raw:
+            missing(self.collector.report, "a source needs file: (a CSV or JSON Lines path) or site: (a built "
+                    "site's folder)", doc.where(path))
+            return None
+        name = doc.string(path + ("file",), raw["file"], "source file")
+        if name is None:
+            return None
+        where = doc.doc.value_where(path + ("file",))
+        fmt = raw.get("format") or format_of(name)
+        if fmt not in ("csv", "jsonl"):
+            self.collector.report(
+                "S107", f"cannot tell the format of '{name}': name it .csv, .jsonl (optionally .gz) or "
+                "give format: csv | jsonl", where,
+            )
+            return None
+        full = os.path.join(os.path.dirname(base), name)
+        display = display_name(full)
+        if not self.readable(full, name, where, "S108", "source"):
+            return None
+        if not regular_file(full):
+            problem = "is not a regular file (a FIFO, device or folder)" if os.path.exists(full) else "does not exist"
+            unreadable_source(self.collector.report, f"source file '{name}' {problem} (looked for {display})",
+                              where)
+            return None
+        return Source(path=full, display=display, format=fmt, defaults=defaults, where=where)
+
+    def _built_site(self, doc: TypedDoc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
+                    normaliser: PageNormaliser) -> BuiltSite | None:
+        """A source ``site: FOLDER``: the pages of a built site (see builtsite.py)."""
+        raw = doc.mapping(path, entry, SITE_SOURCE_KEYS, "a built-site source")
+        if raw is None:
+            return None
+        name = doc.string(path + ("site",), raw["site"], "site folder")
+        if name is None:
+            return None
+        where = doc.doc.value_where(path + ("site",))
+        base_url = normaliser.scope.base_url
+        url = base_url[: base_url.rindex("/") + 1]  # (base_url's folder)
+        if raw.get("url") is not None:
+            given = doc.string(path + ("url",), raw["url"], "url")
+            served = None if given is None else self._served_at(given, doc.doc.value_where(path + ("url",)))
+            if served is None:
+                return None
+            url = served
+        drop_ext = raw.get("drop_ext", False)
+        if not isinstance(drop_ext, bool):
+            wrong_shape(self.collector.report, "drop_ext must be true or false",
+                        doc.doc.value_where(path + ("drop_ext",)))
+            return None
+        exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+        if "exclude" in raw:
+            items = [raw["exclude"]] if isinstance(raw["exclude"], str) else \
+                doc.sequence(path + ("exclude",), raw["exclude"], "exclude")
+            exclude = tuple(item for i, item in enumerate(items)
+                            if doc.string(path + ("exclude", i), item, "an exclude pattern") is not None)
+        places: tuple[tuple[str, ...], ...] = DEFAULT_LASTMOD_PLACES
+        if "lastmod" in raw:
+            read = self._places(doc, path, raw["lastmod"])
+            if read is None:
+                return None
+            places = read
+        full = os.path.join(os.path.dirname(base), name)
+        display = display_name(full)
+        if not self.readable(full, name, where, "S108", "built site"):
+            return None
+        if not os.path.isdir(full):
+            problem = "is not a folder" if os.path.exists(full) else "does not exist"
+            unreadable_source(self.collector.report, f"built site '{name}' {problem} (looked for {display}); "
+                              "build the site first, or name its output folder", where)
+            return None
+        return BuiltSite(path=full, display=display, url=url, drop_ext=drop_ext, exclude=exclude,
+                         lastmod=places, defaults=defaults, where=where)
+
+    def _places(self, doc: TypedDoc, path: Path, value: Any) -> tuple[tuple[str, ...], ...] | None:
+        """The places a built page's lastmod is read from (``lastmod:``); None when one is none."""
+        items = [value] if isinstance(value, str) else doc.sequence(path + ("lastmod",), value, "lastmod")
+        found = []
+        for i, item in enumerate(items):
+            place = _lastmod_place(item)
+            if place is None:
+                where = doc.doc.value_where(path + ("lastmod",) if isinstance(value, str) else path + ("lastmod", i))
+                wrong_shape(self.collector.report, f"lastmod place {item!r} is not one of meta:NAME (as "
+                            "meta:article:modified_time), time, time.CLASS, time#ID or git", where)
+                return None
+            found.append(place)
+        return tuple(found)
+
+    def _served_at(self, given: str, where: Where) -> str | None:
+        """A built site's url: an absolute http(s) URL of a folder."""
+        url, problems = normalise(given)
+        for problem in problems:
+            self.collector.report(problem.code, f"url: {problem.message}", where, url=given)
+        if url is None:
+            return None
+        if not url.startswith(("http://", "https://")):
+            wrong_shape(self.collector.report, "url must be the absolute http(s) URL the built site is served at",
+                        where, url=given)
+            return None
+        return url if url.endswith("/") else url + "/"
+
+    def readable(self, full: str, name: str, where: Where, code: str, what: str) -> bool:
+        """Whether a source or include lies inside the folders this run may read."""
+        if inside(full, self.roots):
+            return True
+        self.collector.report(
+            code, f"{what} '{name}' is outside the site description's folder (after links are followed); "
+            "move it into that folder, or allow its folder with --allow-read DIR", where)
+        return False
+
+
+def _lastmod_place(item: Any) -> tuple[str, ...] | None:
+    """A place a built page's lastmod is read from, parsed (None: not one)."""
+    if not isinstance(item, str):
+        return None
+    text = item.strip()
+    if text == "git":
+        return ("git",)
+    if text.startswith("meta:") and len(text) > len("meta:"):
+        return ("meta", text[len("meta:"):].lower())
+    if text == "time":
+        return ("time",)
+    for mark, kind in ((".", "class"), ("#", "id")):
+        if text.startswith("time" + mark) and len(text) > 5 and " " not in text:
+            return ("time", kind, text[5:])
+    return None
+

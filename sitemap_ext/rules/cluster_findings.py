@@ -1,0 +1,62 @@
+"""The findings of the rules across files, each said here once: the check's cluster
+rules and the build's normaliser of a built site (which leaves the pair out, and says
+so in ``consequence``).
+
+Sources: Google, "Tell Google about localized versions of your page" (return
+links; x-default; "If two pages don't both point to each other, the tags will
+be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import langtags
+from ..diagnostics import Related
+
+Report = Callable[..., object]
+
+
+def named_code(code: str) -> str:
+    name = langtags.display_name(code)
+    return f"{code} ({name})" if name else code
+
+
+def listed_twice(report: Report, loc: str, at: object, same: str = "", consequence: str = "",
+                 related: tuple[Related, ...] = ()) -> None:
+    """U104: a URL listed more than once."""
+    report("U104", f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap{consequence}",
+           at, url=loc, related=related)
+
+
+def no_return(report: Report, loc: str, href: str, code: str, at: object, detail: str = "",
+              related: tuple[Related, ...] = ()) -> None:
+    """H104: a pair without its return link."""
+    report("H104", f"{loc} lists {href} as {named_code(code)}, but {href} does not list {loc} back{detail}; search "
+           "engines ignore a pair without its return link", at, url=loc, hreflang=code, related=related)
+
+
+def sets_differ(report: Report, loc: str, other: str, at: object, detail: str = "", consequence: str = "",
+                related: tuple[Related, ...] = ()) -> None:
+    """H110: members of one cluster that list different alternates."""
+    report("H110", f"{loc} and {other} are in one cluster but list different alternates{detail}; Google keeps the "
+           f"pairs that link both ways, and every member should list every version{consequence}", at, url=loc,
+           related=related)
+
+
+def to_excluded(report: Report, loc: str, target: str, code: str, why: str, at: object, consequence: str = "",
+                related: tuple[Related, ...] = ()) -> None:
+    """H114: an alternate names a page that is noindex or canonicalised elsewhere."""
+    report("H114", f"{loc} names {target} as {code}, but that page {why}: search engines ignore an alternate that "
+           f"is not indexable and canonical; name the canonical URL{consequence}", at, url=loc, hreflang=code,
+           related=related)
+
+
+def to_missing(report: Report, loc: str, target: str, code: str, why: str, fix: str, at: object,
+               consequence: str = "") -> None:
+    """H115: an alternate names a URL that does not answer 200 (no built file serves it)."""
+    report("H115", f"{loc} names {target} as {code}, but {why}: an alternate that does not answer 200 is ignored; "
+           f"{fix}{consequence}", at, url=loc, hreflang=code)
+
+
+NOT_BUILT = "no file of the built site serves it"

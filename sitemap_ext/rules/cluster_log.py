@@ -1,0 +1,128 @@
+"""What one file gives the rules across files: its entries and their alternates, packed.
+
+A ``ClusterLog`` is made where a file is read (a worker process, as a rule) and
+crosses to the main process as a few arrays and byte strings; ``cluster_store.py``
+adds it to the one index of a check. URLs are identified by ``urls.url_key``: a
+blake2b digest of their normalised form, so two spellings of one URL are one URL,
+and nothing depends on the process or its hash seed.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from hashlib import blake2b
+
+from .. import langtags
+
+X_DEFAULT = langtags.X_DEFAULT
+Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
+# What kind of listing an entry is: a URL may stand once in each kind of sitemap
+# (a page in the web sitemap, again in the news or video sitemap).
+# FEED: an RSS or Atom feed's items (Hugo writes one per section beside the sitemap).
+WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED = range(7)  # HTML: a page's own head (its <link> alternates)
+KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed")
+
+
+def list_digest(pairs: Pairs) -> int:
+    text = "\x00".join(f"{code}\x01{href}" for code, href in pairs)
+    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
+                          signed=True)
+
+
+@dataclass
+class ClusterLog:
+    """What one file contributes to the cluster rules (made where the file is read).
+
+    Packed as it is made, so that it crosses to the main process as a few arrays
+    and byte strings and is added there without a Python object per URL: the locs
+    as UTF-8 bytes with their lengths; each distinct list as its codes (numbers
+    into ``codes``), its URLs' keys and its hrefs (bytes and lengths), from
+    ``bounds[i]`` to ``bounds[i + 1]`` in the item arrays."""
+
+    keys: array[int] = field(default_factory=lambda: array("q"))
+    lines: array[int] = field(default_factory=lambda: array("I"))
+    lists: array[int] = field(default_factory=lambda: array("i"))  # local list, -1: none
+    kinds: array[int] = field(default_factory=lambda: array("b"))
+    members: array[int] = field(default_factory=lambda: array("b"))  # 1: its URL is in its list under a language
+    loc_bytes: bytearray = field(default_factory=bytearray)
+    loc_lengths: array[int] = field(default_factory=lambda: array("I"))
+    codes: list[str] = field(default_factory=list)  # the language codes the lists use
+    bounds: array[int] = field(default_factory=lambda: array("I", [0]))
+    item_codes: array[int] = field(default_factory=lambda: array("H"))
+    item_keys: array[int] = field(default_factory=lambda: array("q"))
+    href_bytes: bytearray = field(default_factory=bytearray)
+    href_lengths: array[int] = field(default_factory=lambda: array("I"))
+    digests: array[int] = field(default_factory=lambda: array("q"))
+    firsts: array[int] = field(default_factory=lambda: array("I"))  # per local list: its first entry
+    named: array[int] = field(default_factory=lambda: array("I"))  # per local list: URLs under a language
+    # A log of many files (a worker's batch of pages): each file's name, and where its
+    # entries end; empty for a log of one file.
+    files: list[str] = field(default_factory=list)
+    ends: array[int] = field(default_factory=lambda: array("I"))
+    # Built pages only: entry -> where its link lines start in link_lines (one per item
+    # of its list, in the list's order), so a finding about one link is placed at it.
+    line_starts: dict[int, int] = field(default_factory=dict)
+    link_lines: array[int] = field(default_factory=lambda: array("I"))
+    _local: dict[Pairs, int] = field(default_factory=dict)
+    _code_ids: dict[str, int] = field(default_factory=dict)
+    _previous: tuple[Pairs, int] | None = None
+
+    def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
+            named: frozenset[int], lines: tuple[int, ...] | None = None) -> None:
+        """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
+        ``named`` the keys of the URLs listed under a language code, ``lines`` the line of
+        each pair's link where they differ from the entry's (a page's head)."""
+        if lines is not None and pairs and any(found != line for found in lines):
+            self.line_starts[len(self.keys)] = len(self.link_lines)
+            self.link_lines.extend(lines)
+        self.keys.append(key)
+        self.lines.append(line)
+        self.kinds.append(kind)
+        encoded = loc.encode("utf-8", "surrogatepass")
+        self.loc_bytes += encoded
+        self.loc_lengths.append(len(encoded))
+        if not pairs:
+            self.lists.append(-1)
+            self.members.append(0)
+            return
+        previous = self._previous
+        if previous is not None and previous[0] is pairs:
+            local = previous[1]  # the next member of the same cluster: the usual case
+        else:
+            found = self._local.get(pairs)
+            if found is None:
+                found = self._local[pairs] = len(self.firsts)
+                self._pack(pairs, keys, named)
+            local = found
+            self._previous = (pairs, local)
+        self.lists.append(local)
+        self.members.append(1 if key in named else 0)
+
+    def end_file(self, display: str) -> None:
+        """The entries added so far since the last file's end are ``display``'s."""
+        if len(self.keys) > (self.ends[-1] if self.ends else 0):
+            self.files.append(display)
+            self.ends.append(len(self.keys))
+
+    def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int]) -> None:
+        code_ids = self._code_ids
+        for code, href in pairs:
+            code_id = code_ids.get(code)
+            if code_id is None:
+                code_id = code_ids[code] = len(self.codes)
+                self.codes.append(code)
+            self.item_codes.append(code_id)
+            encoded = href.encode("utf-8", "surrogatepass")
+            self.href_bytes += encoded
+            self.href_lengths.append(len(encoded))
+        self.item_keys.extend(keys)
+        self.bounds.append(len(self.item_codes))
+        self.firsts.append(len(self.keys) - 1)
+        self.digests.append(list_digest(pairs))
+        self.named.append(len({key for (code, _), key in zip(pairs, keys, strict=True) if code != X_DEFAULT}))
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_local"], state["_code_ids"], state["_previous"] = {}, {}, None  # only needed while adding
+        return state

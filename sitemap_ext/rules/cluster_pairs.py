@@ -1,0 +1,150 @@
+"""The pair examination: the clusters whose lists are not whole, pair by pair (H104,
+H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to look at.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Related, Where
+from ..urls import url_key, variants
+from .cluster_findings import Report, named_code, no_return, sets_differ
+from .cluster_log import FEED, TEXT, X_DEFAULT
+from .cluster_store import ClusterStore
+
+
+class Examination:
+    """The clusters whose lists are not whole, pair by pair."""
+
+    def __init__(self, index: ClusterStore, lists: set[int], report: Report) -> None:
+        self.index = index
+        self.lists = lists
+        self.report = report
+        self.reported: set[tuple[int, int, str]] = set()
+
+    def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
+        """Every alternate the listings of a URL give: key -> (codes, href)."""
+        index = self.index
+        out: dict[int, tuple[set[str], str]] = {}
+        for place in index.listings(key):
+            list_id = index.held[index.order[place]]
+            if list_id < 0:
+                continue
+            for item in index.items(list_id):
+                found = out.get(index.item_key[item])
+                if found is None:
+                    found = out[index.item_key[item]] = (set(), index.hrefs[item])
+                found[0].add(index.codes[index.item_code[item]])
+        return out
+
+    def run(self) -> None:
+        index = self.index
+        seen: set[int] = set()
+        for entry in range(len(index.key)):
+            list_id = index.held[entry]
+            key = index.key[entry]
+            if list_id not in self.lists or key in seen:
+                continue
+            seen.add(key)  # a URL listed twice is judged once, over all its listings
+            self.entry(entry, key)
+
+    def entry(self, entry: int, key: int) -> None:
+        index = self.index
+        loc = index.locs[entry]
+        mine = self.pairs_of(key)
+        own = mine.get(key, (set(), loc))[0]
+        for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
+            if target == key or codes == {X_DEFAULT}:
+                continue  # itself; an x-default target (a language selector) need not link back
+            where = index.where(entry, target)
+            code = sorted(codes - {X_DEFAULT})[0]
+            listings = index.listings(target)
+            if not listings:
+                self.absent(entry, href, code)
+                continue
+            entries = [index.order[p] for p in listings]
+            other = min(entries)
+            related = (index.related(other, f"{href} is listed here"),)
+            if all(index.kind[e] in (TEXT, FEED) for e in entries):
+                self.once(entry, "H111", href, f"alternate {href} ({code}) is listed only in a text sitemap or feed, "
+                          "which cannot carry hreflang, so its return link cannot be verified; list it in an XML "
+                          "sitemap with its alternates", url=loc, hreflang=code)
+                continue
+            theirs = self.pairs_of(target)
+            self.pair(entry, loc, key, own, mine, href, target, code, theirs, where, related)
+
+    def pair(self, entry: int, loc: str, key: int, own: set[str], mine: dict[int, tuple[set[str], str]], href: str,
+             target: int, code: str, theirs: dict[int, tuple[set[str], str]], where: Where,
+             related: tuple[Related, ...]) -> None:
+        back = theirs.get(key)
+        if back is None:
+            variant = next((theirs[url_key(v)][1] for v in variants(loc) if url_key(v) in theirs), None)
+            if variant is not None and self.variant_pair(key, url_key(variant)):
+                return
+            if variant is not None:
+                self.report("H113", f"{loc} lists {href} as {named_code(code)}, and {href} lists {variant} back, not "
+                            f"{loc}: to search engines another URL (check the trailing slash and http/https); "
+                            "use one form everywhere", where, url=loc, hreflang=code, suggestion=loc,
+                            related=related)
+            elif len(theirs) > 1 and (set(mine) | {key}) & (set(theirs) | {target}) == {target}:
+                self.report("H109", f"{href} is in two clusters that share nothing else: this one (with {loc}) and "
+                            f"the one {href}'s own listing gives; a URL belongs to one cluster", where, url=loc,
+                            hreflang=code, related=related)
+            else:
+                no_return(self.report, loc, href, code, where, related=related)
+            return
+        if back[0] == {X_DEFAULT} and own - {X_DEFAULT}:
+            no_return(self.report, loc, href, code, where, related=related, detail=(
+                f", only as x-default (a return link names the page as the language version it is: "
+                f"{', '.join(sorted(own - {X_DEFAULT}))})"))
+            return
+        their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
+        if their_own and not (set(mine[target][0]) & their_own):
+            better = sorted(their_own)[0]
+            self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
+                        f"{named_code(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
+                        suggestion=better, related=related)
+            return
+        names = {k: text for k, (_, text) in (*theirs.items(), *mine.items())}
+        names.update({key: loc, target: href})
+        missing = sorted(names[k] for k in (set(mine) | {key}) ^ (set(theirs) | {target}))
+        pair_key = (min(key, target), max(key, target), "H110")
+        if missing and pair_key not in self.reported:
+            self.reported.add(pair_key)
+            sets_differ(self.report, loc, href, where, related=related,
+                        detail=f" (not in both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})")
+
+    def absent(self, entry: int, href: str, code: str) -> None:
+        """An alternate no sitemap lists: another spelling of a listed URL (H113), or unknown (H111)."""
+        index = self.index
+        loc = index.locs[entry]
+        for variant in variants(href):
+            listings = index.listings(url_key(variant))
+            if listings:
+                other = index.order[listings.start]
+                if self.variant_pair(url_key(href), url_key(variant)):
+                    return
+                self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but what was checked names that "
+                          f"page {index.locs[other]}: to search engines another URL (check the trailing slash and "
+                          "http/https); use one form everywhere", url=loc, hreflang=code,
+                          suggestion=index.locs[other], related=(index.related(other, "listed here"),))
+                return
+        list_id = index.held[entry]
+        self.once(index.list_first[list_id], "H111", href, f"alternate {href} ({code}) is in none of the sitemaps "
+                  "checked, so its return link cannot be verified; check its host's sitemap too", hreflang=code)
+
+    def variant_pair(self, one: int, other: int) -> bool:
+        """Whether H113 was said of these two spellings already (each end of the pair would say it)."""
+        mark = (min(one, other), max(one, other), "H113")
+        if mark in self.reported:
+            return True
+        self.reported.add(mark)
+        return False
+
+    def once(self, entry: int, code: str, href: str, message: str, **extra: object) -> None:
+        """Per list and alternate: the members of a cluster share the finding."""
+        index = self.index
+        mark = (index.held[entry], url_key(href), code)
+        if mark in self.reported:
+            return
+        self.reported.add(mark)
+        extra.setdefault("url", index.locs[entry])
+        self.report(code, message, index.where(entry), **extra)

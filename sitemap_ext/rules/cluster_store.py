@@ -1,0 +1,236 @@
+"""The index of every file's entries, in compact memory: what the rules across files read.
+
+A million entries must not become a million Python objects:
+
+* Each distinct list of alternates is stored once (its codes and URL keys in
+  flat arrays, its URLs zlib-compressed a block at a time): the members of a
+  healthy cluster share one list.
+* Entries live in flat arrays (key, file, line, list, kind); their URLs are
+  kept compressed too and read back only for findings.
+* When every file is read, the keys are sorted once: duplicates are neighbours,
+  and "which entries list URL X" is a binary search. A list held by as many of
+  its own URLs as it names (each URL listed once) is a whole cluster and needs
+  nothing more; only the others are looked at pair by pair.
+"""
+
+from __future__ import annotations
+
+import zlib
+from array import array
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate, compress
+from typing import ClassVar
+
+from ..diagnostics import Related, Where
+from .cluster_log import HTML, ClusterLog
+
+
+def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
+    """The entries in order of their keys (ties in entry order), and the keys so sorted.
+
+    Sorting a million entries at once would make a million Python objects (their
+    numbers and keys) for the moment of the sort: hundreds of megabytes at five
+    million. So entries are first dealt into 256 buckets by their key's top byte
+    (an array of entry numbers each), and each bucket is sorted on its own: the
+    buckets in order are the whole in order, and the transient objects are one
+    bucket's."""
+    buckets = [array("I") for _ in range(256)]
+    appends = [bucket.append for bucket in buckets]
+    for entry, key in enumerate(keys):
+        appends[(key >> 56) + 128](entry)  # signed keys: the top byte -128..127 to 0..255
+    order, ordered = array("I"), array("q")
+    get = keys.__getitem__
+    for bucket in buckets:
+        if bucket:
+            entries = sorted(bucket, key=get)
+            order.extend(entries)
+            ordered.extend(map(get, entries))
+    return order, ordered
+
+
+class PackedText:
+    """Strings appended one by one, kept zlib-compressed a block at a time and read back
+    by number: a tenth of their size (URLs share hosts and paths). Reading is rare (for
+    findings), so the last block read is kept inflated and nothing more."""
+
+    BLOCK: ClassVar[int] = 1 << 20
+
+    def __init__(self) -> None:
+        self.blocks: list[bytes] = []
+        self.starts = array("Q")  # offset of each block's first byte
+        self.ends = array("I")  # per string: where it ends (8-byte numbers past 4 GiB)
+        self.tail = bytearray()
+        self.tail_start = 0
+        self._inflated: tuple[int, bytes] = (-1, b"")
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def extend_packed(self, data: bytes | bytearray, lengths: array[int]) -> None:
+        """Strings given as their UTF-8 bytes one after another, and each one's length."""
+        if not lengths:
+            return
+        start = self.tail_start + len(self.tail)
+        if self.ends.typecode == "I" and start + sum(lengths) >= 1 << 32:
+            self.ends = array("Q", self.ends)
+        ends = accumulate(lengths, initial=start)
+        next(ends)  # the initial value: where the first one starts
+        self.ends.extend(ends)
+        self.tail += data
+        if len(self.tail) >= self.BLOCK:
+            self.blocks.append(zlib.compress(self.tail, 1))
+            self.starts.append(self.tail_start)
+            self.tail_start += len(self.tail)
+            self.tail = bytearray()
+
+    def __getitem__(self, number: int) -> str:
+        start = self.ends[number - 1] if number else 0
+        stop = self.ends[number]
+        if start >= self.tail_start:
+            data = bytes(self.tail[start - self.tail_start:stop - self.tail_start])
+        else:
+            block = bisect_right(self.starts, start) - 1
+            if self._inflated[0] != block:
+                self._inflated = (block, zlib.decompress(self.blocks[block]))
+            offset = self.starts[block]
+            data = self._inflated[1][start - offset:stop - offset]
+        return data.decode("utf-8", "surrogatepass")
+
+
+@dataclass
+class ClusterStore:
+    """Every file's entries and every distinct list of alternates, added log by log
+    in the fixed order of files, and read back by number (``ClusterIndex`` judges them)."""
+
+    files: list[str] = field(default_factory=list)
+    # Per entry, in the order read.
+    key: array[int] = field(default_factory=lambda: array("q"))
+    file: array[int] = field(default_factory=lambda: array("I"))
+    line: array[int] = field(default_factory=lambda: array("I"))
+    held: array[int] = field(default_factory=lambda: array("i"))  # the list each entry holds, -1: none
+    kind: array[int] = field(default_factory=lambda: array("b"))
+    locs: PackedText = field(default_factory=PackedText)
+    # Per distinct list: its items [start, end), first entry, members, URLs named.
+    list_start: array[int] = field(default_factory=lambda: array("I", [0]))
+    list_first: array[int] = field(default_factory=lambda: array("i"))
+    list_members: array[int] = field(default_factory=lambda: array("I"))
+    list_named: array[int] = field(default_factory=lambda: array("I"))
+    list_ids: dict[int, int] = field(default_factory=dict)  # digest of the list -> list
+    line_starts: dict[int, int] = field(default_factory=dict)  # a page's entry -> its links' lines (ClusterLog)
+    link_lines: array[int] = field(default_factory=lambda: array("I"))
+    item_code: array[int] = field(default_factory=lambda: array("H"))
+    item_key: array[int] = field(default_factory=lambda: array("q"))
+    hrefs: PackedText = field(default_factory=PackedText)
+    codes: list[str] = field(default_factory=list)
+    code_ids: dict[str, int] = field(default_factory=dict)
+    # Made by sort(), when every log is added: keys sorted, and the entry at each sorted place.
+    sorted_keys: array[int] = field(default_factory=lambda: array("q"))
+    order: array[int] = field(default_factory=lambda: array("I"))
+
+    # --- adding ------------------------------------------------------------------------
+
+    def add(self, display: str | None, log: ClusterLog) -> None:
+        """One file's log, in the fixed order of files; with ``display`` None, a log of
+        many files (``log.files``, ``log.ends``)."""
+        first_id = len(self.files)
+        if display is not None:
+            self.files.append(display)
+            self.file.extend(array("I", [first_id]) * len(log.keys))
+        else:
+            self.files.extend(log.files)
+            start = 0
+            for number, end in enumerate(log.ends):
+                self.file.extend(array("I", [first_id + number]) * (end - start))
+                start = end
+        base = len(self.key)
+        offset = len(self.link_lines)
+        for local, start in log.line_starts.items():
+            self.line_starts[base + local] = offset + start
+        self.link_lines.extend(log.link_lines)
+        ids = []
+        if log.firsts:
+            codes = [self._code_id(code) for code in log.codes]
+            href_ends = list(accumulate(log.href_lengths, initial=0))
+            for local, digest in enumerate(log.digests):
+                found = self.list_ids.get(digest)
+                if found is None:
+                    found = self._new_list(log, local, codes, href_ends, digest, base)
+                ids.append(found)
+        self.key.extend(log.keys)
+        self.line.extend(log.lines)
+        self.kind.extend(log.kinds)
+        self.locs.extend_packed(log.loc_bytes, log.loc_lengths)
+        lists = array("i", [ids[local] if local >= 0 else -1 for local in log.lists]) if ids else log.lists
+        self.held.extend(lists)
+        for list_id in compress(lists, log.members):
+            self.list_members[list_id] += 1
+
+    def _code_id(self, code: str) -> int:
+        code_id = self.code_ids.get(code)
+        if code_id is None:
+            code_id = self.code_ids[code] = len(self.codes)
+            self.codes.append(code)
+        return code_id
+
+    def _new_list(self, log: ClusterLog, local: int, codes: list[int], href_ends: list[int], digest: int,
+                  base: int) -> int:
+        start, stop = log.bounds[local], log.bounds[local + 1]
+        list_id = self.list_ids[digest] = len(self.list_first)
+        self.item_code.extend([codes[code] for code in log.item_codes[start:stop]])
+        self.item_key.extend(log.item_keys[start:stop])
+        self.hrefs.extend_packed(log.href_bytes[href_ends[start]:href_ends[stop]], log.href_lengths[start:stop])
+        self.list_start.append(len(self.item_code))
+        self.list_first.append(base + log.firsts[local])
+        self.list_members.append(0)
+        self.list_named.append(log.named[local])
+        return list_id
+
+    # --- reading back ----------------------------------------------------------------------
+
+    def items(self, list_id: int) -> range:
+        return range(self.list_start[list_id], self.list_start[list_id + 1])
+
+    def where(self, entry: int, target: int | None = None) -> Where:
+        """Where an entry stands; with ``target`` (a URL's key), where its link to that
+        URL stands, for an entry whose links have lines of their own (a page's head)."""
+        line = self.line[entry]
+        start = self.line_starts.get(entry) if target is not None else None
+        if start is not None:
+            items = self.items(self.held[entry])
+            for number, item in enumerate(items):
+                if self.item_key[item] == target:
+                    line = self.link_lines[start + number]
+                    break
+        return Where(self.files[self.file[entry]], line)
+
+    def related(self, entry: int, message: str) -> Related:
+        return Related(message, self.files[self.file[entry]], self.line[entry], url=self.locs[entry])
+
+    def listings(self, key: int) -> range:
+        """The places in sorted order of every entry with this key."""
+        low = bisect_left(self.sorted_keys, key)
+        return range(low, bisect_right(self.sorted_keys, key, low))
+
+    def pairs(self, list_id: int) -> frozenset[tuple[str, int]]:
+        """The (code, URL key) pairs of a distinct list; empty for none (-1)."""
+        if list_id < 0:
+            return frozenset()
+        return frozenset((self.codes[self.item_code[item]], self.item_key[item]) for item in self.items(list_id))
+
+    def named_urls(self) -> list[str]:
+        """Every URL the sitemaps list or name as an alternate, once each, in the order
+        read (a page's own head, HTML, adds none): the pages a live check may fetch."""
+        urls: dict[int, str] = {}
+        for entry in range(len(self.key)):
+            if self.kind[entry] != HTML:
+                urls.setdefault(self.key[entry], self.locs[entry])
+        for item in range(len(self.item_key)):
+            href = self.hrefs[item]
+            if href.lower().startswith(("http://", "https://")):
+                urls.setdefault(self.item_key[item], href)
+        return list(urls.values())
+
+    def sort(self) -> None:
+        """When every log is added: the keys sorted, for ``listings``."""
+        self.order, self.sorted_keys = sorted_by_key(self.key)

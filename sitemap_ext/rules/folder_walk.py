@@ -1,0 +1,107 @@
+"""The inputs found: a folder walked (its files told apart by their content, built
+pages handed to the workers in batches as the walk goes), robots.txt files read
+for the sitemaps they submit, and a .gz twin of a sitemap left out (X117).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import replace
+
+from ..diagnostics import Where
+from ..folder import retained_files
+from ..read.live import sitemap_lines
+from ..read.site_yaml import display_name
+from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
+from ..safeio import Refused, open_regular, walk_inside
+from ..urls import origin_text
+from .judge_file import Task, is_page
+from .run_state import RunState
+from .workers import IN_FLIGHT, PAGE_BATCH, Workers
+
+
+class FolderWalk(RunState):
+    """The steps of a check that find its inputs in folders and robots.txt files."""
+
+    def _walk(self, folder: str, workers: Workers) -> list[tuple[str, Sniffed | None]]:
+        found: list[tuple[str, Sniffed | None]] = []
+        pages: list[Task] = []
+        # A versioned build keeps its previous files one build longer (for readers of
+        # the previous index): they are not part of what the folder now publishes.
+        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
+        for path, real in walk_inside(folder):
+            if real is None or path in retained:  # a link out; a previous build's file
+                self.skipped.append(display_name(path))
+                continue
+            self._real[path] = real
+            if is_robots(path):
+                self._robots(path)
+                continue
+            if self.options.html != "off" and path.lower().endswith((".html", ".htm")):
+                task = self._task(path, None, None, False)  # a page, most likely: its worker reads its content
+                if task is not None:
+                    pages.append(task)
+                    if len(pages) == PAGE_BATCH:
+                        self._page_batch(workers, pages)
+                        pages = []
+                continue
+            sniffed = sniff(path)
+            if is_sitemap(path, sniffed) or (is_page(path, sniffed) and self.options.html != "off"):
+                found.append((path, sniffed))
+            else:
+                self.skipped.append(display_name(path))
+        if pages:
+            self._page_batch(workers, pages)
+        return found
+
+    def _page_batch(self, workers: Workers, pages: list[Task]) -> None:
+        """A batch of pages to the workers; once a few are in flight, the oldest is taken
+        (waiting for it if need be): the results a large site's walk runs ahead of are
+        not all held at once. When a batch is taken depends on counts only, never on
+        timing, so the order of findings is the same in every run."""
+        self._page_batches.append(workers.batch(pages))
+        if workers.pool is not None and len(self._page_batches) > IN_FLIGHT * max(self.options.jobs, 1):
+            self._take(self._page_batches.pop(0))
+
+    def _robots(self, path: str) -> None:
+        """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
+        and, where the robots.txt's own host is known (--base-url), that host's URLs."""
+        own = self._url_of(os.path.realpath(path))
+        try:
+            with open_regular(path) as handle:
+                data = handle.read(1 << 20)  # Google reads the first 500 KiB of a robots.txt
+        except (OSError, Refused) as exc:
+            self.collector.report(*cannot_read(display_name(path), str(getattr(exc, "strerror", None) or exc)),
+                                  Where(display_name(path)))
+            return
+        for value, _ in sitemap_lines(data.decode("utf-8", "replace")):
+            self.submitted.add(value)
+            if own is not None and origin_text(value).lower() != origin_text(own).lower():
+                self.options = replace(self.options, cross_submitted=self.options.cross_submitted
+                                       | {origin_text(own).lower()})
+
+    def _twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
+        """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
+        paths = {path for path, _ in found}
+        kept = []
+        for path, sniffed in found:
+            twin = path[:-3]
+            if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
+                self.collector.report("X117", f"{display_name(path)} holds the same sitemap as {display_name(twin)}; "
+                                      "it is checked once", Where(display_name(path)))
+                continue
+            kept.append((path, sniffed))
+        return kept
+
+
+def _digest(path: str) -> bytes:
+    hasher = hashlib.blake2b(digest_size=16)
+    for chunk in open_bytes(path, lambda *args, **kw: None):
+        hasher.update(chunk)
+    return hasher.digest()
+
+
+def is_robots(path: str) -> bool:
+    name = os.path.basename(path).lower()
+    return name.startswith("robots") and name.endswith(".txt")

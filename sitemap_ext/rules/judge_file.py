@@ -1,0 +1,335 @@
+"""One file read and judged: ``check_file``, in this process or in a worker.
+
+The file is read with the reader its content asks for (``read/xml.py``,
+``read/text.py``, a built page's head through ``read/html.py``); each record it
+gives is handed to the rules of the registry (``rules/__init__.py``), and each
+entry's URL and alternates go to a ``ClusterLog`` for the rules across files.
+What a file gives back (``FileResult``) is merged by the check (``run.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urljoin
+
+from .. import langtags, rules
+from ..codes import REGISTRY
+from ..diagnostics import Collector, Diagnostic, Where
+from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
+from ..read.html import PageHead, Placed, read_head
+from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
+from ..read.site_yaml import display_name
+from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
+from ..read.text import read_text
+from ..read.xml import read_xml
+from ..urls import url_key
+from .cluster_log import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterLog
+from .config import Policy
+from .context import Context
+from .hreflang import judge_links
+
+_TAG_LINES = 64  # a start tag is looked for this many lines back
+_LONG_LINE = 1 << 16
+# Codes after which a file is not read to its end (unreadable, too large, corrupt, malformed).
+_STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
+
+
+@dataclass(frozen=True)
+class Options:
+    now: float | None = None
+    base_urls: tuple[tuple[str, str], ...] = ()  # (URL prefix, folder), longest first
+    cross_submitted: frozenset[str] = frozenset()  # origins
+    policy: Policy | None = None
+    jobs: int = 1
+    max_per_code: int | None = MAX_STORED_PER_CODE  # findings kept per code (None: all)
+    # HTML pages in the inputs: "on" (read their heads; index.html is its folder's
+    # URL), "drop-ext" (also: a page's URL has no .html), "off" (skipped).
+    html: str = "on"
+    robots: tuple[tuple[str, str], ...] = ()  # (origin, robots.txt text): a live check's hosts
+
+
+@dataclass(frozen=True)
+class Task:
+    """One file to check, with what is known of it before it is read."""
+
+    path: str
+    url: str | None
+    submitted: bool
+    sniffed: Sniffed | None  # None: a file named as a page, whose content its worker sniffs
+    display: str | None = None  # how findings name it (a fetched file: its URL), else by its path
+    noindex: bool = False  # a fetched page whose X-Robots-Tag says noindex
+
+    @property
+    def page(self) -> bool:
+        return self.sniffed is None or is_page(self.path, self.sniffed)
+
+
+@dataclass
+class FileResult:
+    record: dict[str, object]
+    diagnostics: list[Diagnostic]
+    suppressed: Counter[str]
+    ignored: Counter[str]
+    log: ClusterLog | None
+    children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
+    page: tuple[str, int, bool, str | None] | None = None  # a built page's facts (FileFacts.page)
+    resniffed: tuple[str, Sniffed] | None = None  # a file named as a page that holds something else
+
+
+def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None,
+               log: ClusterLog | None = None) -> FileResult:
+    """Read one file with the reader its content asks for, and run every rule on it.
+    Its entries go to ``log`` when one is given (a batch's), else to a log of its own."""
+    opened, sniffed = _opened(task)
+    if task.sniffed is None and not is_page(task.path, sniffed):  # for the main process to plan
+        if opened is not None:
+            opened.close()
+        return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
+    display = task.display or display_name(task.path)
+    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+
+    facts = FileFacts(display, url=task.url, submitted=task.submitted)
+
+    def report(code: str, message: str, line: int | None, **extra: Any) -> None:
+        if code in _STOPPED:
+            facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
+        collector.report(code, message, Where(display, line), **extra)
+
+    ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
+                  cross_submitted=options.cross_submitted, robots=dict(options.robots))
+    _misnamed(task.display or task.path, sniffed, report)
+    chunks = opened.chunks(report) if opened is not None else open_bytes(task.path, report)
+    shared = log is not None
+    log = log if log is not None else ClusterLog()
+    children = _judge_records(_records(task, sniffed, chunks, facts, report), task, ctx, log)
+    if facts.kind is not None and facts.kind != "html":  # (a page is no file of entries)
+        for check in rules.FILE_RULES:
+            check(ctx)
+    diagnostics = collector.diagnostics
+    if sniffed.xml and diagnostics:
+        diagnostics = _start_lines(task.path, diagnostics)
+    record: dict[str, object] = {"file": display, "kind": facts.kind or "unreadable", "urls": facts.entries,
+                                 "url": task.url}
+    if shared:
+        log.end_file(display)
+    return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
+                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
+
+
+def _opened(task: Task) -> tuple[Opened | None, Sniffed]:
+    """What the file holds; a file named as a page is sniffed here, with the one
+    opening that reads it (given back open)."""
+    if task.sniffed is not None:
+        return None, task.sniffed
+    opened = sniff_open(task.path)
+    return opened, opened.sniffed if opened is not None else sniff(task.path)
+
+
+def _records(task: Task, sniffed: Sniffed, chunks: Iterator[bytes], facts: FileFacts,
+             report: rules.context.Report) -> Iterator[object]:
+    """The reader the content asks for: a built page's head, XML, or text."""
+    if is_page(task.path, sniffed):
+        return _page(chunks, facts, task.url, report)
+    if sniffed.xml:
+        return read_xml(chunks, facts, report)
+    return read_text(chunks, facts, report)
+
+
+def _judge_records(records: Iterator[object], task: Task, ctx: Context, log: ClusterLog) -> list[tuple[str, int]]:
+    """Every record through the rules, as read; an index's children: (URL, line)."""
+    facts = ctx.facts
+    children: list[tuple[str, int]] = []
+    for record in records:
+        if task.noindex and facts.page is not None:
+            facts.page = (facts.page[0], facts.page[1], True, facts.page[3])
+        if isinstance(record, UrlEntry):
+            _entry(record, ctx, log)
+        elif isinstance(record, IndexEntry):
+            child = _index_entry(record, ctx)
+            if child is not None:
+                children.append((child, record.line))
+        elif isinstance(record, Stray):
+            rules.structure.stray(record, ctx)
+    return children
+
+
+def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
+    facts = ctx.facts
+    facts.entries += 1
+    if facts.entries > MAX_URLS_PER_FILE:
+        rules.files.entry_count(ctx, entry.line)
+    loc = None
+    if len(entry.locs) == 1:
+        text = entry.locs[0].text
+        if text:
+            loc = text.strip() or None
+    if loc is not None and facts.url is not None and not loc.lower().startswith(("http://", "https://")):
+        # A relative loc is U101 (its rule says so, at its line); the rest is judged with
+        # it resolved against the file's URL, as a browser would: one mistake, one finding.
+        loc = _resolved(facts.url, loc) or loc
+    ctx.loc = loc
+    if loc is not None:
+        ctx.loc_key = url_key(loc)
+    for check in rules.ENTRY_RULES:
+        check(entry, ctx)
+    if loc is None:
+        return
+    if entry.links:
+        judged = judge_links(entry.links, loc)
+        kind = _kind(entry)
+        # A page's links stand on lines of their own: a finding about one is placed there.
+        lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind == HTML else None
+        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
+    else:
+        log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
+
+
+def _resolved(base: str, reference: str) -> str | None:
+    try:
+        url = urljoin(base, reference)
+    except ValueError:
+        return None
+    return url if url.lower().startswith(("http://", "https://")) else None
+
+
+def is_page(path: str, sniffed: Sniffed) -> bool:
+    """A built HTML page: HTML content in a file named as one (HTML served where a
+    sitemap should be, as sitemap.xml, is judged as that sitemap: X102 or X104)."""
+    return sniffed.kind == "html" and path.lower().endswith((".html", ".htm"))
+
+
+def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
+          report: rules.context.Report) -> Iterator[UrlEntry]:
+    """A built page as one record: its URL and the alternates its head gives (the
+    rules judge them as they judge a sitemap entry's)."""
+    facts.kind = "html"
+    head = read_head(chunks)
+    if url is None:
+        return
+    if not head.complete:
+        rules.files.head_unread(report, 1, url=url)
+        return
+    url = head.served_as(url)
+    _lang(head, url, report)
+    lines = tuple(place.line for place in head.alternate_places)
+    # A page with no alternates is a record too: a page that another names as its
+    # alternate and does not name it back is then a missing return link (H104).
+    first = lines[0] if lines else 1
+    facts.page = (url, first, head.noindex, head.canonical_elsewhere(url))
+    yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
+
+
+def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
+    """L113: <html lang> names another language than the page's own hreflang code."""
+    if head.lang is None or not head.lang.text.strip():
+        return
+    own = _own_alternate(head, url)
+    if own is None:
+        return
+    code, place = own
+    written = head.lang.text.strip()
+    page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
+    if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
+        report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
+               f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url, hreflang=code)
+
+
+def _own_alternate(head: PageHead, url: str) -> tuple[str, Placed] | None:
+    """The first hreflang link (not x-default, not media) that names the page itself:
+    its URL as written, else the same URL in another spelling."""
+    candidates = [(code, href.strip(), place) for (_, code, href, media), place
+                  in zip(head.alternates, head.alternate_places, strict=True)
+                  if code is not None and href is not None and media is None and code.lower() != "x-default"]
+    for code, href, place in candidates:
+        if href == url:  # (the usual case, without a key)
+            return code, place
+    own = url_key(url)
+    for code, href, place in candidates:
+        try:
+            if url_key(href if href.startswith(("https://", "http://")) else urljoin(url, href)) == own:
+                return code, place
+        except ValueError:
+            continue
+    return None
+
+
+def _kind(entry: UrlEntry) -> int:
+    """Which kind of sitemap the listing belongs to (a URL may stand once in each)."""
+    if entry.source == "line":
+        return TEXT
+    if entry.source == "html":
+        return HTML
+    if entry.source == "item":
+        return FEED
+    kinds = {item.kind for item in entry.media}
+    if "news" in kinds:
+        return NEWS
+    if "video" in kinds:
+        return VIDEO
+    if "image" in kinds and not (entry.links or entry.lastmod or entry.changefreq or entry.priority):
+        return IMAGE
+    return WEB
+
+
+def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
+    ctx.facts.entries += 1
+    rules.files.entry_count(ctx, entry.line)
+    ctx.loc = None
+    if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
+        ctx.loc = entry.locs[0].text.strip()
+    for check in rules.INDEX_RULES:
+        check(entry, ctx)
+    return ctx.loc if ctx.loc is not None and ctx.loc.lower().startswith(("http://", "https://")) else None
+
+
+def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None:
+    """X116: the name says another kind than the content (the content wins)."""
+    name = path.lower()
+    if sniffed.kind is None or sniffed.empty:  # unreadable: its F101 says enough; empty: its X115
+        return
+    said = None
+    if name.endswith(".gz") != sniffed.gzipped:
+        said = "gzip" if sniffed.gzipped else "not gzip"
+    base = name[:-3] if name.endswith(".gz") else name
+    if base.endswith(".txt") and sniffed.xml:
+        said = "XML"
+    elif base.endswith(".xml") and not sniffed.xml:
+        said = "text"
+    if said is not None:
+        report("X116", f"the file's name says one kind and its content is {said}; it is read as its content. "
+               "Name it for what it holds: search engines may go by the name or the Content-Type", 1)
+
+
+def _start_lines(path: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """libxml2 gives an element the line where its start tag ends; a tag written over
+    several lines is located where it starts. Done only for files with findings, in
+    one streaming pass that keeps the last few lines."""
+    wanted = {d.line for d in diagnostics if d.line is not None}
+    if not wanted:
+        return diagnostics
+    moved: dict[int, int] = {}
+    recent: deque[bytes] = deque(maxlen=_TAG_LINES)
+    for number, text in enumerate(_file_lines(path), 1):
+        recent.append(text)
+        if number in wanted:
+            head = text.split(b">", 1)[0] if b">" in text else None
+            if head is not None and b"<" not in head:  # the line starts inside a tag
+                for back in range(2, len(recent) + 1):
+                    if b"<" in recent[-back]:
+                        moved[number] = number - back + 1
+                        break
+    return [replace(d, line=moved[d.line]) if d.line in moved else d for d in diagnostics]
+
+
+def _file_lines(path: str) -> Iterator[bytes]:
+    pending = b""
+    for chunk in open_bytes(path, lambda *args, **kw: None):
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        if len(pending) > _LONG_LINE:
+            pending = pending[-_LONG_LINE:]  # only a line's end can matter here
+        yield from lines
+    yield pending

@@ -1,0 +1,81 @@
+"""Where files are judged: in this process, or in a pool of worker processes.
+
+Files go to ``check_file`` in batches: a sitemap alone, built pages by the batch
+(their entries in one cluster log). A batch is taken when the check asks for it,
+so results are merged in a fixed order whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from typing import Protocol
+
+from ..pool import process_pool
+from .cluster_log import ClusterLog
+from .judge_file import FileResult, Options, Task, check_file
+
+PAGE_BATCH = 64  # built pages handed to a worker at once
+IN_FLIGHT = 8  # batches of pages per worker handed over and not yet taken
+
+
+class Planner(Protocol):
+    """What the workers read of a check as each batch is planned."""
+
+    options: Options
+    noted: set[tuple[str, str]]
+
+
+class Pending:
+    """A batch of files handed to the workers (or, with one job, to be checked here when
+    its turn comes): ``result()`` gives its results and the cluster log its pages share."""
+
+    def __init__(self, run: Callable[[], tuple[list[FileResult], ClusterLog | None]]) -> None:
+        self.result = run
+
+
+class Workers:
+    """The worker processes of one check (started at the first batch), or none."""
+
+    def __init__(self, run: Planner) -> None:
+        self.run = run  # (its options as they are when a batch is planned: robots.txt files change them)
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def batch(self, tasks: list[Task], *, alone: bool = False) -> Pending:
+        """``tasks`` to check as one batch; in this process when there is one job, or
+        when this is the check's one batch (``alone``: a pool would cost more)."""
+        options = self.run.options
+        if self.pool is None and (options.jobs < 2 or alone):
+            return Pending(partial(work_batch, tasks, options, self.run.noted))
+        if self.pool is None:
+            self.pool = process_pool(options.jobs)
+        return Pending(self.pool.submit(work_batch, tasks, options).result)
+
+    def plan(self, tasks: list[Task]) -> list[Pending]:
+        """Sitemaps, each in a batch of its own (so that large files spread evenly), and
+        pages in batches (one message each way per batch, and one cluster log)."""
+        batches: list[list[Task]] = []
+        for task in tasks:
+            if batches and task.page and batches[-1][0].page and len(batches[-1]) < PAGE_BATCH:
+                batches[-1].append(task)
+            else:
+                batches.append([task])
+        return [self.batch(batch, alone=len(batches) == 1) for batch in batches]
+
+
+def work_batch(tasks: list[Task], options: Options, noted: set[tuple[str, str]] | None = None
+               ) -> tuple[list[FileResult], ClusterLog | None]:
+    """In a worker process: one file, or a batch of built pages (whose entries share one
+    cluster log, given back beside their results)."""
+    if len(tasks) == 1 and not tasks[0].page:
+        return [check_file(tasks[0], options, noted)], None
+    log = ClusterLog()
+    return [check_file(task, options, noted, log) for task in tasks], (log if log.keys else None)

@@ -1,0 +1,128 @@
+"""A page's way to the files: a source's rows through the one normaliser, then the flow
+(duplicates dropped, dates judged, entries rendered) that makes each page's record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..diagnostics import Collector, Where
+from ..ext.news import PREFIX as NEWS_PREFIX
+from ..read.normalised import Layout, Page, Site, Source
+from ..read.pages import PageNormaliser
+from ..read.sources import SourceReader
+from ..rules.cluster_findings import listed_twice
+from ..rules.values import future
+from .seen_urls import SeenUrls
+from .xml import Rendered, Renderer, page_namespaces
+
+
+class SourceRows:
+    """A source's rows to rendered records: each row's fields as a mapping, through the
+    one normaliser (as YAML pages are), then the flow."""
+
+    def __init__(self, site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow) -> None:
+        self.source = source
+        self.normaliser = normaliser
+        self.flow = flow
+
+    def records(self, reader: SourceReader) -> Iterator[Rendered | None]:
+        """Each row's record (None for a row that gives no page), in order."""
+        display, defaults, page, flow = self.source.display, self.source.defaults, self.normaliser.page, self.flow
+        columns: list[str] | None = None
+        first = True
+        for values, line in reader:
+            if first:  # the header has been read
+                first = False
+                columns = reader.columns
+            raw = dict(zip(columns, values, strict=False)) if columns is not None else values
+            where = Where(display, line)
+
+            def where_of(_key: str | tuple[str, ...], where: Where = where) -> Where:
+                return where  # (every field of a row is at the row; as a lambda would cost)
+            found = page(raw, where_of, defaults, where, row=True)
+            yield flow(found) if found is not None else None
+
+
+class PageFlow:
+    """What happens to each page, in description order: duplicates are dropped, dates
+    judged, entries rendered. The result is a ``Rendered`` record for the files."""
+
+    def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None,
+                 bases: Iterable[str] = ()) -> None:
+        self.collector = collector
+        self.now = now
+        self.renderer = renderer  # None: checking only, nothing to render
+        # The URLs written, as hashes (``bases``: the locales' bases, see SeenUrls).
+        self.seen = SeenUrls(bases)
+        self._keyed: dict[Layout, bool] = {}  # layouts whose pages are kept by their rest
+
+    def __call__(self, given: Page) -> Rendered | None:
+        page: Page | None = given
+        key = None
+        layout = given.layout
+        if layout is not None and self._by_rest(layout):
+            key = self.seen.add_cluster_if_new(given.rest)
+            if key is None:
+                page = self._drop_duplicates(given)  # (None: nothing added; it reports which)
+        elif not self.seen.add_if_new(given.locs):
+            # A page's own URLs are distinct but where regions of one language share
+            # one (hreflang.may_share), so one test against every earlier URL decides
+            # the common case.
+            page = self._drop_duplicates(given)
+        if page is None:
+            return None
+        lastmod = page.lastmod
+        if lastmod is not None and self.now is not None:
+            future(lastmod, self.now, self.collector.report, page.where, url=page.locs[0])
+        blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
+        prefixes = page_namespaces(page)
+        locs: Sequence[str] = page.locs
+        if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
+            locs, blob, sizes = _once_each(locs, blob, sizes)
+        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
+
+    def _by_rest(self, layout: Layout) -> bool:
+        """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""
+        found = self._keyed.get(layout)
+        if found is None:
+            found = self._keyed[layout] = self.seen.clusters and tuple(sorted(layout.bases)) == self.seen.bases
+        return found
+
+    def _drop_duplicates(self, page: Page) -> Page | None:
+        """A page some of whose URLs were written before: reported, and kept without them."""
+        seen = self.seen
+        kept = []
+        own: set[str] = set()  # (regions of one language that share a URL: one entry, every code)
+        lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
+        for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods,
+                                        strict=False):
+            if loc not in own:
+                if loc in seen:
+                    listed_twice(self.collector.report, loc, page.where, consequence="; it is written once")
+                    continue
+                seen.add(loc)
+                own.add(loc)
+            kept.append((loc, code, lastmod))
+        if not kept:
+            return None
+        codes = tuple(code for _, code, _ in kept if code is not None) if page.codes is not None else None
+        return dataclasses.replace(page, locs=tuple(loc for loc, _, _ in kept), codes=codes, layout=None, rest="",
+                                   lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
+
+
+def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]
+               ) -> tuple[list[str], bytes, list[int]]:
+    """A page's entries with a URL that several codes share written once (the first)."""
+    kept_locs: list[str] = []
+    parts: list[bytes | memoryview] = []
+    kept_sizes: list[int] = []
+    start = 0
+    for loc, size in zip(locs, sizes, strict=False):
+        if loc not in kept_locs:
+            kept_locs.append(loc)
+            parts.append(blob[start:start + size])
+            kept_sizes.append(size)
+        start += size
+    return kept_locs, b"".join(parts), kept_sizes
