@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from .. import Diagnostic, Output, Site, build, check
+from ..report.formats import visible
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -55,7 +56,8 @@ def line(diagnostic: Diagnostic, root: str | os.PathLike[str] | None = None) -> 
     text = f"{diagnostic.code} {diagnostic.message}"
     if diagnostic.suggestion:
         text += f" (fix: {diagnostic.suggestion})"
-    return f"{place}: {text}" if place else text
+    # (through the reports' one neutraliser: a tool's log is a terminal too)
+    return visible(f"{place}: {text}" if place else text)
 
 
 def shown(diagnostics: Iterable[Diagnostic], ignore: Sequence[str] = ()) -> Iterator[Diagnostic]:
