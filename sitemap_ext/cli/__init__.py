@@ -56,23 +56,7 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     per_code = f"findings kept per code (default {MAX_STORED_PER_CODE:,}; 0: all); the rest are counted"
     build.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
-    for verb in (build,):  # the linters' conventions (check's below)
-        verb.add_argument("-q", "--quiet", action="store_true", help="no summary, no info diagnostics")
-        verb.add_argument("--exit-zero", action="store_true",
-                          help="exit 0 even with errors (2 and 3 still say the command could not run)")
-        verb.add_argument("--statistics", action="store_true",
-                          help="print the count of findings per code instead of the findings (text format)")
-    for target in (build,):  # (check's are below) the policy: the same options and config file as check's
-        target.add_argument("--select", action="append", default=[], metavar="CODES",
-                            help="show only these codes or prefixes (comma-separated, repeatable)")
-        target.add_argument("--ignore", action="append", default=[], metavar="CODES",
-                            help="do not show these codes or prefixes (still checked, and counted)")
-        target.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
-                            help="report a code or prefix as error, warning or info (repeatable)")
-        settings = target.add_mutually_exclusive_group()
-        settings.add_argument("--config", metavar="FILE", help="settings file (default: the first sitemap-ext.toml, "
-                              "or pyproject.toml with [tool.sitemap-ext], from the working folder upward)")
-        settings.add_argument("--no-config", action="store_true", help="read no settings file")
+    _findings_options(build)
 
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
@@ -95,12 +79,6 @@ def parser() -> argparse.ArgumentParser:
                        help="serve DIR at URL when following an index to its sitemaps (repeatable)")
     check.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
                        help="processes reading files (default: one per core, at most 4); the findings are the same")
-    check.add_argument("--select", action="append", default=[], metavar="CODES",
-                       help="show only these codes or prefixes (comma-separated, repeatable)")
-    check.add_argument("--ignore", action="append", default=[], metavar="CODES",
-                       help="do not show these codes or prefixes (still checked, and counted)")
-    check.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
-                       help="report a code or prefix as error, warning or info (repeatable)")
     check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
@@ -123,24 +101,33 @@ def parser() -> argparse.ArgumentParser:
     live.add_argument("--allow-private", action="store_true",
                       help="fetch from loopback and private addresses too (a local or staging server); refused by "
                       "default, so that a check run by a CI service cannot reach that service's network")
-    config = check.add_mutually_exclusive_group()
-    config.add_argument("--config", metavar="FILE",
-                        help="settings file (default: the first sitemap-ext.toml, or pyproject.toml with "
-                        "[tool.sitemap-ext], from the working folder upward)")
-    config.add_argument("--no-config", action="store_true", help="read no settings file")
-
-    for verb in (check,):
-        verb.add_argument("-q", "--quiet", action="store_true", help="no summary, no info diagnostics")
-        verb.add_argument("--exit-zero", action="store_true",
-                          help="exit 0 even with errors (2 and 3 still say the command could not run)")
-        verb.add_argument("--statistics", action="store_true",
-                          help="print the count of findings per code instead of the findings (text format)")
+    _findings_options(check)
 
     rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
     rules.add_argument("names", nargs="*", metavar="CODE|NAME",
                        help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     return top
+
+
+def _findings_options(verb: argparse.ArgumentParser) -> None:
+    """What build and check share: which findings are shown and how (the policy, its
+    config file, and the linters' conventions -q, --exit-zero, --statistics)."""
+    verb.add_argument("-q", "--quiet", action="store_true", help="no summary, no info diagnostics")
+    verb.add_argument("--exit-zero", action="store_true",
+                      help="exit 0 even with errors (2 and 3 still say the command could not run)")
+    verb.add_argument("--statistics", action="store_true",
+                      help="print the count of findings per code instead of the findings (text format)")
+    verb.add_argument("--select", action="append", default=[], metavar="CODES",
+                      help="show only these codes, prefixes or rule names (comma-separated, repeatable)")
+    verb.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                      help="do not show these codes, prefixes or rule names (still checked, and counted)")
+    verb.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
+                      help="report a code, prefix or rule name as error, warning or info (repeatable)")
+    settings = verb.add_mutually_exclusive_group()
+    settings.add_argument("--config", metavar="FILE", help="settings file (default: the first sitemap-ext.toml, "
+                          "or pyproject.toml with [tool.sitemap-ext], from the working folder upward)")
+    settings.add_argument("--no-config", action="store_true", help="read no settings file")
 
 
 def _pages(text: str) -> int | str:
