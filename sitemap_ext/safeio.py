@@ -69,7 +69,10 @@ def kind_of_mode(mode: int) -> str:
 
 
 def inside(path: str, roots: Iterable[str]) -> bool:
-    """Whether ``path``, with every link resolved, lies in one of ``roots`` (real paths)."""
+    """Whether ``path``, with every link resolved, lies in one of ``roots`` (real paths).
+    A path no file system can hold (a NUL byte, from a URL's %00) lies nowhere."""
+    if "\x00" in path:
+        return False
     real = os.path.realpath(path)
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 

@@ -231,3 +231,30 @@ def test_site_description_mistakes_are_placed_at_their_cause(tmp_path: Path) -> 
     # C112 at the code 'xx' (line 8, column 19), not at the list's '['; the CSV header's
     # mistake at line 1, once, not at each row.
     assert got == [("S102", "pages.csv", 1, None), ("C112", "site.yaml", 8, 19)]
+
+
+@pytest.mark.parametrize("where", ["loc", "alternate", "index", "page"])
+def test_a_nul_escape_in_any_url_is_judged_not_a_traceback(tmp_path: Path, where: str) -> None:
+    """%00 decodes to a byte no file name holds: the URL names no file (a 404 for a built
+    site, a child not found for an index), and nothing raises."""
+    sitemap_of = ('<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+                  'xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>{loc}</loc>{link}</url></urlset>\n')
+    public = tmp_path / "public"
+    (public / "de").mkdir(parents=True)
+    if where == "index":
+        (public / "sitemap.xml").write_text('<?xml version="1.0"?>\n<sitemapindex xmlns="http://www.sitemaps.org/'
+                                            'schemas/sitemap/0.9"><sitemap><loc>https://e.com/x%00.xml</loc>'
+                                            "</sitemap></sitemapindex>\n")
+        expected = "X111"
+    elif where == "page":
+        (public / "de" / "index.html").write_text('<html><head><link rel="alternate" hreflang="de" '
+                                                  'href="https://e.com/de/"><link rel="alternate" hreflang="en" '
+                                                  'href="/%00x"></head></html>')
+        expected = "H115"
+    else:
+        link = '<xhtml:link rel="alternate" hreflang="de" href="https://e.com/%00"/>' if where == "alternate" else ""
+        (public / "sitemap.xml").write_text(sitemap_of.format(loc="https://e.com/a%00b", link=link))
+        (public / "de" / "index.html").write_text("<html><head></head></html>")  # (a built site: U113 is judged)
+        expected = "H103" if where == "alternate" else "U113"
+    result = check([str(public)], base_urls=[f"https://e.com/={public}"])
+    assert expected in {d.code for d in result.collector.diagnostics}

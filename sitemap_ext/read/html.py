@@ -400,8 +400,6 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     rest = path[len(folder):]
     if ".." in rest.split("/"):
         return None
-    if "\x00" in rest:
-        return False  # (%00: no file has such a name, so it is a 404)
     base = os.path.join(root, *[part for part in rest.split("/") if part])
     candidates = [os.path.join(base, "index.html")] if rest.endswith("/") or not rest else \
         [base, os.path.join(base, "index.html"), base + ".html"]

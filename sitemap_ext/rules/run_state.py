@@ -115,8 +115,6 @@ class RunState:
 
     def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
         """The child's file, and the index's own URL as inferred from where it was found."""
-        if "%00" in url:
-            return None  # (a NUL names no file)
         for prefix, folder in self.options.base_urls:
             if url.startswith(prefix):
                 candidate = os.path.join(folder, *unquote(url[len(prefix):]).split("/"))
