@@ -41,15 +41,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
     code = exit_code(collector, args.strict, exit_zero=args.exit_zero)
-    write_step_summary(collector, "build", f"{args.site}: {plural(result.urls, 'URL')} in "
-                       f"{plural(len(result.files), 'file')}")
+    built = f"{plural(result.urls, 'URL')} in {plural(len(result.files), 'file')}"
+    write_step_summary(collector, "build", f"{args.site}: {built}")
     files = [f.as_dict() for f in result.files]
     if args.format == "json":
         write_json(collector, sys.stdout, files, output=result.out_dir, urls=result.urls, ok=code == 0,
                    removed=result.removed, now=clock_json(*_clock(result)))
         return code
     if args.format == "html":
-        write_html(collector, sys.stdout, title=f"sitemap-ext build {args.site}", files=files,
+        write_html(collector, sys.stdout, title=f"sitemap-ext build {args.site}", read=built,
                    clock=_clock_text(result), quiet=args.quiet)
     else:
         write_findings(collector, args.format, sys.stdout, quiet=args.quiet, statistics=args.statistics)

@@ -21,6 +21,7 @@ from ..report.formats import (
     counts_line,
     exit_code,
     plural,
+    read_line,
     write_clock,
     write_findings,
     write_json,
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     code = exit_code(collector, args.strict, exit_zero=args.exit_zero)
-    write_step_summary(collector, "check", f"{plural(len(result.files), 'file')} checked")
+    counts = result.counts  # (one count of what was read, said alike by every format)
+    write_step_summary(collector, "check", f"checked {read_line(counts)}")
     try:
         # (closed in the finally below unless it is stdout, so no `with`)
         out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout  # noqa: SIM115
@@ -74,12 +76,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_IO
     try:
         if args.format == "json":
-            write_json(collector, out, result.files, ok=code == 0, skipped=result.skipped,
-                       now=clock_json(result.now, result.clock))
+            write_json(collector, out, result.files, counts=counts.as_dict(), ok=code == 0,
+                       skipped=result.skipped, now=clock_json(result.now, result.clock))
             return code
         if args.format == "html":
             clock = None if result.now is None else f"{format_instant(result.now)} (from {result.clock})"
-            write_html(collector, out, title="sitemap-ext check " + " ".join(args.paths), files=result.files,
+            write_html(collector, out, title="sitemap-ext check " + " ".join(args.paths), read=read_line(counts),
                        coverage=result.coverage, clock=clock, quiet=args.quiet)
         else:
             write_findings(collector, args.format, out, quiet=args.quiet, statistics=args.statistics)
@@ -162,13 +164,12 @@ def _fetch_options(args: argparse.Namespace) -> FetchOptions:
 def _summary(result: CheckResult) -> None:
     """The line on stderr that says what was checked and found, and the clock."""
     collector = result.collector
-    urls = sum(int(str(f.get("urls", 0))) for f in result.files if f.get("kind") not in ("sitemapindex", "html"))
     extra = ""
     if result.skipped:
         extra += (f"; skipped {plural(len(result.skipped), 'file')} that "
                   f"{'holds' if len(result.skipped) == 1 else 'hold'} no sitemap or feed")
     if collector.ignored:
         extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
-    sys.stderr.write(f"checked {plural(len(result.files), 'file')}, {plural(urls, 'URL')}; "
+    sys.stderr.write(f"checked {read_line(result.counts)}; "
                      f"{counts_line(collector)}{extra}\n")
     write_clock(result.now, result.clock)

@@ -7,13 +7,17 @@ import json
 import os
 import re
 import sys
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
+
+if TYPE_CHECKING:
+    from ..rules.check import Counts
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
 FORMATS = ("text", "json", "github", "csv", "sarif", "html")
@@ -230,9 +234,14 @@ def summary(collector: Collector, files: list[dict[str, Any]]) -> dict[str, Any]
     }
 
 
-def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], **extra: Any) -> None:
+def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], *,
+               counts: Mapping[str, int] | None = None, **extra: Any) -> None:
+    """The report as JSON (specs/report.schema.json); a check's ``counts``
+    (``Counts.as_dict``: files_checked, url_entries, distinct_urls, ...) go in its summary."""
     skipped = extra.pop("skipped", None)
     totals = summary(collector, files)
+    if counts is not None:
+        totals.update(counts)
     if skipped is not None:
         totals["skipped"] = skipped
     document = {"version": JSON_VERSION, "diagnostics": [d.as_dict() for d in collector.sorted()], "summary": totals}
@@ -345,8 +354,23 @@ def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
         sys.stderr.write(f"sitemap-ext: cannot append to GITHUB_STEP_SUMMARY ({exc.strerror or exc})\n")
 
 
+_PLURALS = {"URL entry": "URL entries", "sitemap listed": "sitemaps listed"}
+
+
 def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
+    return f"{count:,} " + (word if count == 1 else _PLURALS.get(word, word + "s"))
+
+
+def read_line(counts: Counts) -> str:
+    """What a check read, as every format says it: ``12 files: 9 URL entries (8
+    distinct URLs), 2 sitemaps listed, 3 pages, 6 alternates`` (the last three when
+    there are any)."""
+    parts = [f"{plural(counts.entries, 'URL entry')} ({plural(counts.distinct_urls, 'distinct URL')})"]
+    for count, word in ((counts.sitemaps_listed, "sitemap listed"), (counts.pages, "page"),
+                        (counts.alternates, "alternate")):
+        if count:
+            parts.append(plural(count, word))
+    return f"{plural(counts.files, 'file')}: " + ", ".join(parts)
 
 
 def counts_line(collector: Collector) -> str:

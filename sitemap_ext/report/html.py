@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
-from .formats import visible
+from .formats import plural, visible
 
 COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted
 _MARKS = {WHOLE: ("✓", "listed and announces the cluster back"),
@@ -66,18 +66,21 @@ def _link(url: str, mark: str) -> str:
     return mark
 
 
-def write_html(collector: Collector, out: TextIO, *, title: str, files: Iterable[dict[str, Any]],
-               coverage: Coverage | None = None, clock: str | None = None, quiet: bool = False) -> None:
-    """The report, as one HTML document written to ``out``."""
+def write_html(collector: Collector, out: TextIO, *, title: str, files: Iterable[dict[str, Any]] = (),
+               read: str | None = None, coverage: Coverage | None = None, clock: str | None = None,
+               quiet: bool = False) -> None:
+    """The report, as one HTML document written to ``out``; its header says what was
+    read as the other formats say it (``read``: ``report.read_line`` of a check's
+    counts, a build's own line), else how many ``files``."""
     diagnostics = [d for d in collector.sorted() if not (quiet and d.severity is Severity.INFO)]
-    files = list(files)
+    if read is None:
+        read = plural(len(list(files)), "file")
     write = out.write
     write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
           f"<meta name=\"robots\" content=\"noindex\"><title>{_h(title)}</title><style>{_STYLE}</style>"
           "</head><body>\n")
-    write(f"<h1>{_h(title)}</h1>\n<p class=\"muted\">{len(files):,} files, "
-          f"{sum(int(str(f.get('urls') or 0)) for f in files if f.get('kind') != 'sitemapindex'):,} URLs"
+    write(f"<h1>{_h(title)}</h1>\n<p class=\"muted\" id=\"read\">{_h(read)}"
           + (f"; dates judged at {_h(clock)}" if clock else "") + "</p>\n")
     write("<p class=\"counts\">" + "".join(
         f"<span class=\"{s.value}\">{count:,} {s.value}{'s' if count != 1 else ''}</span>"

@@ -29,6 +29,48 @@ from .run import Options, Run
 SITE_SUFFIXES = (".yaml", ".yml")
 
 
+@dataclass(frozen=True)
+class Counts:
+    """What a check read, counted once for every format (``CheckResult.counts``).
+
+    ``entries``: URL entries in sitemaps, feeds and text files (a ``<url>``, an item,
+    a line; a site description's URLs as its dry build writes them); ``distinct_urls``:
+    the URLs among them, each once (by URL identity: two spellings of one URL are one);
+    ``sitemaps_listed``: the entries of sitemap indexes; ``pages``: built pages read;
+    ``alternates``: hreflang alternate links given (``xhtml:link`` in entries and
+    ``<link rel="alternate">`` in pages' heads, each link counted)."""
+
+    files: int = 0
+    entries: int = 0
+    distinct_urls: int = 0
+    sitemaps_listed: int = 0
+    pages: int = 0
+    alternates: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"files_checked": self.files, "url_entries": self.entries, "distinct_urls": self.distinct_urls,
+                "sitemaps_listed": self.sitemaps_listed, "pages": self.pages, "alternates": self.alternates}
+
+
+_NO_ENTRIES = ("sitemapindex", "html", "site")  # (a site description's URLs are counted as built)
+
+
+def count_files(files: Sequence[dict[str, object]], listed: tuple[int, int] | None) -> Counts:
+    """The counts of a check's file records and, from the cluster index, the distinct
+    URLs its entries list and the alternates given (``ClusterIndex.listed``); without
+    one (no sitemap read), each entry counts as a distinct URL."""
+    per_kind: dict[str, int] = {}
+    for record in files:
+        kind = str(record.get("kind"))
+        per_kind[kind] = per_kind.get(kind, 0) + int(str(record.get("urls") or 0))
+    entries = sum(count for kind, count in per_kind.items() if kind not in _NO_ENTRIES)
+    built = per_kind.get("site", 0)
+    distinct, alternates = listed if listed is not None else (entries, 0)
+    return Counts(files=len(files), entries=entries + built, distinct_urls=distinct + built,
+                  sitemaps_listed=per_kind.get("sitemapindex", 0),
+                  pages=sum(1 for record in files if record.get("kind") == "html"), alternates=alternates)
+
+
 @dataclass
 class CheckResult:
     """What a check found: its findings (``collector``), the files checked (a record
@@ -41,6 +83,13 @@ class CheckResult:
     now: float | None = None  # the instant dates were judged against
     clock: str = "--now"  # where it came from: --now, SOURCE_DATE_EPOCH, the system clock
     coverage: Coverage | None = None  # the hreflang coverage picture, when asked for
+    listed: tuple[int, int] | None = None  # distinct URLs listed, alternates given (ClusterIndex.listed)
+
+    @property
+    def counts(self) -> Counts:
+        """The files, entries, distinct URLs, sitemaps listed, pages and alternates read:
+        the one count every format shows."""
+        return count_files(self.files, self.listed)
 
     @property
     def ok(self) -> bool:
@@ -83,6 +132,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
         if coverage:
             result.coverage = run.clusters.coverage(coverage)
         result.files += run.files
+        result.listed = run.clusters.listed()
         result.skipped += run.skipped
     if not result.files and not collector.errors and not passed_over:
         skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""

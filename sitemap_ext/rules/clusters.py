@@ -17,6 +17,7 @@ be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress
@@ -29,6 +30,8 @@ from .cluster_findings import NOT_BUILT, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HTML, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
+
+_NOT_HTML = bytes(0 if kind == HTML else 1 for kind in range(256))  # an entry's kind -> 1 unless a page's head
 
 
 def _contradict(one: frozenset[tuple[str, int]], other: frozenset[tuple[str, int]]) -> bool:
@@ -124,6 +127,15 @@ class ClusterIndex(ClusterStore):
             rows.append(row)
         codes = sorted(used - {X_DEFAULT}, key=str.lower) + ([X_DEFAULT] if X_DEFAULT in used else [])
         return Coverage(codes, (broken_rows + whole_rows)[:limit], clusters, whole)
+
+    def listed(self) -> tuple[int, int]:
+        """The distinct URLs the entries of sitemaps, feeds and text files list (by URL
+        key; pages' heads add none), and the alternate links every entry gives."""
+        mask = self.kind.tobytes().translate(_NOT_HTML)
+        lists = Counter(self.held)
+        return (len(set(compress(self.key, mask))),
+                sum(count * (self.list_start[list_id + 1] - self.list_start[list_id])
+                    for list_id, count in lists.items() if list_id >= 0))
 
     def excluded(self, pages: dict[int, Excluded]) -> None:
         """U112: a sitemap lists a page that keeps itself out of the index; H114: an
