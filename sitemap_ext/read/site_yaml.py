@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import dates, langtags
-from ..diagnostics import Collector, Where
+from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
 from ..limits import MAX_DESCRIPTION_BYTES
@@ -24,10 +24,11 @@ from ..safeio import Refused, read_bounded
 from ..urls import normalise, origin_of
 from .description_file import TypedDoc, display_name
 from .description_findings import given_twice, missing, unreadable, wrong_shape
-from .normalised import Defaults, Locale, PageStream, Scope, Site, Unit
-from .pages import PAGE_KEYS, PageNormaliser, parse_x_default
+from .normalised import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source, Unit
+from .pages import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
 from .site_sources import DEFAULT_EXCLUDE, SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries, is_error_page
+from .sources import SourceReader
 from .yaml_doc import Doc, Path, load_yaml
 
 # (The names other modules and the tests import from here, defined in the parts.)
@@ -67,6 +68,51 @@ def read_text(path: str, collector: Collector, display: str, code: str = "F101",
 
 
 
+# What a description without a usable base_url is judged against: a host that never
+# resolves (RFC 6761), so that no finding of a real site can name it.
+STAND_IN = "https://base-url.invalid/"
+_STAND_IN_HOST = "base-url.invalid"
+
+
+@dataclass
+class _WithoutBase(Collector):
+    """The findings on a description judged against ``STAND_IN``: one that names it
+    (a URL resolved against it, a scope it makes) depends on the real base and is
+    left out, as is a URL finding (U...) on such a URL; another finding on a page
+    whose URL was resolved keeps its words, without the made-up URL."""
+
+    def report(self, code: str, message: str, where: Where = NOWHERE, **extra: Any) -> Diagnostic | None:
+        url = extra.get("url")
+        if _STAND_IN_HOST in message or _STAND_IN_HOST in (extra.get("suggestion") or ""):
+            return None
+        if url is not None and _STAND_IN_HOST in url:
+            if code.startswith("U"):
+                return None
+            extra["url"] = None
+        return super().report(code, message, where, **extra)
+
+
+def judge_pages(site: Site, collector: Collector) -> None:
+    """Every page of ``site`` (its sources' rows, its built sites' pages) judged as a
+    dry build judges them, for a description that cannot be built."""
+    from ..write.page_flow import PageFlow, SourceRows  # (the build's flow; write imports read)
+    from .built_site import pages as built_pages
+
+    assert site.scope is not None
+    flow = PageFlow(collector, site.now, None)
+    normaliser = PageNormaliser(site.scope, collector)
+    for unit in site.units:
+        if isinstance(unit, Page):
+            flow(unit)
+        elif isinstance(unit, Source):
+            reader = SourceReader(unit.path, unit.display, unit.format, collector, source_column)
+            for _ in SourceRows(site, unit, normaliser, flow).records(reader):
+                pass
+        elif isinstance(unit, BuiltSite):
+            for page in built_pages(unit, normaliser, collector):
+                flow(page)
+
+
 @dataclass
 class _Loader:
     collector: Collector
@@ -104,18 +150,27 @@ class _Loader:
         if data is None:
             return None
         site = top.mapping(("site",), data.get("site"), SITE_KEYS, "site") if "site" in data else None
+        base_url = None
         if site is None or "base_url" not in site:
             missing(
                 self.collector.report, "site.base_url is required: the absolute URL relative page URLs resolve against "
                 "(under site:, give base_url: https://www.example.com/)",
                 top.where(("site",)) if "site" in data else Where(display, 1, 1),
             )
-            return None
-        base_url = self._base_url(top, site)
+        else:
+            base_url = self._base_url(top, site)
         output = read_output(top, self.collector, data.get("output"))
-        clock = self._now(top, site, now)
-        if base_url is None or output is None:
+        clock = self._now(top, site or {}, now)
+        if output is None:
             return None
+        if base_url is None:  # the rest is still judged, against a stand-in base
+            self._judge_without_base(doc, data, output, clock, path)
+            return None
+        return self._site(top, data, base_url, output, clock, path, pages)
+
+    def _site(self, top: TypedDoc, data: dict[str, Any], base_url: str, output: OutputConfig, clock: float | None,
+              path: str, pages: Any) -> Site:
+        """The site of a description whose top file (``data``) has been judged so far."""
         public = output.public_url or base_url
         # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
         # served from it, and may list only URLs below it.
@@ -142,9 +197,24 @@ class _Loader:
         if pages is not None:
             units.append(PageStream(pages, self.top_defaults))
         return Site(
-            file=display, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
+            file=top.doc.file, base_url=base_url, output=output, units=tuple(units), now=clock, scope=scope,
             clock=self.clock,
         )
+
+    def _judge_without_base(self, doc: Doc, data: dict[str, Any], output: OutputConfig, clock: float | None,
+                            path: str) -> None:
+        """With no usable base_url, the rest of the description (its keys, values, codes,
+        includes and sources' rows) judged against ``STAND_IN``; the findings that
+        depend on the base (they name it) are left out. Nothing is built."""
+        real = self.collector
+        self.collector = scratch = _WithoutBase(real.registry, limit=None, policy=real.policy,
+                                                redactions=real.redactions)
+        try:
+            site = self._site(TypedDoc(doc, scratch), data, STAND_IN, output, clock, path, None)
+            judge_pages(site, scratch)
+        finally:
+            self.collector = real
+        real.merge(scratch.diagnostics, scratch.suppressed, scratch.ignored)
 
     # --- parts of the top file ---------------------------------------------------------
 

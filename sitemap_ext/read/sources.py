@@ -198,7 +198,9 @@ class SourceReader:
     def _csv(self, stream: Iterable[str], later: int | None) -> Iterator[tuple[list[str], int]]:
         """Rows with the number of their first line; ``later``: the number of the first
         line of a later part, which follows the header read from line 1."""
-        reader = csv.reader(stream, strict=True)
+        lines = iter(stream)
+        first = next(lines, "")
+        reader = csv.reader(chain((first,), lines), delimiter=delimiter_of(first), strict=True)
         header = self._csv_header(reader, later)
         if header is None:
             return
@@ -260,6 +262,17 @@ class SourceReader:
             if width == 1 and not row[0].strip():
                 continue
             yield row, start
+
+
+DELIMITERS = (",", ";", "\t")  # the CSV dialects read: comma, semicolon (Excel in many locales), tab
+_QUOTED = re.compile(r'"[^"]*"')
+
+
+def delimiter_of(header: str) -> str:
+    """A CSV's separator, told by its header line (its column names, never a URL): the
+    one of ``DELIMITERS`` it holds most of outside quotes; ``,`` when it holds none
+    (one column)."""
+    return max(DELIMITERS, key=_QUOTED.sub("", header).count)  # (the first of the most: ',' on a tie)
 
 
 def _header_usable(header: list[str], collector: Collector | None, where: Where) -> bool:
