@@ -9,7 +9,6 @@ so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import blake2b
@@ -29,8 +28,6 @@ _CLEAN = re.compile(
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 # The same without escapes: one character class, which the regex engine runs much faster.
 _PLAIN = re.compile(r"https?://" + _HOST_NAME + r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
-# Many such URLs, one per line (a whole file's locs judged in one call).
-_PLAIN_LINES = re.compile(rf"(?:{_PLAIN.pattern}\n)*{_PLAIN.pattern}")
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")
@@ -79,14 +76,6 @@ def is_clean(url: str) -> bool:
         and "&amp;" not in url
 
 
-def all_clean(urls: Sequence[str]) -> bool:
-    """Whether every URL is clean without a single escape (so is_clean() of each is
-    True), judged in a few calls for all of them: a whole file's locs. None may hold
-    a line break."""
-    if not urls or max(map(len, urls)) > MAX_URL_CHARS:
-        return False
-    joined = "\n".join(urls)
-    return "&amp;" not in joined and _PLAIN_LINES.fullmatch(joined) is not None
 
 
 def is_clean_path(path: str) -> bool:
@@ -202,8 +191,6 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
     return out, tuple(problems)
 
 
-def is_absolute_http(text: str) -> bool:
-    return text.startswith(("http://", "https://")) and len(text) > 8
 
 
 # --- identity: when two spellings are one URL -------------------------------------------

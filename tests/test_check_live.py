@@ -358,3 +358,17 @@ def test_a_listed_sitemap_that_cannot_be_fetched_is_the_sites_defect_exit_1(serv
     assert {"R102", LISTED_UNFETCHED} <= {d["code"] for d in __import__("json").loads(done.stdout)["diagnostics"]}
     done = subprocess.run([*command, u + "/slow.xml"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 3, done.stdout + done.stderr
+
+
+def test_a_cached_second_run_judges_the_pages_again(server: Server, tmp_path: object) -> None:
+    """The cache keeps whole sitemaps only: a page's head (and a robots.txt's first 500
+    KiB) is fetched anew, so a second run with --cache finds what the first found."""
+    serve_clean(server)
+    links = cluster(server, "a")
+    server.add("/de/a/", body=page(links, lang="de", extra='<meta name="robots" content="noindex">\n'),
+               content_type="text/html", headers={"ETag": '"p1"'})
+    options = FetchOptions(timeout=2.0, allow_private=True, cache=str(tmp_path))
+    first = check([server.url + "/robots.txt"], fetch=options, pages="all")
+    second = check([server.url + "/robots.txt"], fetch=options, pages="all")
+    assert {"U112", "H114"} <= {code for code, *_ in found(first)}
+    assert found(second) == found(first) and not second.ok

@@ -130,3 +130,10 @@ def test_per_path_ignores_apply_to_check_and_build(defective: Path, capsys: pyte
     assert code == 0 and "D104" not in out
     Path("sitemap-ext.toml").write_text('per-path-ignores = 5\n')
     assert run(["check", str(defective)], capsys)[0] == 2
+
+
+def test_the_command_line_severity_overrides_the_config_however_either_names_the_code(
+        defective: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("sitemap-ext.toml").write_text('[severity]\nurl-duplicate = "info"\n')
+    code, out, _ = run(["check", str(defective), "-q", "--ignore", "D101", "--severity", "u104=error"], capsys)
+    assert code == 1 and "error U104" in out

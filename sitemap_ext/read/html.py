@@ -32,7 +32,7 @@ from .record import Link, Value
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
 HEAD_UNREAD = (f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes, so its hreflang links, "
                "canonical and robots tags were not read (move scripts and styles out of the head)")  # H117
-_HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
+HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)  # where a page's head ends
 _OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 _PAGE_TYPES = frozenset({"", "text/html", "application/xhtml+xml"})  # a link's type that names a page
@@ -302,7 +302,7 @@ def _head_bytes(chunks: Iterator[bytes]) -> bytes | None:
     for chunk in chunks:
         start = max(len(data) - _OVERLAP, 0)
         data += chunk
-        match = _HEAD_END.search(data, start)
+        match = HEAD_END.search(data, start)
         if match is not None:
             return bytes(data[:match.start()])
         if len(data) > HEAD_LIMIT:

@@ -46,6 +46,7 @@ from urllib.parse import urljoin, urlsplit
 
 from .._version import __version__
 from ..limits import MAX_BYTES_PER_FILE
+from .html import HEAD_END
 from .http_cache import Cache, Kept
 from .http_encoding import TooLarge, Undecodable, decoded
 from .http_transport import answer as _answer
@@ -216,7 +217,10 @@ class Fetcher:
 
     def _once(self, url: str, fetched: Fetched, limit: int, truncate: bool, head_only: bool) -> int | None:
         httpx = client_module()
-        kept = self.cache.lookup(url) if self.cache is not None else None
+        # The cache keeps whole bodies only (sitemaps, indexes): a page's head or a robots.txt's
+        # first 500 KiB is read anew, so a 304 never hands a cut body to another reader.
+        cached = self.cache is not None and not (truncate or head_only)
+        kept = self.cache.lookup(url) if cached and self.cache is not None else None
         headers = kept.validators() if kept is not None else {}
         origin = _origin(url)
         if origin is not None and origin in self._trusted:
@@ -253,7 +257,8 @@ class Fetcher:
             limit, truncate, head_only = reading
             chunks = decoded(response.iter_raw(CHUNK), fetched.headers.get("content-encoding", ""), limit)
             fetched.path = self._body(chunks, fetched, limit, truncate, head_only)
-            if self.cache is not None and fetched.problem is None and fetched.path is not None:
+            if self.cache is not None and not (truncate or head_only) and fetched.problem is None \
+                    and fetched.path is not None:
                 self.cache.store(url, fetched)
         return None
 
@@ -314,8 +319,7 @@ class Fetcher:
                     total += len(chunk)
                     if head_only:
                         tail = (tail + chunk)[-(len(chunk) + 16):]
-                        lowered = tail.lower()
-                        if b"</head" in lowered or b"<body" in lowered:
+                        if HEAD_END.search(tail):  # (the HTML reader's own test of a head's end)
                             break
         except BaseException:
             self.release(path)

@@ -2,7 +2,7 @@
 
 A URL given to ``check`` is one of: a robots.txt (its ``Sitemap:`` lines), a sitemap,
 an index or a feed (by its content), or any other page of a site (its host's
-robots.txt, then the usual locations). The files found are fetched (``fetch.py``)
+robots.txt, then the usual locations). The files found are fetched (``read/http.py``)
 into a temporary folder and checked there by the same readers and rules as local
 files; every finding names the URL, never the temporary file. Each host's robots.txt
 is read once with Protego: its ``Sitemap:`` lines are submissions (a sitemap listed
@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
 from ..urls import origin_text
+from .html import HEAD_LIMIT
 from .http import Fetched, Fetcher, FetchOptions, refused
 from .robots import CRAWLER, parse_robots
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff
@@ -40,7 +41,6 @@ from .sniff import SITEMAP_KINDS, is_sitemap, sniff
 USUAL_PLACES = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap.txt")
 _CONTENT_TYPES = ("xml", "text/plain", "gzip", "octet-stream")  # what a sitemap may be served as (by substring)
 _ROBOTS_LIMIT = 500 * 1024  # Google reads the first 500 KiB of a robots.txt (RFC 9309: at least 500 KiB)
-_PAGE_HEAD_LIMIT = 1 << 20
 PAGE_WINDOW = 64  # pages fetched, then judged and their files freed, at a time
 CHILD_WINDOW = 8  # an index's children fetched, then judged and freed, at a time (8 x 50 MiB on disk at most)
 # A sitemap or page the site lists that cannot be fetched: a defect of the site (exit 1),
@@ -94,7 +94,7 @@ class Remote:
     def fetch(self, url: str, *, head_only: bool = False) -> Fetched:
         found = self._fetched.get(url)
         if found is None:
-            found = self._fetched[url] = self.fetcher.get(url, limit=_PAGE_HEAD_LIMIT, head_only=True) if head_only \
+            found = self._fetched[url] = self.fetcher.get(url, limit=HEAD_LIMIT + 1, head_only=True) if head_only \
                 else self.fetcher.get(url)
         return found
 

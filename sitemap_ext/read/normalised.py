@@ -101,9 +101,9 @@ class Source:
 @dataclass(frozen=True, slots=True, eq=False)
 class PageStream:
     """Pages given by a program (``build(site, pages=...)``): any iterable of
-    ``objects.Page`` or of mappings with a page's keys, read once, as it is built."""
+    ``model.Page`` or of mappings with a page's keys, read once, as it is built."""
 
-    items: Any  # Iterable[objects.Page | Mapping[str, Any]]
+    items: Any  # Iterable[model.Page | Mapping[str, Any]]
     defaults: Defaults
     display: str = "<pages>"  # findings name a page by its place: <pages>:N
 

@@ -78,7 +78,7 @@ class SourceEntries:
 
     def _built_site(self, doc: TypedDoc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
                     normaliser: PageNormaliser) -> BuiltSite | None:
-        """A source ``site: FOLDER``: the pages of a built site (see builtsite.py)."""
+        """A source ``site: FOLDER``: the pages of a built site (see read/built_site.py)."""
         raw = doc.mapping(path, entry, SITE_SOURCE_KEYS, "a built-site source")
         if raw is None:
             return None

@@ -402,7 +402,7 @@ OBJECTS = "<site>"  # how findings name a site description made from objects
 
 def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | None = None,
                    pages: Any = None) -> Site | None:
-    """A site description given as its mapping (``objects.Site.as_yaml()``): the same
+    """A site description given as its mapping (``model.Site.as_yaml()``): the same
     loader and normaliser as a YAML file's; findings are located at ``<site>``.
     ``pages``: an iterable of pages, read as the site is built (a ``PageStream``)."""
     doc = Doc(file=OBJECTS, data=dict(data))

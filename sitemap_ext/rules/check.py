@@ -220,7 +220,7 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
 def is_site_description(path: str) -> bool:
     """Whether a YAML file is a site description: its top level is a mapping with a
     ``site`` key (an include, a workflow or any other YAML has none). Read bounded,
-    read as a stream of YAML events (``loader.is_site_yaml``), never raises; one that
+    read as a stream of YAML events (``read.yaml_doc.is_site_yaml``), never raises; one that
     cannot be read is judged (and reported)."""
     try:
         text = read_bounded(path, MAX_DESCRIPTION_BYTES).decode("utf-8-sig")

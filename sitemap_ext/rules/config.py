@@ -194,11 +194,12 @@ def make_policy(select: Iterable[str], ignore: Iterable[str], severity: dict[str
     """A policy from codes, prefixes or rule names, each checked against the registry
     (in time linear in their number: the registry's prefixes are a set)."""
     levels = {level.value: level for level in Severity}
-    pairs = []
+    chosen: dict[str, Severity] = {}  # by code: a later entry (the command line's) overrides an earlier
     for prefix, level in severity.items():
         if level.lower() not in levels:
             raise ConfigError(f"severity of {prefix} must be error, warning or info, not '{level}'")
-        pairs.append((code_of(prefix), levels[level.lower()]))
+        chosen[code_of(prefix)] = levels[level.lower()]
+    pairs = list(chosen.items())
     paths = tuple((pattern, tuple(dict.fromkeys(code_of(c) for c in codes)))
                   for pattern, codes in (per_path or {}).items())
     # Each entry once: a policy goes to every worker, and no longer than the registry's prefixes.

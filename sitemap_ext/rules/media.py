@@ -1,4 +1,4 @@
-"""Images, videos and news: the builder's own parse() rules of each extension module,
+"""Images, videos and news: the build's own parse() rules of each extension module,
 fed with the element turned into the same mapping a YAML page gives.
 
 Sources: Google, "Image sitemaps" (image:loc required, up to 1,000 images per

@@ -5,7 +5,7 @@ Each sitemap gets pages of at most ``ROWS_PER_PAGE`` entries beside it
 (``sitemap-1.html``, ``sitemap-1.2.html``, ...): a table of URL, lastmod, alternates
 by language, images, videos and news titles. Each host's folder gets ``sitemaps.html``
 listing every sitemap with its count, newest lastmod and the link to its view. The
-view is read back from the files just written (our own bytes, through the checker's
+view is read back from the files just written (our own bytes, through the readers'
 bounded opener), so it shows exactly what search engines get.
 """
 
@@ -48,7 +48,7 @@ def _relative(target: str, page: str) -> str:
 
 
 def _entries(path: str) -> Iterator[etree._Element]:
-    from ..read.sniff import open_bytes  # here: the checker package imports the builder, which imports us
+    from ..read.sniff import open_bytes  # (here: read/ is below write/, a late import keeps htmlview light)
 
     parser = etree.XMLPullParser(events=("end",), tag=f"{_SM}url", resolve_entities=False, no_network=True)
     for chunk in open_bytes(path, lambda *args, **kwargs: None):  # gzip or not, bounded

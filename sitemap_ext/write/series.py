@@ -1,7 +1,7 @@
 """Files being filled: numbered urlsets split before a limit would be passed, text
 sitemaps, and the thread that writes and compresses them.
 
-Entries arrive rendered (``writer.py``); bytes are counted exactly as the final
+Entries arrive rendered (``write/xml.py``); bytes are counted exactly as the final
 files will hold them, so a split lands where the limits say.
 """
 

@@ -95,7 +95,7 @@ class Rendered:
     prefixes: frozenset[str]
     lastmod: Lastmod | None
     news: bool
-    key: int | None = None  # a fast-path page: the key its URLs are kept as (hashes.SeenUrls)
+    key: int | None = None  # a fast-path page: the key its URLs are kept as (write.seen_urls.SeenUrls)
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
