@@ -263,3 +263,16 @@ def url_key(url: str) -> int:
     Memoised: a cluster's URLs come back once per member page, and per alternate list."""
     return int.from_bytes(blake2b(identity(url).encode("utf-8", "surrogatepass"), digest_size=8).digest(),
                           "little", signed=True)
+
+
+def resolve_http(reference: str, base: str | None) -> str | None:
+    """A relative reference (an href, a loc) resolved against the URL that holds it, as
+    a browser resolves it; None where that gives no http(s) URL (no base, a scheme of
+    its own such as ``mailto:`` or ``android-app:``, a malformed reference)."""
+    if base is None or not reference or ":" in reference.split("/", 1)[0]:
+        return None
+    try:
+        target = urljoin(base, reference)
+    except ValueError:
+        return None
+    return target if target.lower().startswith(("http://", "https://")) else None

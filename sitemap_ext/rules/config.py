@@ -46,6 +46,7 @@ class Policy:
     _select: frozenset[str] = field(init=False, repr=False, compare=False)
     _ignore: frozenset[str] = field(init=False, repr=False, compare=False)
     _severity: dict[str, Severity] = field(init=False, repr=False, compare=False)
+    _per_file: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         levels: dict[str, Severity] = {}
@@ -54,6 +55,7 @@ class Policy:
         object.__setattr__(self, "_select", frozenset(self.select))
         object.__setattr__(self, "_ignore", frozenset(self.ignore))
         object.__setattr__(self, "_severity", levels)
+        object.__setattr__(self, "_per_file", {})
 
     @staticmethod
     def _longest(code: str, prefixes: frozenset[str] | dict[str, Severity]) -> int:
@@ -69,11 +71,18 @@ class Policy:
         return not (self.per_path and file is not None and self._ignored_in(code, file))
 
     def _ignored_in(self, code: str, file: str) -> bool:
+        prefixes = self._per_file.get(file)
+        if prefixes is None:  # (once per file: its findings share the globs' verdict)
+            prefixes = self._per_file[file] = self._prefixes_for(file)
+        return any(code.startswith(prefix) for prefix in prefixes)
+
+    def _prefixes_for(self, file: str) -> tuple[str, ...]:
+        """The codes and prefixes the per-path ignores hide in ``file``."""
         names = {file.replace(os.sep, "/")}
         if self.root is not None and not file.startswith("<") and "://" not in file:
             names.add(os.path.relpath(os.path.abspath(file), self.root).replace(os.sep, "/"))
-        return any(any(fnmatch.fnmatchcase(name, pattern) for name in names) and
-                   any(code.startswith(prefix) for prefix in prefixes) for pattern, prefixes in self.per_path)
+        return tuple(prefix for pattern, prefixes in self.per_path
+                     if any(fnmatch.fnmatchcase(name, pattern) for name in names) for prefix in prefixes)
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         length = self._longest(code, self._severity)

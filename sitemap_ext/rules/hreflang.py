@@ -16,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urljoin
 
 from .. import langtags
 from ..read.record import UrlEntry
-from ..urls import url_key
+from ..urls import resolve_http, url_key
 from .context import Context, Report
 
 X_DEFAULT = langtags.X_DEFAULT
@@ -110,7 +109,7 @@ def _judge_link(place: int, code: str, href: str, base: str | None,
     relative = False
     if not target.lower().startswith(("http://", "https://")):
         relative = True
-        resolved = _resolved(target, base)
+        resolved = resolve_http(target, base)
         if resolved is None:
             findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL",
                              None, code))
@@ -120,18 +119,6 @@ def _judge_link(place: int, code: str, href: str, base: str | None,
                          f"write {target} (it is judged as that here)", target, code))
     counted = verdict.canonical or verdict.counts_as
     return relative, ((counted, target) if counted is not None else None)
-
-
-def _resolved(href: str, base: str | None) -> str | None:
-    """A relative href resolved against the URL that holds it; None where that gives
-    no http(s) URL (no base, another scheme, a malformed reference)."""
-    if base is None or not href or ":" in href.split("/", 1)[0]:
-        return None  # (a scheme: mailto:, android-app:, javascript:)
-    try:
-        target = urljoin(base, href)
-    except ValueError:
-        return None
-    return target if target.lower().startswith(("http://", "https://")) else None
 
 
 def _named(code: str) -> str:

@@ -25,7 +25,7 @@ from ..read.site_yaml import display_name
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
-from ..urls import url_key
+from ..urls import resolve_http, url_key
 from .cluster_log import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterLog
 from .config import Policy
 from .context import Context
@@ -169,7 +169,7 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     if loc is not None and facts.url is not None and not loc.lower().startswith(("http://", "https://")):
         # A relative loc is U101 (its rule says so, at its line); the rest is judged with
         # it resolved against the file's URL, as a browser would: one mistake, one finding.
-        loc = _resolved(facts.url, loc) or loc
+        loc = resolve_http(loc, facts.url) or loc
     ctx.loc = loc
     if loc is not None:
         ctx.loc_key = url_key(loc)
@@ -185,14 +185,6 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
     else:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
-
-
-def _resolved(base: str, reference: str) -> str | None:
-    try:
-        url = urljoin(base, reference)
-    except ValueError:
-        return None
-    return url if url.lower().startswith(("http://", "https://")) else None
 
 
 def is_page(path: str, sniffed: Sniffed) -> bool:
