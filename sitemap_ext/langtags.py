@@ -271,3 +271,11 @@ def _reject_shape(tag: str, parts: list[str]) -> Verdict:
 def language_of(tag: str) -> str:
     """The language subtag of a canonical tag ('es' of 'es-MX'); x-default is its own."""
     return tag if tag == X_DEFAULT else tag.split("-", 1)[0]
+
+
+def from_locale(name: str) -> str:
+    """A tool's locale name (``pt_BR``, ``en-us``, ``de``) as the hreflang code it means,
+    in its canonical form where it is a valid tag (``pt-BR``, ``en-US``); else with its
+    underscores as hyphens, for the rules to judge as written."""
+    tag = name.replace("_", "-")
+    return judge(tag).canonical or tag

@@ -14,6 +14,7 @@ import yaml
 
 from .. import Diagnostic, Output, Site, build, check
 from ..report.formats import visible
+from ..rules.config import make_policy, split_codes
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -61,11 +62,11 @@ def line(diagnostic: Diagnostic, root: str | os.PathLike[str] | None = None) -> 
 
 
 def shown(diagnostics: Iterable[Diagnostic], ignore: Sequence[str] = ()) -> Iterator[Diagnostic]:
-    """The findings whose code starts with none of ``ignore`` (codes or prefixes,
-    as ``--ignore`` takes them), sorted."""
-    prefixes = tuple(code.strip().upper() for code in ignore if code.strip())
+    """The findings ``ignore`` does not hide (codes, prefixes or rule names, judged by
+    the one policy ``--ignore`` makes), sorted. A name that is none is a ConfigError."""
+    policy = make_policy([], split_codes(ignore), {})
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
-        if not prefixes or not diagnostic.code.upper().startswith(prefixes):
+        if policy.shown(diagnostic.code, diagnostic.file):
             yield diagnostic
 
 

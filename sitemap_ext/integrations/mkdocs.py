@@ -57,7 +57,7 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs import plugins
 from mkdocs.config import base, config_options
 
-from .. import Alternate, Page, Site
+from .. import Alternate, Page, Site, langtags
 from . import _common
 
 log = plugins.get_plugin_logger(__name__)
@@ -86,11 +86,6 @@ def _i18n_plugin(config: Any) -> Any:
         if type(plugin).__module__.split(".")[0] == "mkdocs_static_i18n":
             return plugin
     return None
-
-
-def _code(locale: str) -> str:
-    """An i18n locale (``en``, ``pt_BR``, ``pt-BR``) as an hreflang code (``pt-BR``)."""
-    return locale.replace("_", "-")
 
 
 class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no-untyped-call]  # (as above)
@@ -205,7 +200,8 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
         elif isinstance(self.config.x_default, str):
             x_default = versions[self.config.x_default][0] if self.config.x_default in versions \
                 else self.config.x_default if "/" in self.config.x_default else None
-        alternates = tuple(Alternate(code=_code(locale), url=url) for locale, (url, _) in versions.items())
+        alternates = tuple(Alternate(code=langtags.from_locale(locale), url=url)
+                           for locale, (url, _) in versions.items())
         lastmods = {str(lastmod) for _, lastmod in versions.values()}
         # one lastmod a page in the public model: given where every version says the same
         lastmod = next(iter(versions.values()))[1] if len(lastmods) == 1 else None

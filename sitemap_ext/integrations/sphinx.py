@@ -49,14 +49,10 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from .. import Alternate, Page, Site, __version__
+from .. import Alternate, Page, Site, __version__, langtags
 from . import _common
 
 logger = logging.getLogger(__name__)
-
-
-def _code(language: str) -> str:
-    return language.replace("_", "-")
 
 
 def _collect(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
@@ -94,7 +90,8 @@ def _pages(app: Sphinx, base: str, names: list[str]) -> list[Page]:
         x_default = config.sitemap_ext_x_default
         if x_default in languages:
             x_default = _url(app, base, x_default, link)
-        pages.append(Page(alternates=tuple(Alternate(code=_code(language), url=_url(app, base, language, link))
+        pages.append(Page(alternates=tuple(Alternate(code=langtags.from_locale(language),
+                                                     url=_url(app, base, language, link))
                                            for language in languages),
                           x_default=x_default or None, lastmod=lastmod))
     return pages

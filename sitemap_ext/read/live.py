@@ -111,10 +111,14 @@ class Remote:
     def fetch_many(self, urls: Iterable[str], *, head_only: bool = False) -> list[Fetched]:
         """Each URL fetched (threads; the client keeps each host to its share), in order."""
         urls = list(urls)
-        if len(urls) <= 1:
-            return [self.fetch(url, head_only=head_only) for url in urls]
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            return list(pool.map(lambda url: self.fetch(url, head_only=head_only), urls))
+        distinct = list(dict.fromkeys(urls))  # (a URL named twice is fetched once: no race on the memo)
+        if len(distinct) <= 1:
+            answers = [self.fetch(url, head_only=head_only) for url in distinct]
+        else:
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                answers = list(pool.map(lambda url: self.fetch(url, head_only=head_only), distinct))
+        by_url = dict(zip(distinct, answers, strict=True))
+        return [by_url[url] for url in urls]
 
     def robots_of(self, url: str) -> Robots:
         """The robots.txt of the URL's host (fetched once)."""
