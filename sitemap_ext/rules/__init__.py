@@ -35,6 +35,9 @@ class Rule:
     scope: str
     codes: tuple[str, ...]
     check: Callable[..., Any]
+    # The record's field the rule judges: it is called only for records where that
+    # field is set (non-empty); None: for every record of its scope.
+    reads: str | None = None
 
     @property
     def doc(self) -> str:
@@ -43,27 +46,27 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("one-loc", "entry", ("X107",), structure.one_loc),
-    Rule("element-order", "entry", ("X106",), structure.element_order),
-    Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements),
+    Rule("element-order", "entry", ("X106",), structure.element_order, reads="order"),
+    Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements, reads="unknown"),
     Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
-         locs.loc),
+         locs.loc, reads="locs"),
     Rule("robots-disallowed", "entry", ("R107",), robots.disallowed),
-    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod),
-    Rule("changefreq", "entry", ("D104",), values.changefreq),
-    Rule("priority", "entry", ("D105",), values.priority),
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod, reads="lastmod"),
+    Rule("changefreq", "entry", ("D104",), values.changefreq, reads="changefreq"),
+    Rule("priority", "entry", ("D105",), values.priority, reads="priority"),
     Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
                                      "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"),
-         hreflang.links),
-    Rule("images", "entry", ("I101", "I102", "I103", "I104"), media.images),
+         hreflang.links, reads="links"),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104"), media.images, reads="media"),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117"), media.videos),
+                             "V112", "V113", "V114", "V115", "V116", "V117"), media.videos, reads="media"),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
-         media.news_article),
+         media.news_article, reads="media"),
     Rule("index-one-loc", "index", ("X107",), structure.one_loc),
-    Rule("index-unknown-elements", "index", ("X112",), structure.unknown_elements),
+    Rule("index-unknown-elements", "index", ("X112",), structure.unknown_elements, reads="unknown"),
     Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
-         locs.loc),
-    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), values.lastmod),
+         locs.loc, reads="locs"),
+    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), values.lastmod, reads="lastmod"),
     Rule("stray-element", "stray", ("X112",), structure.stray),
     Rule("empty-file", "file", ("X115",), files.empty),
     Rule("uniform-lastmod", "file", ("D103",), files.uniform_lastmod),
@@ -71,6 +74,11 @@ RULES: tuple[Rule, ...] = (
 
 ENTRY_RULES = tuple(rule.check for rule in RULES if rule.scope == "entry")
 INDEX_RULES = tuple(rule.check for rule in RULES if rule.scope == "index")
+# (rule, the field it reads): how a record is handed to the rules of its scope, so that
+# a rule is not called for a record without the field it judges (most entries have no
+# changefreq, priority or unknown elements).
+ENTRY_DISPATCH = tuple((rule.check, rule.reads) for rule in RULES if rule.scope == "entry")
+INDEX_DISPATCH = tuple((rule.check, rule.reads) for rule in RULES if rule.scope == "index")
 FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 
 # X108 is counted as entries are read (files.entry_count); the rest are the readers'

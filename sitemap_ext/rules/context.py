@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..dates import DateCache
 from ..read.record import FileFacts
 from ..urls import origin_text
+
+if TYPE_CHECKING:
+    from .hreflang import Judged
 
 Report = Callable[..., Any]  # report(code, message, line, *, url=, hreflang=, suggestion=, related=, once=)
 
@@ -30,6 +33,7 @@ class Context:
     folder: str | None = None  # the folder it may list URLs under (None: anywhere on its host)
     loc: str | None = None  # the entry being judged: its URL as written, stripped
     loc_key: int = 0  # and its urls.url_key
+    judged: Judged | None = None  # and the verdict on its alternates (hreflang.judge_links), when it has some
 
     def __post_init__(self) -> None:
         url = self.facts.url

@@ -206,7 +206,7 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     The x-default page may list itself as x-default only: that is its self-reference."""
     if not entry.links:
         return
-    judged = judge_links(entry.links, ctx.loc)
+    judged = ctx.judged or judge_links(entry.links, ctx.loc)
     for place, code, message, suggestion, written in judged.findings:
         ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:

@@ -173,12 +173,13 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     ctx.loc = loc
     if loc is not None:
         ctx.loc_key = url_key(loc)
-    for check in rules.ENTRY_RULES:
-        check(entry, ctx)
+    judged = ctx.judged = judge_links(entry.links, loc) if entry.links else None
+    for check, reads in rules.ENTRY_DISPATCH:
+        if reads is None or getattr(entry, reads):
+            check(entry, ctx)
     if loc is None:
         return
-    if entry.links:
-        judged = judge_links(entry.links, loc)
+    if judged is not None:
         kind = _kind(entry)
         # A page's links stand on lines of their own: a finding about one is placed there.
         lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind == HTML else None
@@ -272,8 +273,10 @@ def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
     ctx.loc = None
     if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
         ctx.loc = entry.locs[0].text.strip()
-    for check in rules.INDEX_RULES:
-        check(entry, ctx)
+    ctx.judged = None
+    for check, reads in rules.INDEX_DISPATCH:
+        if reads is None or getattr(entry, reads):
+            check(entry, ctx)
     return ctx.loc if ctx.loc is not None and ctx.loc.lower().startswith(("http://", "https://")) else None
 
 
