@@ -9,6 +9,10 @@ the same files rewritten as other generators write them:
   minified    one line per file
   scattered   start tags over several lines, attributes in another order
   query       10% of URLs with a query string (consistently, in locs and links)
+  40-locales  the same number of entries over 40 locales (40 alternates and x-default each)
+Where xmllint is installed, each layout also gets a row for `xmllint --stream --noout
+--schema` with the sitemaps.org and Google schemas (../shared/xsd/all.xsd, when present):
+XSD validation alone, one core, no hreflang clusters.
 For each layout, the floor is a bare lxml parse of the same files that runs no rule
 (an XMLPullParser handing over each <url>, cleared), spread over the same processes
 as the check (one file each, a pool of --jobs); the row gives the check's median wall
@@ -31,6 +35,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
+
+XSD = os.path.join(HERE, "..", "..", "shared", "xsd", "all.xsd")
+FORTY = ("ar bg cs da de el en es et fi fr he hi hr hu id it ja ko lt lv nl no pl pt-BR pt-PT ro ru sk sl sr sv "
+         "th tr uk vi zh-Hans zh-Hant en-GB es-MX").split()
 
 FLOOR = r"""
 import os, sys
@@ -85,9 +93,25 @@ def query(text: str) -> str:
     return re.sub(r"https://shop\.example\.com/[^\"<?]*", one, text)
 
 
+def forty_locales(folder: str, rows: int) -> str:
+    """The same number of entries as W(rows), in 40 locales: a site description of its own."""
+    os.makedirs(folder, exist_ok=True)
+    pages = max(1, rows * 5 // len(FORTY))
+    with open(os.path.join(folder, "pages.csv"), "w", encoding="utf-8") as out:
+        out.write("path,lastmod\n")
+        for i in range(pages):
+            out.write(f"docs/page-{i},2026-0{1 + i % 9}-1{i % 10}\n")
+    locales = "".join(f"  {code}: /{code.lower()}/\n" for code in FORTY)
+    site = os.path.join(folder, "site.yaml")
+    with open(site, "w", encoding="utf-8") as out:
+        out.write(f"site:\n  base_url: https://docs.example.com/\nlocales:\n{locales}x_default: en\n"
+                  "sources:\n  - file: pages.csv\n")
+    return site
+
+
 def timed(command: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
@@ -108,13 +132,24 @@ def main(argv: list[str] | None = None) -> int:
                          ("query", query)):
         folders[name] = os.path.join(scratch, name)
         rewrite(ours, folders[name], change)
-    print(f"{'layout':<10} {'floor s':>8} {'check s':>8} {'ratio':>6}")
+    folders["40-locales"] = os.path.join(scratch, "forty")
+    subprocess.run([sys.executable, "-m", "sitemap_ext", "build", forty_locales(os.path.join(scratch, "forty-site"),
+                    opts.rows), "-o", folders["40-locales"], "--quiet"], check=True)
+    xmllint = shutil.which("xmllint") if os.path.exists(XSD) else None
+    print(f"{'layout':<10} {'floor s':>8} {'check s':>8} {'ratio':>6}" + (f" {'xmllint s':>9} {'ratio':>6}"
+                                                                             if xmllint else ""))
     for name, folder in folders.items():
         floor = [timed([sys.executable, "-c", FLOOR, folder, str(opts.jobs)]) for _ in range(opts.repeat)]
         check = [timed([sys.executable, "-m", "sitemap_ext", "check", folder, "--quiet", "--jobs", str(opts.jobs)])
                  for _ in range(opts.repeat)]
         f, c = statistics.median(floor), statistics.median(check)
-        print(f"{name:<10} {f:8.2f} {c:8.2f} {c / f:6.1f}")
+        row = f"{name:<10} {f:8.2f} {c:8.2f} {c / f:6.1f}"
+        if xmllint:
+            files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".xml"))
+            lint = statistics.median(timed([xmllint, "--stream", "--noout", "--schema", XSD, *files])
+                                     for _ in range(opts.repeat))
+            row += f" {lint:9.2f} {lint / f:6.1f}"
+        print(row)
     shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
