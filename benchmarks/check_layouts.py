@@ -37,7 +37,9 @@ sys.path.insert(0, HERE)
 import workload  # noqa: E402
 
 XSD = os.path.join(HERE, "..", "..", "shared", "xsd", "all.xsd")
-FORTY = ["ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-Hans", "zh-Hant", "en-GB", "es-MX"]
+FORTY = ["ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "he", "hi", "hr", "hu", "id",
+         "it", "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sl", "sr",
+         "sv", "th", "tr", "uk", "vi", "zh-Hans", "zh-Hant", "en-GB", "es-MX"]
 
 FLOOR = r"""
 import os, sys
