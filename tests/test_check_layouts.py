@@ -104,3 +104,81 @@ def test_every_layout_gives_the_same_findings(tmp_path: Path, entries: list[Entr
     reference = seen["compact.xml"]
     for name, got in seen.items():
         assert got == reference, name
+
+
+def _benchmark(name: str):  # type: ignore[no-untyped-def]
+    import importlib.util
+    import sys
+
+    from .conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _records(path: Path) -> list[object]:
+    """Every record the XML reader gives for a file, with its lines left out."""
+    from dataclasses import fields
+
+    from sitemap_ext.read.record import FileFacts, Media, UrlEntry, Value
+    from sitemap_ext.read.xml import read_xml
+
+    def bare(value: object) -> object:
+        if isinstance(value, Value):
+            return value.text
+        if isinstance(value, Media):
+            return (value.kind, value.fields, value.order)
+        if isinstance(value, tuple):
+            return tuple(bare(item) for item in value)
+        return value
+
+    found = []
+    for record in read_xml(iter([path.read_bytes()]), FileFacts(str(path)), lambda *args, **kw: None):
+        assert isinstance(record, UrlEntry)
+        found.append({f.name: bare(getattr(record, f.name)) for f in fields(record)
+                      if f.name not in ("line", "link_lines")})
+    return found
+
+
+def test_the_benchmark_layouts_take_one_path(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """benchmarks/check_layouts.py's layouts (as written, indented, minified, attributes
+    scattered over lines): each file is read by the one XML reader (read.xml.read_xml),
+    its records are the same whatever the layout, and the check's findings are too.
+    There is no path of its own for any layout."""
+    from sitemap_ext import build
+    from sitemap_ext.read import xml as xml_reader
+    from sitemap_ext.rules import judge_file
+
+    layouts = _benchmark("check_layouts")
+    workload = _benchmark("workload")
+    ours = tmp_path / "ours"
+    build(workload.make(str(tmp_path / "site"), 40), str(ours))
+    folders = {"ours": ours}
+    for name in ("indented", "minified", "scattered"):
+        folders[name] = tmp_path / name
+        layouts.rewrite(str(ours), str(folders[name]), getattr(layouts, name))
+    read: list[str] = []
+    original = xml_reader.read_xml
+
+    def counted(chunks, facts, report):  # type: ignore[no-untyped-def]
+        read.append(facts.display)
+        return original(chunks, facts, report)
+
+    monkeypatch.setattr(judge_file, "read_xml", counted)
+    reference = None
+    for name, folder in folders.items():
+        read.clear()
+        sitemap = folder / "sitemap.xml"
+        result = check([str(sitemap)], jobs=1)
+        assert [Path(p).name for p in read] == ["sitemap.xml"], name
+        found = [(d.code, d.severity.value, d.url) for d in result.collector.diagnostics]
+        assert found == [("I104", "info", "https://shop.example.com/de/products/juniper-ember-0")], name
+        records = _records(sitemap)
+        assert len(records) == 200, name
+        if reference is None:
+            reference = records
+        assert records == reference, name
