@@ -140,7 +140,7 @@ class OutputConfig:
     drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
-    html: bool = False  # a static HTML view of every sitemap, for people
+    html: bool = True  # a static HTML view of every sitemap, for people (false: none, as before 0.4)
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
 
 

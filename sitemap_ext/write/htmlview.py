@@ -19,6 +19,7 @@ from lxml import etree
 from lxml.html import builder as E
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
+from ..folder import VIEW_GENERATOR
 
 ROWS_PER_PAGE = 1_000
 
@@ -76,6 +77,7 @@ def _row(number: int, url: etree._Element) -> etree._Element:
 
 def _page(title: str, body: list[etree._Element]) -> bytes:
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.META(name="viewport", content="width=device-width"),
+                             E.META(name="generator", content=VIEW_GENERATOR),
                              E.META(name="robots", content="noindex"), E.TITLE(title), E.STYLE(_STYLE)),
                       E.BODY(E.H1(title), *body))
     return b"<!DOCTYPE html>\n" + etree.tostring(document, method="html", encoding="utf-8") + b"\n"
@@ -88,13 +90,12 @@ def _nav(names: list[str], current: int) -> etree._Element:
     return nav
 
 
-INDEX_VIEW = "sitemaps.html"
-
-
-def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str], str]) -> list[tuple[str, int]]:
+def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str], str],
+                        listing: str) -> list[tuple[str, int]]:
     """The HTML pages of one written sitemap (``source``, named ``name`` relative to its
     host's folder, ``urls`` entries), a page at a time: (view name, size) of each.
-    ``target(view_name)`` gives the path to write a view to."""
+    ``target(view_name)`` gives the path to write a view to; ``listing`` names the
+    list of all sitemaps (relative to the host's folder)."""
     pages = max(1, -(-urls // ROWS_PER_PAGE))
     names = view_names(name, pages)
     head = E.TR(E.TH("#"), E.TH("URL"), E.TH("lastmod"), E.TH("alternates"), E.TH("images"), E.TH("video, news"))
@@ -105,7 +106,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
         page = len(out) + 1
         nav = [_nav(names, page)] if pages > 1 else []
         title = f"{os.path.basename(name)}: {urls:,} URLs" + (f", page {page} of {pages}" if pages > 1 else "")
-        data = _page(title, [E.P(E.A("all sitemaps", href=_relative(INDEX_VIEW, names[page - 1]))), *nav,
+        data = _page(title, [E.P(E.A("all sitemaps", href=_relative(listing, names[page - 1]))), *nav,
                              E.TABLE(E.THEAD(head), E.TBODY(*chunk)), *nav])
         with open(target(names[page - 1]), "wb") as handle:
             handle.write(data)
