@@ -111,7 +111,7 @@ def generate(folder: str, pages: int, size: int) -> None:
         with open(os.path.join(target, "index.html"), "w", encoding="utf-8") as handle:
             handle.write(page("en", 10**9 + n, 2000, noindex=True).replace(f"topic-{10**9 + n}", f"search-{n}"))
     with open(os.path.join(folder, "site.yaml"), "w", encoding="utf-8") as handle:
-        handle.write(f"site:\n  base_url: {HOST}\nsources:\n  - site: public/\noutput:\n  dir: public\n")
+        handle.write(f"site:\n  base_url: {HOST}\nsources:\n  - site: public/\noutput:\n  dir: public\n  html: false\n")
 
 
 def timed(command: list[str]) -> float:

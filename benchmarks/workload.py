@@ -20,6 +20,8 @@ locales:
 x_default: en
 sources:
   - file: products.csv
+output:
+  html: false  # the sitemaps only: the HTML views (on by default since 0.4) are not measured
 """
 
 

@@ -58,3 +58,40 @@ def read_json(path: str) -> Any:
         return json.loads(data)
     except ValueError:
         return None
+
+
+INDEX_VIEW = "sitemaps.html"  # each host's list of its sitemaps (output.html), beside sitemap.xml
+
+
+def index_view(index_file: str) -> str:
+    """The name of the list of sitemaps (output.html) of a description whose index is
+    ``index_file``: ``sitemaps.html`` beside ``sitemap.xml``, else ``NAME.sitemaps.html``
+    beside ``NAME.xml``, so that descriptions sharing a folder keep apart."""
+    stem = index_file[: -len(".xml")] if index_file.endswith(".xml") else index_file
+    return INDEX_VIEW if stem == "sitemap" else f"{stem}.{INDEX_VIEW}"
+
+VIEW_GENERATOR = "sitemap-ext output.html"  # the generator named in the head of every HTML view
+_VIEW_MARK = f'<meta name="generator" content="{VIEW_GENERATOR}">'.encode()
+_VIEW_HEAD = 1024  # the mark stands in a view's first bytes
+
+
+def is_view(path: str) -> bool:
+    """Whether an HTML file is one of the views a build writes beside its sitemaps
+    (output.html): named as one (``sitemaps.html`` and ``NAME.sitemaps.html``, or ``NAME.html`` / ``NAME.2.html``
+    beside ``NAME.xml`` or ``NAME.xml.gz``) and naming our generator in its first bytes.
+    A check of a built folder takes these for no pages of the site."""
+    folder, name = os.path.split(path)
+    if not name.endswith(".html"):
+        return False
+    if not name.endswith(INDEX_VIEW):
+        stem = name[: -len(".html")]
+        number = stem.rpartition(".")[2]
+        if number.isdigit() and number[:1] != "0":
+            stem = stem.rpartition(".")[0]
+        if not any(os.path.isfile(os.path.join(folder, stem + ext)) for ext in (".xml", ".xml.gz")):
+            return False
+    try:
+        with open(path, "rb") as handle:
+            return _VIEW_MARK in handle.read(_VIEW_HEAD)
+    except OSError:
+        return False

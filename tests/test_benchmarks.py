@@ -30,7 +30,7 @@ def test_each_bare_writer_writes_the_builds_bytes(shape, tmp_path: Path, monkeyp
     monkeypatch.setattr(SHAPES, "MAX_URLS", 7)  # small splits, so that the index is compared too
     source = tmp_path / shape.source
     shape.write_source(str(source), shape.rows)
-    (tmp_path / "site.yaml").write_text(shape.yaml.replace("sources:", "output:\n  max_urls: 7\nsources:"))
+    (tmp_path / "site.yaml").write_text(shape.yaml.replace("output:\n", "output:\n  max_urls: 7\n"))
     result = build(str(tmp_path / "site.yaml"), str(tmp_path / "ours"), now="2026-11-21T12:00:00Z")
     assert result.ok, result.collector.sorted()
     SHAPES.bare(shape, str(source), str(tmp_path / "bare"))

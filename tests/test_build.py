@@ -59,7 +59,8 @@ def _many(make_site: Callable[..., Path], count: int, **output: object) -> Path:
                                          (50_001, ["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"])])
 def test_split_at_exactly_50000(make_site: Callable[..., Path], tmp_path: Path, count: int, files: list[str],
                                 assert_valid: Callable[[Path], None]) -> None:
-    result = build(str(_many(make_site, count)), str(tmp_path / "out"))
+    # (the split, not the views: output.html is off here, else 50 pages of 1,000 rows)
+    result = build(str(_many(make_site, count, html="false")), str(tmp_path / "out"))
     assert result.ok
     assert sorted(f.name for f in result.files) == files
     if count == 50_001:
@@ -72,7 +73,7 @@ def test_split_at_exactly_50000(make_site: Callable[..., Path], tmp_path: Path, 
 
 
 def test_50005_urls_make_two_files_and_an_index(make_site: Callable[..., Path], tmp_path: Path) -> None:
-    result = build(str(_many(make_site, 50_005)), str(tmp_path / "out"))
+    result = build(str(_many(make_site, 50_005, html="false")), str(tmp_path / "out"))
     stats = {f.name: (f.kind, f.urls) for f in result.files}
     assert stats == {"sitemap-1.xml": ("urlset", 50_000), "sitemap-2.xml": ("urlset", 5),
                      "sitemap.xml": ("index", 2)}
@@ -118,7 +119,8 @@ def test_gzip_files_and_index_naming_them(make_site: Callable[..., Path], tmp_pa
                                           assert_valid: Callable[[Path], None]) -> None:
     result = build(str(_many(make_site, 7, max_urls=5)), str(tmp_path / "out"), gzip=True)
     names = sorted(f.name for f in result.files)
-    assert names == ["sitemap-1.xml.gz", "sitemap-2.xml.gz", "sitemap.xml"]
+    assert names == ["sitemap-1.html", "sitemap-1.xml.gz", "sitemap-2.html", "sitemap-2.xml.gz", "sitemap.xml",
+                     "sitemaps.html"]
     assert locs(tmp_path / "out" / "sitemap.xml") == [
         "https://e.com/sitemap-1.xml.gz", "https://e.com/sitemap-2.xml.gz"]
     raw = (tmp_path / "out" / "sitemap-1.xml.gz").read_bytes()
@@ -161,9 +163,9 @@ def test_gzip_with_either_deflate_holds_the_plain_bytes(make_site: Callable[...,
 def test_single_file_takes_the_index_name_unless_index_always(make_site: Callable[..., Path],
                                                               tmp_path: Path) -> None:
     auto = build(str(_many(make_site, 3)), str(tmp_path / "auto"))
-    assert [f.name for f in auto.files] == ["sitemap.xml"]
+    assert [f.name for f in auto.files if f.kind != "html"] == ["sitemap.xml"]
     always = build(str(_many(make_site, 3, index="always")), str(tmp_path / "always"))
-    assert sorted(f.name for f in always.files) == ["sitemap-1.xml", "sitemap.xml"]
+    assert sorted(f.name for f in always.files) == ["sitemap-1.html", "sitemap-1.xml", "sitemap.xml", "sitemaps.html"]
     assert locs(tmp_path / "always" / "sitemap.xml") == ["https://e.com/sitemap-1.xml"]
 
 
@@ -208,8 +210,10 @@ def test_stale_files_of_an_earlier_build_are_removed(make_site: Callable[..., Pa
     assert (out / "sitemap-3.xml").exists()
     (out / "unrelated.html").write_text("not ours")
     build(str(_many(make_site, 6, max_urls=4)), str(out))
-    assert sorted(os.listdir(out)) == [".sitemap-ext-manifest.json", "sitemap-1.xml", "sitemap-2.xml",
-                                       "sitemap.xml", "unrelated.html"]
+    assert (out / "sitemap-3.html").exists() is False  # (a stale view goes with its sitemap)
+    assert sorted(os.listdir(out)) == [".sitemap-ext-manifest.json", "sitemap-1.html", "sitemap-1.xml",
+                                       "sitemap-2.html", "sitemap-2.xml", "sitemap.xml", "sitemaps.html",
+                                       "unrelated.html"]
 
 
 def test_duplicates_are_written_once(make_site: Callable[..., Path], tmp_path: Path) -> None:

@@ -39,8 +39,9 @@ def test_build_json_output(make_site: Callable[..., Path], capsys: pytest.Captur
         "message": "loc: URL contains whitespace; it is written percent-encoded",
     }]
     assert doc["summary"]["errors"] == 0 and doc["summary"]["warnings"] == 1
-    (entry,) = doc["summary"]["files"]
+    entry, view, index_view = doc["summary"]["files"]
     assert entry["file"] == "sitemap.xml" and entry["urls"] == 2 and entry["bytes"] > 100
+    assert (view["file"], view["kind"], index_view["file"]) == ("sitemap.html", "html", "sitemaps.html")
     assert doc["ok"] is True
 
 

@@ -145,3 +145,41 @@ def test_a_semicolon_csv_split_between_processes_reads_alike(make_site: Callable
     assert result.urls == 6000
     found = locs(tmp_path / "out" / "sitemap.xml")
     assert found[0] == "https://www.example.com/page-0" and found[-1] == "https://www.example.com/page-5999"
+
+
+# --- "no base" is said by the scope, not read from the findings' words ----------------
+
+NAMES_THE_HOST = """\
+pages:
+  - loc: https://base-url.invalid/a b
+  - loc: /about
+    base-url.invalid: 1
+    lastmod: base-url.invalid
+  - loc: /shop
+    images:
+      - https://cdn.example.net/a.png
+"""
+
+
+def test_a_finding_that_names_the_old_stand_in_host_is_kept(make_site: Callable[..., Path],
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Findings that mention base-url.invalid by the user's own words (an absolute URL on
+    that host, a key or a value written so) are the description's own: kept, with their
+    URL. Those that need the base are not made: no I104 for an image beside a page whose
+    URL is relative, no C113 for the absolute URL."""
+    site = make_site(NAMES_THE_HOST)
+    found = _findings("check", site, capsys)
+    assert [(d["code"], d["line"], d["url"]) for d in found] == [
+        ("C104", 1, None),
+        ("U105", 2, "https://base-url.invalid/a%20b"),
+        ("C102", 4, None),
+        ("D101", 5, None),
+    ]
+    assert "base-url.invalid" in found[2]["message"] and "base-url.invalid" in found[3]["message"]
+
+
+def test_the_stand_in_is_drawn_anew_and_says_it_is_no_base() -> None:
+    from sitemap_ext.read.site_yaml import stand_in
+
+    first, second = stand_in(), stand_in()
+    assert first != second and first.endswith(".invalid/") and second.startswith("https://base-url-")

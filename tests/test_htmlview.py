@@ -68,3 +68,55 @@ def test_media_and_news_show_in_the_view(tmp_path: Path) -> None:
     assert build(site, out, now="2026-11-21T12:00:00Z").ok
     text = "".join(p.read_text(encoding="utf-8") for p in out.rglob("*.html") if p.name != "sitemaps.html")
     assert "video: " in text and "cdn" in text
+
+
+# --- the default view (issue 28: browsers are removing XSLT) ---------------------------
+
+SMALL = "site:\n  base_url: https://e.com/\n  now: 2026-01-01\npages:\n  - loc: /a\n  - loc: /b\n"
+
+
+def test_the_html_view_is_the_default_and_output_html_false_leaves_it_out(tmp_path: Path) -> None:
+    site = tmp_path / "site.yaml"
+    site.write_text(SMALL, encoding="utf-8")
+    default = build(str(site), str(tmp_path / "default"))
+    assert sorted((f.name, f.kind) for f in default.files) == [
+        ("sitemap.html", "html"), ("sitemap.xml", "urlset"), ("sitemaps.html", "html")]
+    assert b"sitemap.xsl" not in (tmp_path / "default" / "sitemap.xml").read_bytes()  # (the XSL view: opt-in)
+    site.write_text(SMALL + "output:\n  html: false\n", encoding="utf-8")
+    old = build(str(site), str(tmp_path / "old"))
+    assert [f.name for f in old.files] == ["sitemap.xml"]
+    assert (tmp_path / "old" / "sitemap.xml").read_bytes() == (tmp_path / "default" / "sitemap.xml").read_bytes()
+
+
+def test_a_page_of_the_site_named_as_a_view_is_never_replaced(tmp_path: Path) -> None:
+    site = tmp_path / "site.yaml"
+    site.write_text(SMALL, encoding="utf-8")
+    out = tmp_path / "public"
+    out.mkdir()
+    (out / "sitemap.html").write_text("<p>our sitemap for people</p>", encoding="utf-8")
+    refused = build(str(site), str(out))
+    assert [(d.code, "sitemap.html" in d.message, "output.html: false" in d.message)
+            for d in refused.collector.diagnostics] == [("O105", True, True)]
+    assert sorted(os.listdir(out)) == ["sitemap.html"]
+    assert (out / "sitemap.html").read_text(encoding="utf-8") == "<p>our sitemap for people</p>"
+    site.write_text(SMALL + "output:\n  html: false\n", encoding="utf-8")
+    assert build(str(site), str(out)).ok and sorted(os.listdir(out))[-1] == "sitemap.xml"
+
+
+def test_a_check_of_a_built_folder_takes_the_views_for_no_pages(tmp_path: Path) -> None:
+    """The views lie beside the sitemaps; checked with --base-url over that folder, they are
+    no pages of the site (else the folder would be a built site whose listed URLs have no
+    file: U113 for each). A page of the site that only looks like a view is still read."""
+    site = tmp_path / "site.yaml"
+    site.write_text(SMALL, encoding="utf-8")
+    out = tmp_path / "out"
+    assert build(str(site), str(out)).ok
+    result = check([str(out)], base_urls=[f"https://e.com/={out}"])
+    assert result.collector.sorted() == [] and [f for f in result.files if f.get("kind") == "html"] == []
+    (out / "a.html").write_text('<html><head><meta name="generator" content="sitemap-ext output.html">'
+                                "</head></html>", encoding="utf-8")  # (no sitemap a.xml beside it)
+    result = check([str(out)], base_urls=[f"https://e.com/={out}"])
+    # a.html serves /a (and is listed as /a.html nowhere: U114); /b has no page: U113.
+    assert sorted((d.code, d.url) for d in result.collector.sorted()) == [("U113", "https://e.com/b"),
+                                                                          ("U114", "https://e.com/a.html")]
+    assert [os.path.basename(str(f["file"])) for f in result.files if f.get("kind") == "html"] == ["a.html"]

@@ -48,6 +48,13 @@ def test_golden_multilingual(tmp_path: Path, assert_valid: Callable[[Path], None
         got = (tmp_path / "out" / name).read_bytes()
         assert canonical(got) == canonical((GOLDEN / "expected" / name).read_bytes()), name
         assert_valid(tmp_path / "out" / name)
+    # The HTML views (output.html, on by default): each host's, the same bytes.
+    views = sorted(str(p.relative_to(GOLDEN / "expected")) for p in (GOLDEN / "expected").rglob("*.html"))
+    assert sorted(f.name for f in result.files if f.name.endswith(".html")) == views
+    assert views == ["www.example.com/sitemap.html", "www.example.com/sitemaps.html", "www.example.fr/sitemap.html",
+                     "www.example.fr/sitemaps.html"]
+    for name in views:
+        assert (tmp_path / "out" / name).read_bytes() == (GOLDEN / "expected" / name).read_bytes(), name
 
 
 def test_cluster_shape(make_site: Callable[..., Path], tmp_path: Path) -> None:
@@ -61,7 +68,8 @@ def test_cluster_shape(make_site: Callable[..., Path], tmp_path: Path) -> None:
     b = frozenset({("de", "https://e.com/de/b"), ("fr", "https://e.fr/b")})  # no en: no x-default
     assert got == {"https://e.com/de/a": a, "https://e.com/en/a": a, "https://e.fr/a": a,
                    "https://e.com/de/b": b, "https://e.fr/b": b, "https://e.com/imprint": frozenset()}
-    assert sorted(f.name for f in result.files) == ["e.com/sitemap.xml", "e.fr/sitemap.xml"]
+    assert sorted(f.name for f in result.files) == ["e.com/sitemap.html", "e.com/sitemap.xml", "e.com/sitemaps.html",
+                                                    "e.fr/sitemap.html", "e.fr/sitemap.xml", "e.fr/sitemaps.html"]
 
 
 def test_canonical_case_is_written(make_site: Callable[..., Path], tmp_path: Path) -> None:

@@ -24,10 +24,14 @@ from .conftest import ROOT
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
+# These tests are about the commit, ownership and links: the sitemaps' HTML views
+# (output.html, on by default) are written and owned as the sitemaps are; here they
+# are left out so that each test lists the files it is about, except where said.
 SITE = """\
 site:
   base_url: https://www.example.com/
 output:
+  html: {html}
   max_urls: {max_urls}
   pattern: {pattern}
   index_file: {index}
@@ -37,12 +41,13 @@ pages:
 
 
 def describe(folder: Path, name: str = "site.yaml", *, pages: int = 5, max_urls: int = 2,
-             pattern: str = "sitemap-{n}.xml", index: str = "sitemap.xml", extra: str = "") -> Path:
+             pattern: str = "sitemap-{n}.xml", index: str = "sitemap.xml", extra: str = "",
+             html: bool = False) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     key = "path" if "locales" in extra else "loc"
     listed = "\n".join(f"  - {key}: /{name.split('.')[0]}/page-{i}/" for i in range(pages))
     path = folder / name
-    path.write_text(SITE.format(max_urls=max_urls, pattern=pattern, index=index, pages=listed) + extra,
+    path.write_text(SITE.format(html=str(html).lower(), max_urls=max_urls, pattern=pattern, index=index, pages=listed) + extra,
                     encoding="utf-8")
     return path
 
@@ -123,22 +128,24 @@ def test_a_file_link_where_a_sitemap_goes_is_refused(tmp_path: Path) -> None:
 
 def test_two_descriptions_in_one_folder_keep_each_others_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    blog = describe(tmp_path, "blog.yaml", pattern="blog-{n}.xml", index="blog.xml")
-    shop = describe(tmp_path, "shop.yaml", pattern="shop-{n}.xml", index="shop.xml")
+    blog = describe(tmp_path, "blog.yaml", pattern="blog-{n}.xml", index="blog.xml", html=True)
+    shop = describe(tmp_path, "shop.yaml", pattern="shop-{n}.xml", index="shop.xml", html=True)
     assert build(str(blog), str(out)).ok and build(str(shop), str(out)).ok
     both = tree(out)
-    assert set(both) == {"blog-1.xml", "blog-2.xml", "blog-3.xml", "blog.xml",
-                         "shop-1.xml", "shop-2.xml", "shop-3.xml", "shop.xml"}
+    # Each description's views, and its own list of sitemaps (named after its index).
+    blog_files = ["blog-1.xml", "blog-2.xml", "blog-3.xml", "blog.xml", "blog-1.html", "blog-2.html", "blog-3.html",
+                  "blog.sitemaps.html"]
+    assert set(both) == {*blog_files, *(name.replace("blog", "shop") for name in blog_files)}
     again = build(str(blog), str(out))
     assert again.ok and again.removed == [] and tree(out) == both
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["version"] == 2
-    assert manifest["owners"]["../blog.yaml"] == ["blog-1.xml", "blog-2.xml", "blog-3.xml", "blog.xml"]
+    assert manifest["owners"]["../blog.yaml"] == blog_files
     # The blog shrinks: only its own stale files go, and the summary lists them.
-    describe(tmp_path, "blog.yaml", pages=4, pattern="blog-{n}.xml", index="blog.xml")
+    describe(tmp_path, "blog.yaml", pages=4, pattern="blog-{n}.xml", index="blog.xml", html=True)
     shrunk = build(str(blog), str(out))
-    assert shrunk.removed == ["blog-3.xml"]
-    assert set(tree(out)) == set(both) - {"blog-3.xml"}
+    assert shrunk.removed == ["blog-3.html", "blog-3.xml"]
+    assert set(tree(out)) == set(both) - {"blog-3.xml", "blog-3.html"}
 
 
 def test_a_name_another_description_wrote_is_an_error_before_anything_moves(tmp_path: Path) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
-import subprocess
 import threading
 from pathlib import Path
 from typing import Callable, Iterator
@@ -18,6 +16,7 @@ from lxml import etree, html
 from sitemap_ext import build, check
 from sitemap_ext.write.xml import XSL_FILE
 
+from .browser import CHROMIUM, MISSING, chromium
 from .test_htmlview import _copy_example
 
 NOW = "2026-11-21T12:00:00Z"
@@ -102,7 +101,6 @@ def test_media_and_news_show_in_the_table(tmp_path: Path) -> None:
 
 # --- in a real browser ------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture
@@ -124,15 +122,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium); "
-                    "the stylesheet is still tested through libxslt above")
-def test_chromium_renders_the_table(served: tuple[str, Path]) -> None:
+@pytest.mark.skipif(CHROMIUM is None, reason=f"{MISSING}; the stylesheet is still tested through libxslt above")
+def test_chromium_renders_the_table(served: tuple[str, Path], tmp_path: Path) -> None:
     base, out = served
 
     def rendered(name: str) -> etree._Element:
-        done = subprocess.run([str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                               base + name], capture_output=True, timeout=120, check=False)
-        return html.fromstring(done.stdout)
+        return html.fromstring(chromium(tmp_path, "--dump-dom", base + name))
 
     index = rendered("sitemap.xml")
     if index.find(".//table") is None:  # a Chromium whose XSLT is switched off shows the XML tree

@@ -1,5 +1,6 @@
 """sitemap-ext rules [CODE|NAME...]: every code with its severity and one line, or one
-rule explained: what it means, the rule that reports it and why (its sources)."""
+rule explained: what it means, the rule that reports it and why (its sources), and a
+failing and a passing example (rules/examples.yaml)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import argparse
 import inspect
 import json
 import sys
+from typing import Any
 
 from ..codes import REGISTRY
 from ..diagnostics import Code
 from ..report.formats import EXIT_USAGE
 from ..rules import CLUSTER_CODES, RULES, clusters
 from ..rules.config import ConfigError, code_of
+from ..rules.examples import NOW, example
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,6 +65,11 @@ def _explained(entry: Code) -> dict[str, object]:
     elif entry.code in CLUSTER_CODES:  # judged across every file: the cluster rules' module
         out["rule"] = {"name": "clusters", "judges": "every file together", "doc": "",
                        "sources": _sources(inspect.getdoc(clusters) or "")}
+    shown = example(entry.code)
+    if shown is not None:
+        out["examples"] = {"file": shown.name, "inside": shown.wrapped_in, "served_at": shown.served_at,
+                           "files": shown.files, "also": list(shown.also), "failing": shown.failing,
+                           "passing": shown.passing}
     return out
 
 
@@ -82,5 +90,26 @@ def _text(explained: dict[str, object]) -> str:
             lines += ["  " + line for line in str(rule["doc"]).splitlines()]
         if rule["sources"]:
             lines.append(f"  why: {rule['sources']}")
+    shown = explained.get("examples")
+    if isinstance(shown, dict):
+        lines += _examples(shown)
     lines.append("  more: the catalogue, specs/rules.md, says what it means in full, with the fix")
     return "\n".join(lines) + "\n"
+
+
+def _examples(shown: dict[str, Any]) -> list[str]:
+    """The failing and the passing example, and how to check them."""
+    inside = f", inside a <{shown['inside']}> declaring the namespaces" if shown["inside"] else ""
+    lines = [f"  failing ({shown['file']}{inside}):"]
+    lines += ["    " + line for line in str(shown["failing"]).splitlines()]
+    if shown["also"]:
+        lines.append(f"  (the same defect also gives {', '.join(shown['also'])})")
+    lines.append("  passing:")
+    lines += ["    " + line for line in str(shown["passing"]).splitlines()]
+    for name, text in shown["files"].items():
+        lines.append(f"  beside it, {name}:")
+        lines += ["    " + line for line in str(text).splitlines()]
+    served = f" --base-url {shown['served_at']}=." if shown["served_at"] else ""
+    pages = "".join(f" {name}" for name in shown["files"] if name.endswith(".html"))
+    lines.append(f"  try: sitemap-ext check {shown['file']}{pages}{served} --now {NOW}")
+    return lines

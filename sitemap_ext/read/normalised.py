@@ -140,7 +140,7 @@ class OutputConfig:
     drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
-    html: bool = False  # a static HTML view of every sitemap, for people
+    html: bool = True  # a static HTML view of every sitemap, for people (false: none, as before 0.4)
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
 
 
@@ -183,6 +183,10 @@ class Scope:
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
     html: bool = False  # a static HTML view of every sitemap, for people
+    # False: the description gives no usable base_url and ``base_url`` is a stand-in
+    # (``site_yaml.stand_in``): a URL joined to it is not judged (nor its host and
+    # folder), and a finding about a page at such a URL is not the page's own.
+    based: bool = True
 
 
 Unit = Page | Source | BuiltSite | PageStream  # what a site's pages come from, in description order

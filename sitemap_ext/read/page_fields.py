@@ -139,6 +139,8 @@ class FieldNormaliser:
         return None
 
     def url(self, value: Any, where: Where, *, what: str = "loc", check_scope: bool = True) -> str | None:
+        if not self.scope.based:
+            return self._unbased_url(value, where, what)
         if check_scope:
             ready = self._ready(value, self._base_root)
             if ready is not None:
@@ -169,6 +171,21 @@ class FieldNormaliser:
                           fix="set output.robots: true, or output.public_url to a folder above it")
         return url
 
+    def _unbased_url(self, value: Any, where: Where, what: str) -> str | None:
+        """A URL of a description without a usable base: one joined to the stand-in is
+        not judged (what it becomes depends on the base), an absolute one is judged as
+        a URL; neither is judged against the site's hosts and folder, which the base
+        names."""
+        if not isinstance(value, str):
+            wrong_shape(self.collector.report, f"{what} must be a URL string, not {_kind(value)}", where)
+            return None
+        url, problems = normalise(value, self.scope.base_url)
+        if url is not None and url.startswith(self._base_root):
+            return url
+        for problem in problems:
+            self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
+                                  suggestion=problem.suggestion)
+        return url
 
     # --- defaults ----------------------------------------------------------------
 

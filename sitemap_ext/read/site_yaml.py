@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,25 +69,33 @@ def read_text(path: str, collector: Collector, display: str, code: str = "F101",
 
 
 
-# What a description without a usable base_url is judged against: a host that never
-# resolves (RFC 6761), so that no finding of a real site can name it.
-STAND_IN = "https://base-url.invalid/"
-_STAND_IN_HOST = "base-url.invalid"
+def stand_in() -> str:
+    """What a description without a usable base_url is joined to: a host that never
+    resolves (RFC 6761) and that no description can name, as it is drawn anew for
+    each run; its scope says it is no base (``Scope.based``)."""
+    return f"https://base-url-{secrets.token_hex(8)}.invalid/"
+
+
+# Findings on a page whose URL was joined to the stand-in that judge that URL or
+# compare it with another (a URL's form, an image's or an uploader's host, an
+# article's age stated with its URL): what they say depends on the real base.
+_ON_THE_PAGES_URL = frozenset({"I104", "V103", "V111", "N110"})
 
 
 @dataclass
 class _WithoutBase(Collector):
-    """The findings on a description judged against ``STAND_IN``: one that names it
-    (a URL resolved against it, a scope it makes) depends on the real base and is
-    left out, as is a URL finding (U...) on such a URL; another finding on a page
-    whose URL was resolved keeps its words, without the made-up URL."""
+    """The findings on a description judged against a stand-in base. The normaliser
+    makes no finding on a URL joined to it (``Scope.based``); a finding the flow or a
+    page's media make about a page at such a URL (its ``url``) is left out when it
+    judges that URL (a U code, or one of ``_ON_THE_PAGES_URL``), and keeps its words
+    without the made-up URL otherwise."""
+
+    base: str = ""
 
     def report(self, code: str, message: str, where: Where = NOWHERE, **extra: Any) -> Diagnostic | None:
         url = extra.get("url")
-        if _STAND_IN_HOST in message or _STAND_IN_HOST in (extra.get("suggestion") or ""):
-            return None
-        if url is not None and _STAND_IN_HOST in url:
-            if code.startswith("U"):
+        if isinstance(url, str) and url.startswith(self.base):
+            if code[0] == "U" or code in _ON_THE_PAGES_URL:
                 return None
             extra["url"] = None
         return super().report(code, message, where, **extra)
@@ -169,7 +178,7 @@ class _Loader:
         return self._site(top, data, base_url, output, clock, path, pages)
 
     def _site(self, top: TypedDoc, data: dict[str, Any], base_url: str, output: OutputConfig, clock: float | None,
-              path: str, pages: Any) -> Site:
+              path: str, pages: Any, *, based: bool = True) -> Site:
         """The site of a description whose top file (``data``) has been judged so far."""
         public = output.public_url or base_url
         # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
@@ -182,6 +191,7 @@ class _Loader:
             folder=public[: public.rindex("/") + 1] + (quote(subfolder) + "/" if subfolder else ""),
             robots=output.robots is not None,
             locales=locales,
+            based=based,
         )
         normaliser = PageNormaliser(scope, self.collector)
         if "x_default" in data:
@@ -204,13 +214,14 @@ class _Loader:
     def _judge_without_base(self, doc: Doc, data: dict[str, Any], output: OutputConfig, clock: float | None,
                             path: str) -> None:
         """With no usable base_url, the rest of the description (its keys, values, codes,
-        includes and sources' rows) judged against ``STAND_IN``; the findings that
-        depend on the base (they name it) are left out. Nothing is built."""
+        includes and sources' rows) judged against a stand-in base that says it is
+        none: the findings that depend on the base are not made. Nothing is built."""
         real = self.collector
+        base = stand_in()
         self.collector = scratch = _WithoutBase(real.registry, limit=None, policy=real.policy,
-                                                redactions=real.redactions)
+                                                redactions=real.redactions, base=base)
         try:
-            site = self._site(TypedDoc(doc, scratch), data, STAND_IN, output, clock, path, None)
+            site = self._site(TypedDoc(doc, scratch), data, base, output, clock, path, None, based=False)
             judge_pages(site, scratch)
         finally:
             self.collector = real

@@ -15,6 +15,7 @@ import html
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, TextIO
+from urllib.parse import unquote
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
@@ -29,7 +30,7 @@ _SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem; color: #1d2330; }
-h1 { font-size: 1.5rem; margin: 0 0 .2rem; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .2rem; overflow-wrap: anywhere; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; }
 .muted { color: #5a6273; } a { color: #1a56db; }
 .counts span { display: inline-block; margin-right: 1rem; font-weight: 600; }
 .error { color: #b42318; } .warning { color: #a15c07; } .info { color: #1a56db; }
@@ -45,11 +46,20 @@ summary { cursor: pointer; font-weight: 600; }
 #infos:checked ~ main .group:not(.g-info) { display: none; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 .coverage td.cell { font-size: .85rem; min-width: 7rem; overflow-wrap: normal; word-break: normal; }
-.coverage th.page { font-weight: 600; min-width: 9rem; background: #fff; overflow-wrap: normal; }
+.coverage th.page { font-weight: 600; min-width: 9rem; background: #fff; overflow-wrap: normal;
+                    position: sticky; left: 0; box-shadow: 1px 0 0 #e3e6ec; }
 .coverage .path { color: #1d2330; }
 .coverage td.whole { background: #e7f6ec; } .coverage td.differs { background: #fdf1dc; }
 .coverage td.absent { background: #fde4e1; } .coverage td.none { background: #f8f9fb; }
-@media (max-width: 640px) { body { margin: .75rem; } }
+@media (max-width: 640px) {
+  body { margin: .75rem; }
+  .findings, .findings tbody, .findings tr, .findings td { display: block; }
+  .findings thead { display: none; }
+  .findings tr { border-bottom: 1px solid #e3e6ec; padding: .3rem 0; }
+  .findings td { border: 0; padding: .1rem 0; overflow-wrap: anywhere; }
+  .findings td:empty { display: none; }
+  .findings td::before { content: attr(data-label) ": "; color: #5a6273; }
+}
 """
 
 
@@ -119,11 +129,12 @@ def _findings(write: Any, diagnostics: list[Diagnostic], collector: Collector) -
               f"<span class=\"muted\">{severity}, {len(found) + more:,}</span></summary>\n")
         if rule is not None:
             write(f"<p class=\"muted\">{_h(rule.summary)}</p>\n")
-        write("<table><thead><tr><th>Where</th><th>URL</th><th>Finding</th></tr></thead><tbody>\n")
+        write("<table class=\"findings\"><thead><tr><th>Where</th><th>URL</th><th>Finding</th></tr></thead><tbody>\n")
         for diag in found:
             where = _h(diag.file or "") + (f":{diag.line}" if diag.line else "")
             fix = f"<br><span class=\"muted\">fix: {_h(diag.suggestion)}</span>" if diag.suggestion else ""
-            write(f"<tr><td>{where}</td><td>{_h(diag.url or '')}</td><td>{_h(diag.message)}{fix}</td></tr>\n")
+            write(f"<tr><td data-label=\"where\">{where}</td><td data-label=\"URL\">{_h(diag.url or '')}</td>"
+                  f"<td data-label=\"finding\">{_h(diag.message)}{fix}</td></tr>\n")
         write("</tbody></table>\n")
         if more:
             write(f"<p class=\"muted\">{more:,} more not kept (--max-per-code; 0 keeps all).</p>\n")
@@ -163,10 +174,15 @@ def _coverage(write: Any, coverage: Coverage) -> None:
 
 
 def _path(url: str) -> str:
-    """A URL's path and query (its host left out: the columns' hosts are mostly one)."""
+    """A URL's path and query (its host left out: the columns' hosts are mostly one),
+    percent-escapes of UTF-8 shown as the characters they stand for (``/de/mütze``)."""
     rest = url.split("//", 1)[-1]
     slash = rest.find("/")
-    return rest[slash:] if slash >= 0 else "/"
+    path = rest[slash:] if slash >= 0 else "/"
+    try:
+        return unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return path
 
 
 def _breakable(text: str) -> str:

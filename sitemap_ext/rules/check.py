@@ -135,7 +135,9 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
         result.listed = run.clusters.listed()
         result.skipped += run.skipped
     if not result.files and not collector.errors and not passed_over:
-        skipped = f" ({len(result.skipped):,} files that are none were skipped)" if result.skipped else ""
+        count = len(result.skipped)
+        skipped = (f" ({count:,} {'file that is none was' if count == 1 else 'files that are none were'} skipped)"
+                   if count else "")
         collector.report("F104", f"nothing to check: no sitemap, feed or site description among the inputs{skipped}; "
                          "give the folder or files that hold them",
                          Where(displays.get(paths[0], paths[0])) if paths else Where(None))

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from .. import rules
 from ..diagnostics import Collector, Where
+from ..folder import is_view
 from ..read.html import name_is_utf8, page_url, served
 from ..read.live import Input, Remote
 from ..read.site_yaml import display_name, is_error_page
@@ -147,6 +148,8 @@ class RunState:
             if real.startswith(root + os.sep):
                 relative = "/".join(real[len(root) + 1:].split(os.sep))
                 if is_error_page(relative):  # served with an error status: no page, in any language
+                    return None
+                if relative.endswith(".html") and is_view(real):  # a build's HTML view of its sitemaps
                     return None
                 if not name_is_utf8(relative):
                     rules.files.name_not_utf8(self.collector.report, Where(display_name(real)))

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from ..diagnostics import Collector, Where
-from ..folder import XSL_FILE
+from ..folder import XSL_FILE, index_view
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from ..read.normalised import Site
 from ..urls import Origin, origin_of, origin_text
-from .htmlview import INDEX_VIEW, write_index_view, write_sitemap_views
+from .htmlview import write_index_view, write_sitemap_views
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
 from .stylesheet import STYLESHEET
@@ -125,15 +125,16 @@ class _HostFiles:
     def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
         """output.html: a static HTML view of each sitemap and a list of them all."""
         listed = []
+        listing = index_view(self.site.output.index_file)
         for stats in sitemaps:
             name = stats.name[len(self.folder):]  # relative to this host's folder
             views = write_sitemap_views(self.staging.path(stats.name), name, stats.urls,
-                                        lambda view: self.staging.path(self.folder + view))
+                                        lambda view: self.staging.path(self.folder + view), listing)
             for view, size in views:
                 moves.append((self.staging.path(self.folder + view), self.folder + view))
                 written.append(WrittenFile(name=self.folder + view, kind="html", bytes=size, uncompressed=size))
             listed.append((name, views[0][0], stats.urls, stats.lastmod.text if stats.lastmod is not None else None))
-        name = self.folder + INDEX_VIEW
+        name = self.folder + listing
         size = write_index_view(self.staging.path(name), listed)
         moves.append((self.staging.path(name), name))
         written.append(WrittenFile(name=name, kind="html", bytes=size, uncompressed=size))

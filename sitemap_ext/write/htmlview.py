@@ -19,20 +19,39 @@ from lxml import etree
 from lxml.html import builder as E
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
+from ..folder import VIEW_GENERATOR
 
 ROWS_PER_PAGE = 1_000
 
 _SM = f"{{{SITEMAP_NS}}}"
 _XHTML_LINK = f"{{{xhtml.URI}}}link"
 _IMAGE, _VIDEO, _NEWS = (f"{{{ext.URI}}}" for ext in (image, video, news))
+# URLs wrap after their separators (<wbr>), and within a word only when one part is
+# wider than the column; on a phone each entry is a block of labelled lines.
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:1rem;color:#1b1b1b}
-h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
-th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ddd;word-break:break-all}
-th{background:#f3f3f3;position:sticky;top:0}td.n{color:#777;width:3rem}
+h1{font-size:1.3rem;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}
+th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ddd;overflow-wrap:anywhere}
+th{background:#f3f3f3;position:sticky;top:0;overflow-wrap:normal;white-space:nowrap}td.n{color:#777;width:3rem}
 ul{margin:0;padding-left:1rem}nav{margin:.8rem 0}nav a{margin-right:.8rem}
-@media (max-width:700px){thead{display:none}td{display:block;border:0}tr{display:block;border-bottom:1px solid #ccc}}
+@media (max-width:700px){thead{display:none}td{display:block;border:0;padding:.1rem 0}td:empty{display:none}
+tr{display:block;border-bottom:1px solid #ccc;padding:.4rem 0}
+td[data-label]::before{content:attr(data-label) ": ";color:#666}ul{padding-left:1.2rem}}
 """
+_SEPARATORS = ("/", "?", "&", "=", "-", "_", ".")
+
+
+def _url(url: str) -> etree._Element:
+    """A link showing ``url`` with a chance to wrap after each of its separators."""
+    parts: list[object] = []
+    text = ""
+    for char in url:
+        text += char
+        if char in _SEPARATORS:
+            parts += [text, E.WBR()]
+            text = ""
+    link: etree._Element = E.A(*parts, text, href=url)  # (lxml.html.builder is untyped)
+    return link
 
 
 def view_names(name: str, pages: int) -> list[str]:
@@ -61,21 +80,24 @@ def _entries(path: str) -> Iterator[etree._Element]:
 
 def _row(number: int, url: etree._Element) -> etree._Element:
     loc = url.findtext(f"{_SM}loc") or ""
-    alternates = [E.LI(link.get("hreflang", ""), " ", E.A(link.get("href", ""), href=link.get("href", "")))
+    alternates = [E.LI(link.get("hreflang", ""), " ", _url(link.get("href", "")))
                   for link in url.iter(_XHTML_LINK) if link.get("hreflang")]
-    images = [E.LI(E.A(loc_, href=loc_))
-              for loc_ in (i.findtext(f"{_IMAGE}loc") or "" for i in url.iter(f"{_IMAGE}image"))]
+    images = [E.LI(_url(loc_)) for loc_ in (i.findtext(f"{_IMAGE}loc") or "" for i in url.iter(f"{_IMAGE}image"))]
     media = [E.LI("video: ", video.findtext(f"{_VIDEO}title") or "") for video in url.iter(f"{_VIDEO}video")]
     media += [E.LI("news: ", news.findtext(f"{_NEWS}title") or "") for news in url.iter(f"{_NEWS}news")]
+    lastmod = url.findtext(f"{_SM}lastmod") or ""
     row: etree._Element = E.TR(  # (lxml.html.builder is untyped)
-        E.TD(str(number), E.CLASS("n")), E.TD(E.A(loc, href=loc)), E.TD(url.findtext(f"{_SM}lastmod") or ""),
-        E.TD(E.UL(*alternates)) if alternates else E.TD(), E.TD(E.UL(*images)) if images else E.TD(),
-        E.TD(E.UL(*media)) if media else E.TD())
+        E.TD(str(number), E.CLASS("n")), E.TD(_url(loc)),
+        E.TD(lastmod, {"data-label": "lastmod"}) if lastmod else E.TD(),
+        E.TD(E.UL(*alternates), {"data-label": "alternates"}) if alternates else E.TD(),
+        E.TD(E.UL(*images), {"data-label": "images"}) if images else E.TD(),
+        E.TD(E.UL(*media), {"data-label": "video, news"}) if media else E.TD())
     return row
 
 
 def _page(title: str, body: list[etree._Element]) -> bytes:
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.META(name="viewport", content="width=device-width"),
+                             E.META(name="generator", content=VIEW_GENERATOR),
                              E.META(name="robots", content="noindex"), E.TITLE(title), E.STYLE(_STYLE)),
                       E.BODY(E.H1(title), *body))
     return b"<!DOCTYPE html>\n" + etree.tostring(document, method="html", encoding="utf-8") + b"\n"
@@ -88,13 +110,12 @@ def _nav(names: list[str], current: int) -> etree._Element:
     return nav
 
 
-INDEX_VIEW = "sitemaps.html"
-
-
-def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str], str]) -> list[tuple[str, int]]:
+def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str], str],
+                        listing: str) -> list[tuple[str, int]]:
     """The HTML pages of one written sitemap (``source``, named ``name`` relative to its
     host's folder, ``urls`` entries), a page at a time: (view name, size) of each.
-    ``target(view_name)`` gives the path to write a view to."""
+    ``target(view_name)`` gives the path to write a view to; ``listing`` names the
+    list of all sitemaps (relative to the host's folder)."""
     pages = max(1, -(-urls // ROWS_PER_PAGE))
     names = view_names(name, pages)
     head = E.TR(E.TH("#"), E.TH("URL"), E.TH("lastmod"), E.TH("alternates"), E.TH("images"), E.TH("video, news"))
@@ -105,7 +126,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
         page = len(out) + 1
         nav = [_nav(names, page)] if pages > 1 else []
         title = f"{os.path.basename(name)}: {urls:,} URLs" + (f", page {page} of {pages}" if pages > 1 else "")
-        data = _page(title, [E.P(E.A("all sitemaps", href=_relative(INDEX_VIEW, names[page - 1]))), *nav,
+        data = _page(title, [E.P(E.A("all sitemaps", href=_relative(listing, names[page - 1]))), *nav,
                              E.TABLE(E.THEAD(head), E.TBODY(*chunk)), *nav])
         with open(target(names[page - 1]), "wb") as handle:
             handle.write(data)
@@ -122,7 +143,8 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
 
 def write_index_view(path: str, listed: list[tuple[str, str, int, str | None]]) -> int:
     """The list of sitemaps: (sitemap name, its first view, URLs, newest lastmod)."""
-    rows = [E.TR(E.TD(E.A(name, href=view)), E.TD(f"{urls:,}"), E.TD(lastmod or ""))
+    rows = [E.TR(E.TD(E.A(name, href=view)), E.TD(f"{urls:,}", {"data-label": "URLs"}),
+                 E.TD(lastmod, {"data-label": "newest lastmod"}) if lastmod else E.TD())
             for name, view, urls, lastmod in listed]
     total = sum(urls for _, _, urls, _ in listed)
     data = _page(f"{len(listed):,} sitemaps, {total:,} URLs",

@@ -127,6 +127,7 @@ class Staging:
                     f"{self.out_dir}: {', '.join(taken[:3])}; give each description its own output names "
                     "(output.pattern, output.index_file) or its own folder", "O104")
             last = set(owners.get(self.owner, ())) | set(owners.get(_LEGACY_OWNER, ()))
+            self._no_page_replaced(names, last)
             kept = sorted(last - set(names) - set(others)) if keep_previous else []
             previous = last | set(retained.get(self.owner, ()))
             # A stale name behind a link (a host folder replaced by a symlink) is not ours to remove.
@@ -261,6 +262,18 @@ class Staging:
             raise OutputError(f"{path} is {kind_of_mode(mode)}; the build replaces only regular files: remove it "
                               "or choose another folder", "O105")
         return path
+
+    def _no_page_replaced(self, names: list[str], last: set[str]) -> None:
+        """O105 for an HTML view (output.html, on by default since 0.4) whose name a
+        file holds that no build of this description wrote: a page of the site's own
+        (a sitemap.html for people) is never replaced by a view."""
+        found = [name for name in names if name.endswith(".html") and name not in last
+                 and os.path.isfile(os.path.join(self.out_dir, *name.split("/")))]
+        if found:
+            raise OutputError(
+                f"{os.path.join(self.out_dir, found[0])} is a file this build did not write, where it would write "
+                "the HTML view of its sitemaps; the build replaces no page of the site: set output.html: false, or "
+                "move the file", "O105")
 
     # --- before a build -------------------------------------------------------------
 
