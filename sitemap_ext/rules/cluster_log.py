@@ -20,8 +20,12 @@ Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
 # What kind of listing an entry is: a URL may stand once in each kind of sitemap
 # (a page in the web sitemap, again in the news or video sitemap).
 # FEED: an RSS or Atom feed's items (Hugo writes one per section beside the sitemap).
-WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED = range(7)  # HTML: a page's own head (its <link> alternates)
-KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed")
+# HTML: a page's own head (its <link> alternates); HEADER: the Link headers a URL is
+# served with (a _headers or vercel.json rule, or a fetched URL's answer). Both are a
+# URL's own annotations, not a sitemap's listing of it.
+WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED, HEADER = range(8)
+KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed", "header")
+OWN = (HTML, HEADER)  # the kinds a URL gives itself
 
 
 def list_digest(pairs: Pairs) -> int:

@@ -23,7 +23,7 @@ from itertools import accumulate, compress
 from typing import ClassVar
 
 from ..diagnostics import Related, Where
-from .cluster_log import HTML, ClusterLog
+from .cluster_log import OWN, ClusterLog
 
 
 def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
@@ -202,10 +202,10 @@ class ClusterStore:
                 if self.item_key[item] == target:
                     line = self.link_lines[start + number]
                     break
-        return Where(self.files[self.file[entry]], line)
+        return Where(self.files[self.file[entry]], line or None)  # (0: a fetched URL's header, no line)
 
     def related(self, entry: int, message: str) -> Related:
-        return Related(message, self.files[self.file[entry]], self.line[entry], url=self.locs[entry])
+        return Related(message, self.files[self.file[entry]], self.line[entry] or None, url=self.locs[entry])
 
     def listings(self, key: int) -> range:
         """The places in sorted order of every entry with this key."""
@@ -220,10 +220,10 @@ class ClusterStore:
 
     def named_urls(self) -> list[str]:
         """Every URL the sitemaps list or name as an alternate, once each, in the order
-        read (a page's own head, HTML, adds none): the pages a live check may fetch."""
+        read (a page's own head or Link header adds none): the pages a live check may fetch."""
         urls: dict[int, str] = {}
         for entry in range(len(self.key)):
-            if self.kind[entry] != HTML:
+            if self.kind[entry] not in OWN:
                 urls.setdefault(self.key[entry], self.locs[entry])
         for item in range(len(self.item_key)):
             href = self.hrefs[item]

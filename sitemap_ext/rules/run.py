@@ -60,6 +60,7 @@ class Run(FolderWalk, IndexFollowing):
             for pending in plan:
                 self._take(pending)
             self._late()
+            self._static_headers()
             if self.remote is not None and self.pages_budget != 0:
                 self._live_pages()  # (judged here a window at a time: each fetched file freed once judged)
         self._judge_together()

@@ -1,0 +1,234 @@
+"""Header rules of a static host, read from the built site: ``_headers`` and ``vercel.json``.
+
+Static hosts set a response's headers from a file deployed with the site, so a
+built folder says which ``Link`` headers each of its files is served with:
+
+* ``_headers`` (Netlify, Cloudflare Pages): a path pattern on a line of its own,
+  then the headers of the files it matches on indented ``Name: value`` lines;
+  ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
+  included, and a segment ``:name`` (a placeholder) matches one segment. A
+  Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): its path
+  is taken. Every rule that matches a path applies.
+* ``vercel.json``: ``headers`` is a list of ``{"source": PATTERN, "headers":
+  [{"key": NAME, "value": VALUE}, ...]}``; ``source`` is a path-to-regexp pattern
+  (``:name`` one segment, ``:name*`` any, ``:name+`` one or more, ``(regex)`` as
+  written; ``*`` is taken as a splat too). A rule with ``has`` or ``missing``
+  applies to some requests only, so it is not judged.
+
+Each rule keeps its file, line and column, and those of its ``Link`` values. The
+reader is bounded (``MAX_HEADERS_FILE_BYTES``); a line or a rule it cannot read is
+H121 at its place, and the rest is read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ..limits import MAX_HEADERS_FILE_BYTES
+from ..safeio import Refused, read_bounded
+from .link_header import Problem
+
+NETLIFY_FILE = "_headers"
+VERCEL_FILE = "vercel.json"
+HEADER_FILES = (NETLIFY_FILE, VERCEL_FILE)
+_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9110 token
+_PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
+_VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
+_QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
+MAX_QUANTIFIERS = 3  # repetitions in one vercel.json pattern (a hostile one could backtrack for ever)
+_Make = Callable[[str], "re.Pattern[str] | None"]
+
+
+@dataclass(slots=True)
+class HeaderRule:
+    """One rule: its pattern, where it stands, and its Link values ``(value, line, column)``."""
+
+    pattern: str
+    line: int
+    column: int
+    matcher: re.Pattern[str]
+    links: list[tuple[str, int, int]] = field(default_factory=list)
+    used: bool = False  # whether it matched a file
+
+
+@dataclass(slots=True)
+class HeadersFile:
+    """A ``_headers`` or ``vercel.json``: its rules that give Link values, and what could not be read."""
+
+    display: str
+    rules: list[HeaderRule] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def links_for(self, paths: tuple[str, ...]) -> list[tuple[str, int, int]]:
+        """The Link values every rule that matches one of ``paths`` (a file's URL path,
+        percent-decoded, in its spellings) gives, in the file's order."""
+        values: list[tuple[str, int, int]] = []
+        for rule in self.rules:
+            if any(rule.matcher.fullmatch(path) for path in paths):
+                rule.used = True
+                values += rule.links
+        return values
+
+
+def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
+    """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site."""
+    found = HeadersFile(display)
+    try:
+        data = read_bounded(path, MAX_HEADERS_FILE_BYTES)
+    except (OSError, Refused) as exc:
+        found.problems.append(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
+                               "header rules are not judged", 1, 1))
+        return found
+    text = data.decode("utf-8", "replace")
+    if name == VERCEL_FILE:
+        _vercel(text, found)
+    else:
+        _netlify(text, found)
+    return found
+
+
+def _netlify(text: str, found: HeadersFile) -> None:
+    rule: HeaderRule | None = None
+    under_pattern = False  # (the headers of a pattern that is no path are skipped with it)
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line[0] not in " \t":
+            rule = _rule(stripped, number, 1, netlify_matcher, found)
+            under_pattern = True
+            continue
+        name, colon, value = stripped.partition(":")
+        column = len(line) - len(line.lstrip()) + 1
+        if rule is None and under_pattern:
+            continue
+        if rule is None or not colon or not _NAME.fullmatch(name.strip()):
+            found.problems.append(("H121", "an indented line must be a header, 'Name: value', under a path pattern "
+                                   "(a line that starts with /); it is not read", number, column))
+            continue
+        if name.strip().lower() == "link":
+            start = line.index(":", column - 1) + 1
+            start += len(line[start:]) - len(line[start:].lstrip())
+            rule.links.append((value.strip(), number, start + 1))
+
+
+def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
+    """A rule for a pattern; None (H121) when the pattern is no path."""
+    path = urlsplit(pattern).path if pattern.lower().startswith(("http://", "https://")) else pattern
+    matcher = make(path) if path.startswith("/") else None
+    if matcher is None:
+        found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
+                               "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
+        return None
+    rule = HeaderRule(pattern, line, column, matcher)
+    found.rules.append(rule)
+    return rule
+
+
+def netlify_matcher(pattern: str) -> re.Pattern[str]:
+    """A ``_headers`` path pattern as a regular expression: ``*`` anything, ``:name`` a segment."""
+    parts = []
+    for piece in re.split(r"(\*)", pattern):
+        if piece == "*":
+            parts.append(".*")
+            continue
+        last = 0
+        for match in _PLACEHOLDER.finditer(piece):
+            starts_segment = match.start() == 0 or piece[match.start() - 1] == "/"
+            if starts_segment:
+                parts.append(re.escape(piece[last:match.start()]) + "[^/]+")
+                last = match.end()
+        parts.append(re.escape(piece[last:]))
+    return re.compile("".join(parts))
+
+
+def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
+    """A ``vercel.json`` ``source`` (path-to-regexp) as a regular expression; None when
+    a group in it is no regular expression, or it repeats more than ``MAX_QUANTIFIERS``
+    times (a hostile pattern such as ``(a*)*b`` backtracks for ever)."""
+    parts, last = [], 0
+    for match in _VERCEL_PART.finditer(pattern):
+        parts.append(re.escape(pattern[last:match.start()]))
+        token = match.group()
+        if token == "*":
+            parts.append(".*")
+        elif token.startswith("\\"):
+            parts.append(re.escape(token[1:]))  # (an escaped character: itself)
+        elif token.startswith("("):
+            parts.append(token)
+        else:
+            parts.append({"*": ".*", "+": ".+", "?": "[^/]*"}.get(token[-1], "[^/]+"))
+        last = match.end()
+    parts.append(re.escape(pattern[last:]))
+    regex = "".join(parts)
+    if len(_QUANTIFIERS.findall(regex)) > MAX_QUANTIFIERS:
+        return None  # (a pattern that could take exponential time on a path: not run)
+    try:
+        return re.compile(regex)
+    except re.error:
+        return None
+
+
+def _vercel(text: str, found: HeadersFile) -> None:
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        line, column = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
+        found.problems.append(("H121", f"{found.display} is not valid JSON ({getattr(exc, 'msg', exc)}); its "
+                               "header rules are not read", line, column))
+        return
+    rules = document.get("headers", []) if isinstance(document, dict) else None
+    if not isinstance(rules, list):
+        found.problems.append(("H121", '"headers" must be a list of {"source", "headers"} rules', 1, 1))
+        return
+    places = _Places(text)
+    for rule in rules:
+        source = rule.get("source") if isinstance(rule, dict) else None
+        headers = rule.get("headers") if isinstance(rule, dict) else None
+        line, column = places.find("source", source)
+        if not isinstance(source, str) or not isinstance(headers, list):
+            found.problems.append(("H121", 'a rule of "headers" needs "source" (a path pattern) and "headers" (a '
+                                   'list of {"key", "value"}); it is not read', line, column))
+            continue
+        if "has" in rule or "missing" in rule:
+            continue  # (applies to some requests only: not judged)
+        made = _rule(source, line, column, vercel_matcher, found)
+        for header in headers:
+            if not isinstance(header, dict) or not isinstance(header.get("key"), str) or \
+                    not isinstance(header.get("value"), str):
+                where = places.find("key", header.get("key") if isinstance(header, dict) else None)
+                found.problems.append(("H121", 'a header of a rule must be {"key": NAME, "value": VALUE}, both '
+                                       "strings; it is not read", *where))
+                continue
+            if made is not None and header["key"].strip().lower() == "link":
+                made.links.append((header["value"], *places.find("value", header["value"])))
+
+
+class _Places:
+    """Where the values of a JSON document stand (json gives none): each found in turn,
+    after the last one found, by its key and its value as JSON writes it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def find(self, key: str, value: object) -> tuple[int, int]:
+        spellings = [json.dumps(value), json.dumps(value, ensure_ascii=False)] if isinstance(value, str) else []
+        for spelling in spellings:
+            match = re.compile(rf'"{key}"\s*:\s*({re.escape(spelling)})').search(self.text, self.at)
+            if match is not None:
+                self.at = match.end()
+                return self._line_column(match.start(1))
+        return self._line_column(self.at)
+
+    def _line_column(self, offset: int) -> tuple[int, int]:
+        line = self.text.count("\n", 0, offset) + 1
+        return line, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+
+__all__ = ["HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
+           "read_headers_file", "vercel_matcher"]
