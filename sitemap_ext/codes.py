@@ -132,7 +132,7 @@ _ENTRIES: tuple[Code, ...] = (
     Code("H115", E, "hreflang-to-missing",
          "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
     Code("H116", W, "hreflang-sitemap-page-differ",
-         "A URL's sitemap entry and its built page give different alternates."),
+         "A URL's sitemap entry, its built page and its Link header give alternates that contradict."),
     Code("H117", W, "page-head-unread",
          "A built page's head does not end within its first 1 MiB; its hreflang links, canonical and robots tags were "
          "not read."),
