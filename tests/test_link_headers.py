@@ -355,3 +355,55 @@ def test_a_url_whose_path_decodes_to_a_line_break_is_o106_and_nothing_is_written
     result = build("site.yaml", "out", now=NOW)
     assert "O106" in [d.code for d in result.collector.diagnostics] and not result.ok
     assert not os.path.exists(here / "out" / "_headers") and not os.path.exists(here / "out" / "sitemap.xml")
+
+
+def test_several_link_fields_of_one_answer_are_read_as_one(here: Path) -> None:
+    """A server that sends two Link fields for a PDF (RFC 8288: several headers): both are read."""
+    pytest.importorskip("httpx", reason="a live check needs the 'live' extra (httpx, protego)")
+    pytest.importorskip("protego", reason="a live check needs the 'live' extra (httpx, protego)")
+    from tests.live_server import Raw
+
+    from sitemap_ext.read.http import FetchOptions
+
+    def answer(request: bytes) -> list[tuple[bytes, float]]:
+        path = request.split(b" ", 2)[1].decode()
+        fields: list[str] = []
+        body, kind, status = b"%PDF-1.4\n", "application/pdf", "200 OK"
+        if path == "/sitemap.xml":
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                    f"<url><loc>{raw.url}/guide.pdf</loc></url><url><loc>{raw.url}/leitfaden.pdf</loc></url></urlset>\n"
+                    ).encode()
+            kind = "application/xml"
+        elif path == "/guide.pdf":
+            fields = [link(raw.url + "/guide.pdf", "en"), link("/leitfaden.pdf", "de")]
+        elif path == "/leitfaden.pdf":
+            fields = [link(raw.url + "/leitfaden.pdf", "de")]
+        else:
+            body, kind, status = b"", "text/plain", "404 Not Found"
+        head = f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
+        head += "".join(f"Link: {value}\r\n" for value in fields)
+        return [(head.encode() + b"\r\n" + body, 0)]
+
+    raw = Raw(answer)
+    try:
+        options = FetchOptions(timeout=1.0, deadline=3.0, retries=0, allow_private=True)
+        result = check([raw.url + "/sitemap.xml"], fetch=options, pages="all", now=NOW)
+        got = [(code, file, line, url) for code, file, line, _, url in found(result) if code != "R108"]
+        assert got == [("H104", raw.url + "/guide.pdf", None, raw.url + "/guide.pdf"),
+                       ("H112", raw.url + "/guide.pdf", None, raw.url + "/guide.pdf")]
+    finally:
+        raw.close()
+
+
+def test_header_files_without_links_or_without_a_base_url_are_skipped(here: Path) -> None:
+    public = site(here)
+    (public / "_headers").write_text("/*\n  X-Frame-Options: DENY\n  ! Access-Control-Allow-Origin\n",
+                                     encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert found(result) == [] and "public/_headers" in result.skipped
+    (public / "_headers").write_text(headers_text(planted(BASE)), encoding="utf-8")
+    alone = check(["public/sitemap.xml"], now=NOW)  # (no folder walked: no header rules applied)
+    assert [d.code for d in alone.collector.diagnostics] == []
+    unplaced = check(["public"], now=NOW)  # (no --base-url: the files have no URL, as the pages)
+    assert "public/_headers" in unplaced.skipped and not any(d.code.startswith("H") for d in
+                                                              unplaced.collector.diagnostics)

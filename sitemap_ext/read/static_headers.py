@@ -8,7 +8,8 @@ built folder says which ``Link`` headers each of its files is served with:
   ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
   included, and a segment ``:name`` (a placeholder) matches one segment. A
   Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): its path
-  is taken. Every rule that matches a path applies.
+  is taken. Every rule that matches a path applies. Cloudflare's ``! Name`` lines
+  (which detach a header another rule set) are taken as read, not applied.
 * ``vercel.json``: ``headers`` is a list of ``{"source": PATTERN, "headers":
   [{"key": NAME, "value": VALUE}, ...]}``; ``source`` is a path-to-regexp pattern
   (``:name`` one segment, ``:name*`` any, ``:name+`` one or more, ``(regex)`` as
@@ -105,8 +106,8 @@ def _netlify(text: str, found: HeadersFile) -> None:
             continue
         name, colon, value = stripped.partition(":")
         column = len(line) - len(line.lstrip()) + 1
-        if rule is None and under_pattern:
-            continue
+        if (rule is None and under_pattern) or (rule is not None and stripped.startswith("!")):
+            continue  # (the headers of a pattern skipped; Cloudflare's "! Name", which detaches a header)
         if rule is None or not colon or not _NAME.fullmatch(name.strip()):
             found.problems.append(("H121", "an indented line must be a header, 'Name: value', under a path pattern "
                                    "(a line that starts with /); it is not read", number, column))

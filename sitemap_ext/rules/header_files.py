@@ -91,6 +91,8 @@ class HeaderFiles(RunState):
                                       Where(found.display, rule.line, rule.column))
         if entries:
             self._merge(check_headers(found.display, entries, self.options, self.noted))
+        elif not found.problems and not any(rule.links for rule in found.rules):
+            self.skipped.append(found.display)  # (security headers, caching: nothing for hreflang)
 
     def _link_header(self, url: str, value: str) -> None:
         """A fetched URL's Link header (the values of every Link field, as one)."""
