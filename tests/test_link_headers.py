@@ -176,7 +176,7 @@ def planted(base: str) -> dict[str, list[str]]:
 
 
 PLANTED = [  # (code, line, column, URL): the file's own lines, as headers_text writes them
-    ("H104", 3, None, "en/guide.pdf"),  # guide.pdf lists leitfaden.pdf, which does not list it back
+    ("H104", 3, 71, "en/guide.pdf"),  # guide.pdf lists leitfaden.pdf, which does not list it back
     ("H120", 14, 1, None),  # the rule names no file of the site
 ]
 
@@ -205,6 +205,10 @@ def test_vercel_json_gives_the_same_findings_at_its_own_lines(here: Path) -> Non
     got = [(code, line, (url or "").replace(BASE, "") or None) for code, file, line, _, url in found(result)
            if file == "public/vercel.json"]
     assert got == [("H104", 8, "en/guide.pdf"), ("H120", 31, None)]
+    # The column of the link to leitfaden.pdf in the JSON text, its escaped quotes counted.
+    line = (public / "vercel.json").read_text(encoding="utf-8").splitlines()[7]
+    assert [d.column for d in result.collector.diagnostics if d.code == "H104"] == \
+        [line.index("<https://e.com/de/leitfaden.pdf>") + 1]
     assert {d.code for d in result.collector.diagnostics} == {"H104", "H116", "H120"}
 
 
@@ -407,3 +411,32 @@ def test_header_files_without_links_or_without_a_base_url_are_skipped(here: Path
     unplaced = check(["public"], now=NOW)  # (no --base-url: the files have no URL, as the pages)
     assert "public/_headers" in unplaced.skipped and not any(d.code.startswith("H") for d in
                                                               unplaced.collector.diagnostics)
+
+
+def test_hostile_header_files_are_bounded(here: Path) -> None:
+    """A minified vercel.json of 20,000 rules on one line, its values spelt with escapes
+    JSON does not need; a _headers of 300 pattern rules and 5,000 exact ones over 3,000
+    files; a _headers past 4 MiB: each read within its limits, quickly."""
+    public = site(here)
+    for number in range(3_000):
+        (public / "en" / f"f{number}.txt").write_text("x", encoding="utf-8")
+    rules = [{"source": f"/en/f{n}.txt", "headers": [{"key": "Link", "value": link(f"/en/f{n}.txt", "en")}]}
+             for n in range(20_000)]
+    (public / "vercel.json").write_text(json.dumps({"headers": rules}, separators=(",", ":")).replace("/", "\\/"),
+                                        encoding="utf-8")
+    lines = [f"/x{n}/*\n  Link: {link(f'/x{n}/a', 'en')}" for n in range(300)]
+    lines += [f"/en/f{n}.txt\n  Link: {link(f'/en/f{n}.txt', 'en')}" for n in range(5_000)]
+    (public / "_headers").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    started = time.monotonic()
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW, max_per_code=None)
+    assert time.monotonic() - started < 60
+    h121 = [(d.file, d.line) for d in result.collector.sorted() if d.code == "H121"]
+    assert h121 == [("public/_headers", 201)]  # the 101st pattern rule: it and the next are not read
+    h120 = [d for d in result.collector.diagnostics if d.code == "H120"]
+    assert len([d for d in h120 if d.file == "public/vercel.json"]) == 17_000  # (rules for files that are not there)
+    assert len([d for d in h120 if d.file == "public/_headers"]) == 100 + 2_000
+    assert all(d.line == 1 for d in h120 if d.file == "public/vercel.json")  # (escapes JSON does not write: line 1)
+    (public / "vercel.json").unlink()
+    (public / "_headers").write_bytes(b"#" * (4 << 20) + b"\n/a\n")
+    got = [(d.code, d.file, d.line) for d in check(["public"], base_urls=[f"{BASE}=public"], now=NOW).collector.sorted()]
+    assert got == [("H121", "public/_headers", 1)]

@@ -31,6 +31,9 @@ _SPACE = " \t"
 _FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/feed+json"})
 
 Problem = tuple[str, str, int, int]  # (code, message, line, column)
+# Where a value's characters stand on its line: the column of its first (the next ones
+# follow it), or the column of each (a value written with escapes, as JSON writes it).
+Columns = int | tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,27 +63,27 @@ class HeaderLinks:
             return None
         first = self.lines[0]
         return UrlEntry(line=first, locs=(Value(url, first),), links=tuple(self.links), link_lines=tuple(self.lines),
-                        source="header")
-
-    def column_of(self, line: int) -> int | None:
-        """The column of the first link on ``line`` (a finding about a link is placed there)."""
-        for at, column in zip(self.lines, self.columns, strict=True):
-            if at == line:
-                return column
-        return None
+                        link_columns=tuple(self.columns), source="header")
 
 
-def read_links(values: Iterable[tuple[str, int, int]], url: str) -> HeaderLinks:
-    """The Link values sent for ``url``: each ``(value, line, column)`` where the value
-    stands (its line in a ``_headers`` file, or 0 for a fetched URL's header; the column
-    of its first character). Relative targets resolve against ``url``."""
+def read_links(values: Iterable[tuple[str, int, Columns]], url: str) -> HeaderLinks:
+    """The Link values sent for ``url``: each ``(value, line, columns)`` where the value
+    stands (its line in a ``_headers`` file, or 0 for a fetched URL's header; its
+    ``Columns``). Relative targets resolve against ``url``."""
     found = HeaderLinks()
-    for value, line, column in values:
+    for value, line, columns in values:
         if found.taken >= MAX_LINKS_PER_URL:
-            found.problems.append(_too_many(url, line, column))
+            found.problems.append(_too_many(url, line, _column(columns, 0)))
             break
-        _read_value(value, line, column, url, found)
+        _read_value(value, line, columns, url, found)
     return found
+
+
+def _column(columns: Columns, offset: int) -> int:
+    """The column of a value's character at ``offset``."""
+    if isinstance(columns, int):
+        return columns + offset
+    return columns[min(offset, len(columns) - 1)] if columns else 1
 
 
 def _too_many(url: str, line: int, column: int) -> Problem:
@@ -88,28 +91,28 @@ def _too_many(url: str, line: int, column: int) -> Problem:
             "this large belongs in a sitemap", line, column)
 
 
-def _read_value(value: str, line: int, column: int, url: str, found: HeaderLinks) -> None:
+def _read_value(value: str, line: int, columns: Columns, url: str, found: HeaderLinks) -> None:
     encoded = value.encode("utf-8", "surrogatepass")
     if len(encoded) > MAX_LINK_HEADER_BYTES:
         found.problems.append(("H119", f"this Link header has {len(encoded):,} bytes; only its first "
                                f"{MAX_LINK_HEADER_BYTES:,} are read (search engines and servers may refuse a header "
                                "this large): give the alternates of this many versions in a sitemap instead",
-                               line, column))
+                               line, _column(columns, 0)))
         value = encoded[:MAX_LINK_HEADER_BYTES].decode("utf-8", "ignore")
         value = value[:max(value.rfind(","), 0)]  # (up to the last link that ends within the limit)
     for item in _parse(value):
         if isinstance(item, tuple):
-            found.problems.append((item[0], item[1], line, column + item[2]))
+            found.problems.append((item[0], item[1], line, _column(columns, item[2])))
             continue
         if found.taken >= MAX_LINKS_PER_URL:
-            found.problems.append(_too_many(url, line, column + item.start))
+            found.problems.append(_too_many(url, line, _column(columns, item.start)))
             return
         found.taken += 1
         link = _alternate(item, url)
         if link is not None:
             found.links.append(link)
             found.lines.append(line)
-            found.columns.append(column + item.start)
+            found.columns.append(_column(columns, item.start))
 
 
 def _alternate(parsed: Parsed, url: str) -> Link | None:
@@ -232,4 +235,4 @@ def _next_link(value: str, at: int) -> int:
     return end
 
 
-__all__ = ["HeaderLinks", "Parsed", "Problem", "read_links"]
+__all__ = ["Columns", "HeaderLinks", "Parsed", "Problem", "read_links"]

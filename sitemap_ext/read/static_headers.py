@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from ..limits import MAX_HEADERS_FILE_BYTES
 from ..safeio import Refused, read_bounded
-from .link_header import Problem
+from .link_header import Columns, Problem
 
 NETLIFY_FILE = "_headers"
 VERCEL_FILE = "vercel.json"
@@ -40,6 +40,9 @@ _NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9
 _PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
 _VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
 _QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
+# Rules with a pattern that give Link headers, matched against every file: at most this
+# many (Cloudflare Pages takes 100 rules in a _headers file in all).
+MAX_PATTERN_RULES = 100
 MAX_QUANTIFIERS = 3  # repetitions in one vercel.json pattern (a hostile one could backtrack for ever)
 _Make = Callable[[str], "re.Pattern[str] | None"]
 
@@ -52,8 +55,9 @@ class HeaderRule:
     line: int
     column: int
     matcher: re.Pattern[str]
-    links: list[tuple[str, int, int]] = field(default_factory=list)
+    links: list[tuple[str, int, Columns]] = field(default_factory=list)
     used: bool = False  # whether it matched a file
+    exact: str | None = None  # the one path it matches, when it has no '*' or placeholder
 
 
 @dataclass(slots=True)
@@ -63,15 +67,39 @@ class HeadersFile:
     display: str
     rules: list[HeaderRule] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # The rules that give Link values: those of one path by it, the others (patterns) in order.
+    exact: dict[str, list[int]] = field(default_factory=dict)
+    patterns: list[int] = field(default_factory=list)
 
-    def links_for(self, paths: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    def index(self) -> None:
+        """Once read: the rules that give Link values, indexed (a path's are found at
+        once; only patterns are matched, at most ``MAX_PATTERN_RULES`` of them)."""
+        for number, rule in enumerate(self.rules):
+            if not rule.links:
+                continue
+            if rule.exact is not None:
+                self.exact.setdefault(rule.exact, []).append(number)
+            elif len(self.patterns) < MAX_PATTERN_RULES:
+                self.patterns.append(number)
+            else:
+                rule.links = []  # (not applied: said once)
+                if len(self.patterns) == MAX_PATTERN_RULES:
+                    self.patterns.append(-1)
+                    self.problems.append(("H121", f"more than {MAX_PATTERN_RULES} rules with a pattern ('*', "
+                                          "':name') give Link headers; this one and the next are not read",
+                                          rule.line, rule.column))
+
+    def links_for(self, paths: tuple[str, ...]) -> list[tuple[str, int, Columns]]:
         """The Link values every rule that matches one of ``paths`` (a file's URL path,
         percent-decoded, in its spellings) gives, in the file's order."""
-        values: list[tuple[str, int, int]] = []
-        for rule in self.rules:
-            if any(rule.matcher.fullmatch(path) for path in paths):
-                rule.used = True
-                values += rule.links
+        numbers = {number for path in paths for number in self.exact.get(path, ())}
+        numbers.update(number for number in self.patterns if number >= 0 and any(
+            self.rules[number].matcher.fullmatch(path) for path in paths))
+        values: list[tuple[str, int, Columns]] = []
+        for number in sorted(numbers):
+            rule = self.rules[number]
+            rule.used = True
+            values += rule.links
         return values
 
 
@@ -89,6 +117,7 @@ def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
         _vercel(text, found)
     else:
         _netlify(text, found)
+    found.index()
     return found
 
 
@@ -126,7 +155,7 @@ def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile)
         found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
                                "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
         return None
-    rule = HeaderRule(pattern, line, column, matcher)
+    rule = HeaderRule(pattern, line, column, matcher, exact=path if matcher.pattern == re.escape(path) else None)
     found.rules.append(rule)
     return rule
 
@@ -207,7 +236,7 @@ def _vercel(text: str, found: HeadersFile) -> None:
                                        "strings; it is not read", *where))
                 continue
             if made is not None and header["key"].strip().lower() == "link":
-                made.links.append((header["value"], *places.find("value", header["value"])))
+                made.links.append((header["value"], *places.string("value", header["value"])))
 
 
 class _Places:
@@ -217,19 +246,62 @@ class _Places:
     def __init__(self, text: str) -> None:
         self.text = text
         self.at = 0
+        self.lost = False  # a value not found as JSON writes it: the rest are not looked for (each would scan on)
+        # (offset, its line, where that line starts): places are asked for in order, so lines
+        # are counted on from the last one (a minified file of one line is not scanned again)
+        self._counted = (0, 1, 0)
 
-    def find(self, key: str, value: object) -> tuple[int, int]:
+    def _match(self, key: str, value: object) -> int | None:
+        """Where the next ``"key": value`` has its value (the offset of its first
+        character, a string's opening quote); None when it is not found so."""
         spellings = [json.dumps(value), json.dumps(value, ensure_ascii=False)] if isinstance(value, str) else []
-        for spelling in spellings:
+        for spelling in spellings if not self.lost else ():
             match = re.compile(rf'"{key}"\s*:\s*({re.escape(spelling)})').search(self.text, self.at)
             if match is not None:
                 self.at = match.end()
-                return self._line_column(match.start(1))
-        return self._line_column(self.at)
+                return match.start(1)
+        self.lost = self.lost or bool(spellings)
+        return None
+
+    def find(self, key: str, value: object) -> tuple[int, int]:
+        """The line and column of the next ``"key": value`` (of the last one found, when not found)."""
+        start = self._match(key, value)
+        return self._line_column(self.at if start is None else start)
+
+    def string(self, key: str, value: str) -> tuple[int, Columns]:
+        """The line of a string value, and the column of each of its characters (a JSON
+        escape, ``\\"`` in a Link value, takes more than one)."""
+        start = self._match(key, value)
+        if start is None:
+            return self._line_column(self.at)
+        line, column = self._line_column(start)
+        text, at, columns = self.text, start + 1, []
+        while at < len(text) and text[at] != '"':
+            columns.append(column + at - start)
+            at += _escape_length(text, at)
+        return line, tuple(columns)
 
     def _line_column(self, offset: int) -> tuple[int, int]:
-        line = self.text.count("\n", 0, offset) + 1
-        return line, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        start, line, line_start = self._counted
+        if offset < start:
+            start, line, line_start = 0, 1, 0
+        line += self.text.count("\n", start, offset)
+        last = self.text.rfind("\n", start, offset)
+        line_start = line_start if last < 0 else last + 1
+        self._counted = (offset, line, line_start)
+        return line, offset - line_start + 1
+
+
+def _escape_length(text: str, at: int) -> int:
+    """How many characters of a JSON string's text give its next character: 1, or an
+    escape's (two, ``\\uXXXX`` six, a surrogate pair of them twelve)."""
+    if text[at] != "\\":
+        return 1
+    if text[at + 1:at + 2] != "u":
+        return 2
+    high = text[at + 2:at + 6].lower()
+    return 12 if "d800" <= high <= "dbff" and text[at + 6:at + 8] == "\\u" else 6
+
 
 __all__ = ["HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
            "read_headers_file", "vercel_matcher"]

@@ -68,18 +68,22 @@ class ClusterLog:
     # of its list, in the list's order), so a finding about one link is placed at it.
     line_starts: dict[int, int] = field(default_factory=dict)
     link_lines: array[int] = field(default_factory=lambda: array("I"))
+    link_columns: array[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
     _local: dict[Pairs, int] = field(default_factory=dict)
     _code_ids: dict[str, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int] | None = None
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
-            named: frozenset[int], lines: tuple[int, ...] | None = None) -> None:
+            named: frozenset[int], lines: tuple[int, ...] | None = None,
+            columns: tuple[int, ...] | None = None) -> None:
         """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
         ``named`` the keys of the URLs listed under a language code, ``lines`` the line of
-        each pair's link where they differ from the entry's (a page's head)."""
-        if lines is not None and pairs and any(found != line for found in lines):
+        each pair's link where they differ from the entry's (a page's head), ``columns``
+        their columns where they are known (a Link header's)."""
+        if lines is not None and pairs and (columns is not None or any(found != line for found in lines)):
             self.line_starts[len(self.keys)] = len(self.link_lines)
             self.link_lines.extend(lines)
+            self.link_columns.extend(columns if columns is not None else (0,) * len(lines))
         self.keys.append(key)
         self.lines.append(line)
         self.kinds.append(kind)

@@ -210,7 +210,8 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         kind = _kind(entry)
         # A page's (or a header file's) links stand on lines of their own: a finding about one is placed there.
         lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind in OWN else None
-        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
+        columns = tuple(entry.link_columns[place] for place in judged.cluster_places) if entry.link_columns else None
+        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines, columns)
     else:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
 
