@@ -440,3 +440,26 @@ def test_hostile_header_files_are_bounded(here: Path) -> None:
     (public / "_headers").write_bytes(b"#" * (4 << 20) + b"\n/a\n")
     got = [(d.code, d.file, d.line) for d in check(["public"], base_urls=[f"{BASE}=public"], now=NOW).collector.sorted()]
     assert got == [("H121", "public/_headers", 1)]
+
+
+def test_a_sitemap_and_a_link_header_that_contradict_are_h116_without_pages(here: Path) -> None:
+    """No HTML at all: the sitemap gives the PDFs' alternates, the header of one gives
+    another URL for de. H116 at the sitemap entry, with the header's line."""
+    public = here / "public"
+    (public / "en").mkdir(parents=True)
+    (public / "de").mkdir()
+    (public / "en" / "guide.pdf").write_bytes(b"%PDF-1.4\n")
+    (public / "de" / "leitfaden.pdf").write_bytes(b"%PDF-1.4\n")
+    pdfs = {"en": f"{BASE}en/guide.pdf", "de": f"{BASE}de/leitfaden.pdf"}
+    entries = "".join(f"<url><loc>{href}</loc>" + "".join(
+        f'<xhtml:link rel="alternate" hreflang="{c}" href="{h}"/>' for c, h in pdfs.items()) + "</url>\n"
+        for href in pdfs.values())
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + entries + "</urlset>\n", encoding="utf-8")
+    (public / "_headers").write_text(headers_text({"/en/guide.pdf": [", ".join([
+        link(pdfs["en"], "en"), link(f"{BASE}de/guide.pdf", "de")])]}), encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    h116 = [(d.file, d.line, d.url, [(r.file, r.line) for r in d.related]) for d in result.collector.sorted()
+            if d.code == "H116"]
+    assert h116 == [("public/sitemap.xml", 3, pdfs["en"], [("public/_headers", 3)])]

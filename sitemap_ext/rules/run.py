@@ -111,8 +111,7 @@ class Run(FolderWalk, IndexFollowing):
             self.clusters.missing(self._served)
         if self.indexable:
             self.clusters.unlisted(self.indexable)
-        if self.pages:
-            self.clusters.conflicts()
+        self.clusters.conflicts()  # (a no-op without pages' heads or Link headers)
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as
