@@ -463,3 +463,14 @@ def test_a_sitemap_and_a_link_header_that_contradict_are_h116_without_pages(here
     h116 = [(d.file, d.line, d.url, [(r.file, r.line) for r in d.related]) for d in result.collector.sorted()
             if d.code == "H116"]
     assert h116 == [("public/sitemap.xml", 3, pdfs["en"], [("public/_headers", 3)])]
+
+
+def test_the_python_objects_take_output_headers(here: Path) -> None:
+    from sitemap_ext import Alternate, Output, Page, Site
+
+    site = Site(base_url=BASE, now=NOW, output=Output(headers="vercel"))
+    pages = [Page(alternates=(Alternate(code="en", url="/en/guide.pdf"), Alternate(code="de", url="/de/leitfaden.pdf")))]
+    result = build(site, "out", pages=pages)
+    assert result.ok and [f.name for f in result.files] == ["sitemap.xml", "vercel.json"]
+    assert [rule["source"] for rule in json.loads((here / "out" / "vercel.json").read_text())["headers"]] == \
+        ["/de/leitfaden.pdf", "/en/guide.pdf"]
