@@ -474,3 +474,14 @@ def test_the_python_objects_take_output_headers(here: Path) -> None:
     assert result.ok and [f.name for f in result.files] == ["sitemap.xml", "vercel.json"]
     assert [rule["source"] for rule in json.loads((here / "out" / "vercel.json").read_text())["headers"]] == \
         ["/de/leitfaden.pdf", "/en/guide.pdf"]
+
+
+def test_a_link_s_own_findings_are_at_its_line_and_column_once_per_rule(here: Path) -> None:
+    """A code Google does not take, in a rule that applies to both PDFs: L102 once, at the link."""
+    public = site(here)
+    value = ", ".join([link("/en/guide.pdf", "en"), link("/de/leitfaden.pdf", "de"), link("/en/guide.pdf", "en-UK")])
+    (public / "_headers").write_text(f"/*.pdf\n  Link: {value}\n", encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    l102 = [(d.file, d.line, d.column, d.suggestion) for d in result.collector.sorted() if d.code == "L102"]
+    assert l102 == [("public/_headers", 2, 9 + value.index('</en/guide.pdf>; rel="alternate"; hreflang="en-UK"'),
+                     "en-GB")]

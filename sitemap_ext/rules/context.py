@@ -10,7 +10,7 @@ from ..dates import DateCache
 from ..read.record import FileFacts
 from ..urls import origin_text
 
-Report = Callable[..., Any]  # report(code, message, line, *, url=, hreflang=, suggestion=, related=, once=)
+Report = Callable[..., Any]  # report(code, message, line, *, column=, url=, hreflang=, suggestion=, related=, once=)
 
 
 @dataclass

@@ -71,7 +71,7 @@ class HeaderFiles(RunState):
     def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
         said: set[tuple[str, int, int]] = set()
         self._problems(found.display, found.problems, said)
-        entries: list[tuple[UrlEntry, dict[int, int]]] = []
+        entries: list[UrlEntry] = []
         for relative in files:
             values = found.links_for(served_paths(relative))
             if not values:
@@ -81,8 +81,7 @@ class HeaderFiles(RunState):
             self._problems(found.display, links.problems, said)
             entry = links.entry(own)
             if entry is not None:
-                entries.append((entry, {line: column for line, column in zip(links.lines, links.columns,
-                                                                              strict=True)}))
+                entries.append(entry)
         for rule in found.rules:
             if rule.links and not rule.used:
                 self.collector.report("H120", f"the rule '{rule.pattern}' gives Link headers, and no file of the "
@@ -100,7 +99,7 @@ class HeaderFiles(RunState):
         self._problems(url, links.problems, set())
         entry = links.entry(url)
         if entry is not None:
-            self._merge(check_headers(url, [(entry, {})], self.options, self.noted))
+            self._merge(check_headers(url, [entry], self.options, self.noted))
 
     def _problems(self, display: str, problems: list[Problem], said: set[tuple[str, int, int]]) -> None:
         """What a header reader could not read (H118, H119, H121), once per place."""

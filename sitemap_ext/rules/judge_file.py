@@ -93,10 +93,10 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 
-    def report(code: str, message: str, line: int | None, **extra: Any) -> None:
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
         if code in _STOPPED:
             facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
-        collector.report(code, message, Where(display, line), **extra)
+        collector.report(code, message, Where(display, line, column), **extra)
 
     ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
                   cross_submitted=options.cross_submitted, robots=dict(options.robots))
@@ -119,29 +119,27 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
                       log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
 
 
-def check_headers(display: str, entries: list[tuple[UrlEntry, dict[int, int]]], options: Options,
+def check_headers(display: str, entries: list[UrlEntry], options: Options,
                   noted: set[tuple[str, str]]) -> FileResult:
     """The records a header reader gave (``read/link_header.py``): each URL's Link header
     alternates, judged by the rules every entry goes through, into a log of their own
     (kind HEADER). ``display`` names where they were read (a _headers file, a fetched
-    URL); each entry comes with the column of its links' lines. A rule applied to many
-    files says a finding on its line once, unless the finding names the file's URL."""
+    URL). A rule applied to many files says a finding at its place once, unless the
+    finding names the file's URL."""
     collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
     facts = FileFacts(display, kind="headers")
-    said: set[tuple[str, int | None, str]] = set()
-    columns: dict[int, int] = {}
+    said: set[tuple[str, int | None, int | None, str]] = set()
 
-    def report(code: str, message: str, line: int | None, **extra: Any) -> None:
-        mark = (code, line, message)
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+        mark = (code, line, column, message)
         if mark not in said:
             said.add(mark)
-            collector.report(code, message, Where(display, line or None, columns.get(line or 0)), **extra)
+            collector.report(code, message, Where(display, line or None, column if line else None), **extra)
 
     ctx = Context(facts, report, now=options.now, noted=noted, cross_submitted=options.cross_submitted,
                   robots=dict(options.robots))
     log = ClusterLog()
-    for entry, placed in entries:
-        columns = placed
+    for entry in entries:
         _entry(entry, ctx, log)
     record: dict[str, object] = {"file": display, "kind": "headers", "urls": facts.entries, "url": None}
     return FileResult(record, collector.diagnostics, collector.suppressed, collector.ignored, log)
