@@ -137,8 +137,9 @@ def test_headers_patterns_match_as_the_hosts_document(pattern: str, path: str, m
 
 
 @pytest.mark.parametrize(("pattern", "path", "matches"), [
-    (r"/(.*)\.pdf", "/en/guide.pdf", True), (r"/(.*)\.pdf", "/en/guidexpdf", False), ("/docs/:path*", "/docs/a/b", True),
-    ("/docs/:slug", "/docs/a/b", False), ("/:lang/guide.pdf", "/de/guide.pdf", True),
+    (r"/(.*)\.pdf", "/en/guide.pdf", True), (r"/(.*)\.pdf", "/en/guidexpdf", False),
+    ("/docs/:path*", "/docs/a/b", True), ("/docs/:slug", "/docs/a/b", False),
+    ("/:lang/guide.pdf", "/de/guide.pdf", True),
 ])
 def test_vercel_sources_match_as_path_to_regexp(pattern: str, path: str, matches: bool) -> None:
     matcher = vercel_matcher(pattern)
@@ -248,9 +249,8 @@ def test_hostile_headers_are_bounded(here: Path) -> None:
 def test_a_live_site_sending_the_same_headers_gives_the_same_findings(here: Path) -> None:
     pytest.importorskip("httpx", reason="a live check needs the 'live' extra (httpx, protego)")
     pytest.importorskip("protego", reason="a live check needs the 'live' extra (httpx, protego)")
-    from tests.live_server import Server
-
     from sitemap_ext.read.http import FetchOptions
+    from tests.live_server import Server
 
     server = Server()
     try:
@@ -365,9 +365,8 @@ def test_several_link_fields_of_one_answer_are_read_as_one(here: Path) -> None:
     """A server that sends two Link fields for a PDF (RFC 8288: several headers): both are read."""
     pytest.importorskip("httpx", reason="a live check needs the 'live' extra (httpx, protego)")
     pytest.importorskip("protego", reason="a live check needs the 'live' extra (httpx, protego)")
-    from tests.live_server import Raw
-
     from sitemap_ext.read.http import FetchOptions
+    from tests.live_server import Raw
 
     def answer(request: bytes) -> list[tuple[bytes, float]]:
         path = request.split(b" ", 2)[1].decode()
@@ -438,8 +437,8 @@ def test_hostile_header_files_are_bounded(here: Path) -> None:
     assert all(d.line == 1 for d in h120 if d.file == "public/vercel.json")  # (escapes JSON does not write: line 1)
     (public / "vercel.json").unlink()
     (public / "_headers").write_bytes(b"#" * (4 << 20) + b"\n/a\n")
-    got = [(d.code, d.file, d.line) for d in check(["public"], base_urls=[f"{BASE}=public"], now=NOW).collector.sorted()]
-    assert got == [("H121", "public/_headers", 1)]
+    again = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert [(d.code, d.file, d.line) for d in again.collector.sorted()] == [("H121", "public/_headers", 1)]
 
 
 def test_a_sitemap_and_a_link_header_that_contradict_are_h116_without_pages(here: Path) -> None:
@@ -469,7 +468,8 @@ def test_the_python_objects_take_output_headers(here: Path) -> None:
     from sitemap_ext import Alternate, Output, Page, Site
 
     site = Site(base_url=BASE, now=NOW, output=Output(headers="vercel"))
-    pages = [Page(alternates=(Alternate(code="en", url="/en/guide.pdf"), Alternate(code="de", url="/de/leitfaden.pdf")))]
+    pages = [Page(alternates=(Alternate(code="en", url="/en/guide.pdf"),
+                              Alternate(code="de", url="/de/leitfaden.pdf")))]
     result = build(site, "out", pages=pages)
     assert result.ok and [f.name for f in result.files] == ["sitemap.xml", "vercel.json"]
     assert [rule["source"] for rule in json.loads((here / "out" / "vercel.json").read_text())["headers"]] == \
