@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..limits import MAX_HEADERS_FILE_BYTES
+from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES
 from ..safeio import Refused, read_bounded
 from .link_header import Columns, Problem
 
@@ -40,10 +40,6 @@ _NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9
 _PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
 _VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
 _QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
-# Rules with a pattern that give Link headers, matched against every file: at most this
-# many (Cloudflare Pages takes 100 rules in a _headers file in all).
-MAX_PATTERN_RULES = 100
-MAX_QUANTIFIERS = 3  # repetitions in one vercel.json pattern (a hostile one could backtrack for ever)
 _Make = Callable[[str], "re.Pattern[str] | None"]
 
 
@@ -179,7 +175,7 @@ def netlify_matcher(pattern: str) -> re.Pattern[str]:
 
 def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
     """A ``vercel.json`` ``source`` (path-to-regexp) as a regular expression; None when
-    a group in it is no regular expression, or it repeats more than ``MAX_QUANTIFIERS``
+    a group in it is no regular expression, or it repeats more than ``MAX_PATTERN_QUANTIFIERS``
     times (a hostile pattern such as ``(a*)*b`` backtracks for ever)."""
     parts, last = [], 0
     for match in _VERCEL_PART.finditer(pattern):
@@ -196,7 +192,7 @@ def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
         last = match.end()
     parts.append(re.escape(pattern[last:]))
     regex = "".join(parts)
-    if len(_QUANTIFIERS.findall(regex)) > MAX_QUANTIFIERS:
+    if len(_QUANTIFIERS.findall(regex)) > MAX_PATTERN_QUANTIFIERS:
         return None  # (a pattern that could take exponential time on a path: not run)
     try:
         return re.compile(regex)

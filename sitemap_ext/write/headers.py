@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
 from ..diagnostics import Collector, Where
+from ..limits import MAX_WRITTEN_LINK_BYTES
 from ..read.record import FileFacts, UrlEntry
 from ..read.sniff import open_bytes
 from ..read.xml import read_xml
@@ -33,7 +34,6 @@ from .output import Staging
 from .series import WrittenFile
 
 FILE_NAMES = {"netlify": "_headers", "vercel": "vercel.json"}
-LINK_VALUE_BYTES = 8 << 10  # one Link line at most (servers refuse fields past 8 KiB): more lines past that
 _PAGE_EXTENSIONS = frozenset({"html", "htm"})
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PATH_TO_REGEXP = re.compile(r"([:*?+(){}\[\]\\])")  # characters vercel.json source patterns give a meaning
@@ -73,12 +73,12 @@ def _ignore(*_args: object, **_kwargs: object) -> None:
 
 
 def link_values(pairs: Alternates) -> list[str]:
-    """The Link header values of a file's alternates: as few as fit ``LINK_VALUE_BYTES`` each."""
+    """The Link header values of a file's alternates: as few as fit ``MAX_WRITTEN_LINK_BYTES`` each."""
     values: list[str] = []
     current = ""
     for code, href in pairs:
         link = f'<{href}>; rel="alternate"; hreflang="{code}"'
-        if current and len(current) + 2 + len(link) > LINK_VALUE_BYTES:
+        if current and len(current) + 2 + len(link) > MAX_WRITTEN_LINK_BYTES:
             values.append(current)
             current = ""
         current = f"{current}, {link}" if current else link
