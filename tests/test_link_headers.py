@@ -189,6 +189,9 @@ def test_planted_defects_in_headers_are_each_reported_at_their_line(here: Path) 
     got = [(code, line, column, (url or "").replace(BASE, "") or None)
            for code, file, line, column, url in found(result) if file == "public/_headers"]
     assert got == PLANTED
+    # The missing return link names where leitfaden.pdf gives its alternates: its own Link line.
+    assert [(r.file, r.line) for d in result.collector.diagnostics if d.code == "H104" for r in d.related] == \
+        [("public/_headers", 7)]
     h116 = [d for d in result.collector.sorted() if d.code == "H116"]
     # The de page's head and its Link header contradict: all places named.
     assert [(d.file, d.line, d.url, [(r.file, r.line) for r in d.related]) for d in h116] == [
