@@ -155,13 +155,11 @@ def test_a_vercel_source_that_could_backtrack_for_ever_is_not_run() -> None:
 
 def test_a_built_site_whose_pdfs_carry_alternates_in_headers_checks_clean(here: Path) -> None:
     public = site(here)
-    (public / "_headers").write_text(headers_text(clean_links(BASE)), encoding="utf-8")
+    (public / "_headers").write_text(headers_text(clean_links(BASE)).replace("\n", "\r\n"), encoding="utf-8-sig")
     result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
     assert found(result) == [] and result.ok
     assert [(f["file"], f["kind"], f["urls"]) for f in result.files if f["kind"] == "headers"] == \
         [("public/_headers", "headers", 2)]
-    # (the same alternates in the sitemap too: the methods agree, nothing more to say)
-    assert result.counts.as_dict()["url_entries"] == 4 if hasattr(result, "counts") else True
 
 
 def planted(base: str) -> dict[str, list[str]]:

@@ -108,7 +108,7 @@ def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
         found.problems.append(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
                                "header rules are not judged", 1, 1))
         return found
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8-sig", "replace")  # (a byte-order mark, as some editors write: not part of a line)
     if name == VERCEL_FILE:
         _vercel(text, found)
     else:
