@@ -160,6 +160,9 @@ def test_a_built_site_whose_pdfs_carry_alternates_in_headers_checks_clean(here: 
     assert found(result) == [] and result.ok
     assert [(f["file"], f["kind"], f["urls"]) for f in result.files if f["kind"] == "headers"] == \
         [("public/_headers", "headers", 2)]
+    # The header file is a file checked; its entries are no URL entries, its links are alternates.
+    assert result.counts.as_dict() == {"files_checked": 4, "url_entries": 4, "distinct_urls": 4,
+                                         "sitemaps_listed": 0, "pages": 2, "alternates": 12}
 
 
 def planted(base: str) -> dict[str, list[str]]:
