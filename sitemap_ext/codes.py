@@ -132,10 +132,20 @@ _ENTRIES: tuple[Code, ...] = (
     Code("H115", E, "hreflang-to-missing",
          "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
     Code("H116", W, "hreflang-sitemap-page-differ",
-         "A URL's sitemap entry and its built page give different alternates."),
+         "A URL's sitemap entry, its built page and its Link header give alternates that contradict."),
     Code("H117", W, "page-head-unread",
          "A built page's head does not end within its first 1 MiB; its hreflang links, canonical and robots tags were "
          "not read."),
+    Code("H118", E, "link-header-malformed",
+         "A Link header (RFC 8288) that cannot be parsed: a link without <target>, an unterminated quoted string; "
+         "the rest of that value is not read."),
+    Code("H119", E, "link-header-too-large",
+         "A Link header over 16 KiB, or more than 1,000 links for one URL: read up to that limit only."),
+    Code("H120", W, "header-rule-no-file",
+         "A _headers or vercel.json rule that gives hreflang links names no file of the built site."),
+    Code("H121", E, "headers-file-invalid",
+         "A _headers line that is neither a path pattern nor an indented 'Name: value' header, or a vercel.json "
+         "whose headers are not of the documented shape; that rule is not read."),
     # --- sitemap XML being checked
     Code("X101", E, "xml-malformed", "The file is not well-formed XML (or is truncated)."),
     Code("X102", E, "xml-doctype", "The file has a DOCTYPE or entity declarations; they are refused unread."),
@@ -226,6 +236,11 @@ _ENTRIES: tuple[Code, ...] = (
          "A file this build writes was written by another site description into the same folder."),
     Code("O105", E, "output-not-ours",
          "A link, folder or special file stands where the build writes; it is never followed or replaced."),
+    Code("O106", E, "header-injection",
+         "A value to be written into a _headers file or vercel.json holds CR, LF or another control character; "
+         "nothing is written."),
+    Code("O107", E, "headers-file-not-ours",
+         "A _headers or vercel.json that this build did not write stands in the output folder; it is never replaced."),
 )
 
 REGISTRY: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

@@ -47,5 +47,23 @@ MAX_YAML_NODES: Final = 2_000_000
 MAX_DESCRIPTION_BYTES: Final = 64 << 20
 # A line of a CSV or JSON Lines source (one page): at most this many bytes.
 MAX_SOURCE_LINE: Final = 1 << 20
+# A Link header value (RFC 8288) read for hreflang: at most this many bytes, and this many
+# links for one URL. Web servers refuse a request's header fields past 8 to 16 KiB
+# (Apache LimitRequestFieldSize 8190, nginx large_client_header_buffers 8k); a
+# response's Link header past 16 KiB is no annotation a crawler is known to read whole.
+MAX_LINK_HEADER_BYTES: Final = 16 << 10
+MAX_LINKS_PER_URL: Final = 1_000
+# A _headers file or a vercel.json read for its header rules: at most this many bytes;
+# at most this many rules with a pattern ('*', ':name') that give Link headers, each
+# matched against every file (Cloudflare Pages takes 100 rules in a _headers file in
+# all); a vercel.json pattern's regular expression repeats at most this many times
+# (a hostile one such as (a*)*b backtracks for ever; Python's re has no time limit).
+MAX_HEADERS_FILE_BYTES: Final = 4 << 20
+MAX_PATTERN_RULES: Final = 100
+MAX_PATTERN_QUANTIFIERS: Final = 3
+# Ours, for what a build writes: one Link line of a header file at most this many bytes
+# (servers and proxies hold a header to 4 or 8 KiB: nginx's proxy_buffer_size, Apache's
+# LimitRequestFieldSize 8190); a longer set of alternates goes on to another Link line.
+MAX_WRITTEN_LINK_BYTES: Final = 8 << 10
 # Stored diagnostics per code; further ones are only counted (bounded memory).
 MAX_STORED_PER_CODE: Final = 1_000

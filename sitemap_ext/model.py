@@ -123,6 +123,7 @@ class Output:
     versioned: bool | None = None
     html: bool | None = None
     xsl: bool | None = None
+    headers: str | None = None  # "netlify" or "vercel": Link headers of non-HTML files
 
     def as_yaml(self) -> dict[str, Any]:
         return _mapping(self)

@@ -68,7 +68,8 @@ def _summary(result: BuildResult) -> None:
         for f in result.files:
             what = plural(f.urls, "URL") if f.kind in ("urlset", "text") else (
                 plural(f.urls, "sitemap") if f.kind == "index" else
-                "HTML view" if f.kind == "html" else "stylesheet" if f.kind == "xsl" else "robots.txt line")
+                "HTML view" if f.kind == "html" else "stylesheet" if f.kind == "xsl" else
+                f"Link headers of {plural(f.urls, 'file')}" if f.kind == "headers" else "robots.txt line")
             sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
         for name in result.removed:
             sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")

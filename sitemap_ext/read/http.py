@@ -298,6 +298,8 @@ class Fetcher:
         try:
             with open(path, "wb") as out:
                 for chunk in chunks:
+                    if head_only and fetched.media_type and "html" not in fetched.media_type:
+                        break  # a PDF, an image: no head to read (its Link header is read, not its body)
                     if total + len(chunk) > limit:
                         if truncate:  # a page's head, a robots.txt: its beginning is what is read
                             out.write(chunk[:limit - total])

@@ -142,6 +142,7 @@ class OutputConfig:
     versioned: bool = False  # name an index's files by their content; keep the previous build's
     html: bool = True  # a static HTML view of every sitemap, for people (false: none, as before 0.4)
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
+    headers: str | None = None  # "netlify" (_headers) or "vercel" (vercel.json): Link headers of non-HTML files
 
 
 @dataclass(frozen=True, slots=True)

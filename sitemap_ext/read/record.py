@@ -49,6 +49,7 @@ class UrlEntry:
     priority: Value | None = None
     links: tuple[Link, ...] = ()
     link_lines: tuple[int, ...] = ()  # the line of each link
+    link_columns: tuple[int, ...] = ()  # the column of each link, where a reader knows it (a Link header)
     media: tuple[Media, ...] = ()
     # Element names in the order written (XML only: the XSD's order rule), and
     # children no schema defines: (name, line).

@@ -15,7 +15,7 @@ from .normalised import OutputConfig
 
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
-    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl",
+    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl", "headers",
 )
 ROBOTS_FILE = "robots-sitemap.txt"
 
@@ -68,6 +68,14 @@ def _switches(top: TypedDoc, collector: Collector, raw: dict[str, Any], config: 
                          "file) or 'always'", top.doc.value_where(("output", "index")))
             ok = False
         config["index"] = mode
+    if "headers" in raw:
+        host = top.string(("output", "headers"), raw["headers"], "output.headers")
+        if host not in ("netlify", "vercel"):
+            out_of_range(collector.report, "output.headers must be 'netlify' (a _headers file, also read by "
+                         "Cloudflare Pages) or 'vercel' (a vercel.json with headers)",
+                         top.doc.value_where(("output", "headers")))
+            ok = False
+        config["headers"] = host
     for key in ("gzip", "text", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl"):
         if key in raw:
             flag = top.boolean(("output", key), raw[key], f"output.{key}")

@@ -52,7 +52,7 @@ class Counts:
                 "sitemaps_listed": self.sitemaps_listed, "pages": self.pages, "alternates": self.alternates}
 
 
-_NO_ENTRIES = ("sitemapindex", "html", "site")  # (a site description's URLs are counted as built)
+_NO_ENTRIES = ("sitemapindex", "html", "site", "headers")  # (a site description's URLs are counted as built)
 
 
 def count_files(files: Sequence[dict[str, object]], listed: tuple[int, int] | None) -> Counts:

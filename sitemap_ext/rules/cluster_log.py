@@ -20,8 +20,12 @@ Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
 # What kind of listing an entry is: a URL may stand once in each kind of sitemap
 # (a page in the web sitemap, again in the news or video sitemap).
 # FEED: an RSS or Atom feed's items (Hugo writes one per section beside the sitemap).
-WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED = range(7)  # HTML: a page's own head (its <link> alternates)
-KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed")
+# HTML: a page's own head (its <link> alternates); HEADER: the Link headers a URL is
+# served with (a _headers or vercel.json rule, or a fetched URL's answer). Both are a
+# URL's own annotations, not a sitemap's listing of it.
+WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED, HEADER = range(8)
+KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed", "header")
+OWN = (HTML, HEADER)  # the kinds a URL gives itself
 
 
 def list_digest(pairs: Pairs) -> int:
@@ -64,18 +68,22 @@ class ClusterLog:
     # of its list, in the list's order), so a finding about one link is placed at it.
     line_starts: dict[int, int] = field(default_factory=dict)
     link_lines: array[int] = field(default_factory=lambda: array("I"))
+    link_columns: array[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
     _local: dict[Pairs, int] = field(default_factory=dict)
     _code_ids: dict[str, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int] | None = None
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
-            named: frozenset[int], lines: tuple[int, ...] | None = None) -> None:
+            named: frozenset[int], lines: tuple[int, ...] | None = None,
+            columns: tuple[int, ...] | None = None) -> None:
         """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
         ``named`` the keys of the URLs listed under a language code, ``lines`` the line of
-        each pair's link where they differ from the entry's (a page's head)."""
-        if lines is not None and pairs and any(found != line for found in lines):
+        each pair's link where they differ from the entry's (a page's head), ``columns``
+        their columns where they are known (a Link header's)."""
+        if lines is not None and pairs and (columns is not None or any(found != line for found in lines)):
             self.line_starts[len(self.keys)] = len(self.link_lines)
             self.link_lines.extend(lines)
+            self.link_columns.extend(columns if columns is not None else (0,) * len(lines))
         self.keys.append(key)
         self.lines.append(line)
         self.kinds.append(kind)

@@ -61,7 +61,8 @@ class Examination:
                 self.absent(entry, href, code)
                 continue
             entries = [index.order[p] for p in listings]
-            other = min(entries)
+            # (the place that says what the other URL gives back: the first listing that gives alternates)
+            other = min((e for e in entries if index.held[e] >= 0), default=min(entries))
             related = (index.related(other, f"{href} is listed here"),)
             if all(index.kind[e] in (TEXT, FEED) for e in entries):
                 self.once(entry, "H111", href, f"alternate {href} ({code}) is listed only in a text sitemap or feed, "

@@ -23,7 +23,7 @@ from itertools import accumulate, compress
 from typing import ClassVar
 
 from ..diagnostics import Related, Where
-from .cluster_log import HTML, ClusterLog
+from .cluster_log import OWN, ClusterLog
 
 
 def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
@@ -119,6 +119,7 @@ class ClusterStore:
     list_ids: dict[int, int] = field(default_factory=dict)  # digest of the list -> list
     line_starts: dict[int, int] = field(default_factory=dict)  # a page's entry -> its links' lines (ClusterLog)
     link_lines: array[int] = field(default_factory=lambda: array("I"))
+    link_columns: array[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
     item_code: array[int] = field(default_factory=lambda: array("H"))
     item_key: array[int] = field(default_factory=lambda: array("q"))
     hrefs: PackedText = field(default_factory=PackedText)
@@ -148,6 +149,7 @@ class ClusterStore:
         for local, start in log.line_starts.items():
             self.line_starts[base + local] = offset + start
         self.link_lines.extend(log.link_lines)
+        self.link_columns.extend(log.link_columns)
         ids = []
         if log.firsts:
             codes = [self._code_id(code) for code in log.codes]
@@ -193,19 +195,21 @@ class ClusterStore:
 
     def where(self, entry: int, target: int | None = None) -> Where:
         """Where an entry stands; with ``target`` (a URL's key), where its link to that
-        URL stands, for an entry whose links have lines of their own (a page's head)."""
-        line = self.line[entry]
+        URL stands, for an entry whose links have lines (and columns) of their own (a
+        page's head, a header file's Link lines)."""
+        line, column = self.line[entry], 0
         start = self.line_starts.get(entry) if target is not None else None
         if start is not None:
             items = self.items(self.held[entry])
             for number, item in enumerate(items):
                 if self.item_key[item] == target:
-                    line = self.link_lines[start + number]
+                    line, column = self.link_lines[start + number], self.link_columns[start + number]
                     break
-        return Where(self.files[self.file[entry]], line)
+        # (line 0: a fetched URL's header, which has none; column 0: not known)
+        return Where(self.files[self.file[entry]], line or None, column or None if line else None)
 
     def related(self, entry: int, message: str) -> Related:
-        return Related(message, self.files[self.file[entry]], self.line[entry], url=self.locs[entry])
+        return Related(message, self.files[self.file[entry]], self.line[entry] or None, url=self.locs[entry])
 
     def listings(self, key: int) -> range:
         """The places in sorted order of every entry with this key."""
@@ -220,10 +224,10 @@ class ClusterStore:
 
     def named_urls(self) -> list[str]:
         """Every URL the sitemaps list or name as an alternate, once each, in the order
-        read (a page's own head, HTML, adds none): the pages a live check may fetch."""
+        read (a page's own head or Link header adds none): the pages a live check may fetch."""
         urls: dict[int, str] = {}
         for entry in range(len(self.key)):
-            if self.kind[entry] != HTML:
+            if self.kind[entry] not in OWN:
                 urls.setdefault(self.key[entry], self.locs[entry])
         for item in range(len(self.item_key)):
             href = self.hrefs[item]

@@ -27,11 +27,15 @@ from .. import langtags
 from ..diagnostics import Collector, Related
 from ..urls import url_key
 from .cluster_findings import NOT_BUILT, listed_twice, to_excluded, to_missing
-from .cluster_log import FEED, HTML, X_DEFAULT
+from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
 
-_NOT_HTML = bytes(0 if kind == HTML else 1 for kind in range(256))  # an entry's kind -> 1 unless a page's head
+_NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
+# How a finding names each method that gives alternates (H116): a sitemap's listing, a
+# page's head, a URL's Link header.
+_METHOD = {HTML: ("its page", "the page"), HEADER: ("its Link header", "the Link header")}
+_SITEMAP = ("the sitemap", "the sitemap")
 
 
 def _contradict(one: frozenset[tuple[str, int]], other: frozenset[tuple[str, int]]) -> bool:
@@ -130,8 +134,8 @@ class ClusterIndex(ClusterStore):
 
     def listed(self) -> tuple[int, int]:
         """The distinct URLs the entries of sitemaps, feeds and text files list (by URL
-        key; pages' heads add none), and the alternate links every entry gives."""
-        mask = self.kind.tobytes().translate(_NOT_HTML)
+        key; pages' heads and Link headers add none), and the alternate links every entry gives."""
+        mask = self.kind.tobytes().translate(_NOT_OWN)
         lists = Counter(self.held)
         return (len(set(compress(self.key, mask))),
                 sum(count * (self.list_start[list_id + 1] - self.list_start[list_id])
@@ -143,7 +147,7 @@ class ClusterIndex(ClusterStore):
         report = self.collector.report
         for entry in range(len(self.key)):
             page = pages.get(self.key[entry])
-            if page is not None and self.kind[entry] != HTML:
+            if page is not None and self.kind[entry] not in OWN:
                 report("U112", f"{self.locs[entry]} is listed, but its page {page.why()}: list only the canonical, "
                        "indexable URL of each page", self.where(entry), url=self.locs[entry],
                        related=(Related("the page", page.file, page.line, url=page.url),))
@@ -158,49 +162,69 @@ class ClusterIndex(ClusterStore):
                             related=(Related("the page", page.file, page.line, url=page.url),))
 
     def conflicts(self) -> None:
-        """H116: a URL's sitemap entry and its built page give different alternates.
-        After finish(); a no-op without pages."""
-        if HTML not in self.kind:
+        """H116: the methods that give a URL's alternates (its sitemap entries, its page's
+        head, its Link header) contradict each other; reported once per URL, at the
+        first sitemap entry (else the first place), with every other place that gives
+        alternates. After finish(); a no-op without pages or headers."""
+        if HTML not in self.kind and HEADER not in self.kind:
             return
+        done: set[int] = set()
         for entry in range(len(self.key)):
-            if self.kind[entry] != HTML:
+            key = self.key[entry]
+            if self.kind[entry] not in OWN or key in done:
                 continue
-            key, page_list = self.key[entry], self.held[entry]
-            for place in self.listings(key):
-                other = self.order[place]
-                if self.kind[other] == HTML or self.held[other] == page_list:
-                    continue
-                if self.held[other] < 0 or page_list < 0:
-                    continue  # one method gives nothing: the other's alternates stand (no conflict)
-                listed, given = self.pairs(self.held[other]), self.pairs(page_list)
-                if not _contradict(listed, given):
-                    continue  # (one method may give more versions than the other: they add up)
-                self.collector.report(
-                    "H116", f"{self.locs[other]}: the sitemap gives {_described(listed)}, its page gives "
-                    f"{_described(given)}{self._disagreement(self.held[other], page_list)}; search engines read "
-                    "both, and annotations that disagree may be dropped: "
-                    "give the same alternates in both places (or in one)", self.where(other), url=self.locs[other],
-                    related=(self.related(entry, "the page's alternates"),))
-                break
+            done.add(key)
+            given = sorted((self.kind[other] in OWN, other) for other in map(self.order.__getitem__,
+                                                                              self.listings(key))
+                           if self.held[other] >= 0)  # (one method that gives nothing: the other's stand)
+            pair = self._contradiction([other for _, other in given])
+            if pair is None:
+                continue
+            first, second = pair
+            listed, other_list = self.held[first], self.held[second]
+            (one, _), (two, _) = self._method(first), self._method(second)
+            self.collector.report(
+                "H116", f"{self.locs[first]}: {one} gives {_described(self.pairs(listed))}, {two} gives "
+                f"{_described(self.pairs(other_list))}{self._disagreement(first, second)}; search engines read "
+                "both, and annotations that disagree may be dropped: give the same alternates in both places (or "
+                "in one)", self.where(first), url=self.locs[first],
+                related=tuple(self.related(other, f"{self._method(other)[1]}'s alternates")
+                              for _, other in given if other != first))
 
-    def _disagreement(self, listed: int, given: int) -> str:
-        """The first code the two lists give different URLs (the sitemap's, then the page's)."""
-        hrefs = {self.codes[self.item_code[item]]: self.hrefs[item] for item in self.items(listed)}
-        for item in self.items(given):
+    def _method(self, entry: int) -> tuple[str, str]:
+        return _METHOD.get(self.kind[entry], _SITEMAP)
+
+    def _contradiction(self, entries: list[int]) -> tuple[int, int] | None:
+        """The first two listings of one URL, by different methods, whose alternates
+        contradict (a sitemap's listing first)."""
+        for number, first in enumerate(entries):
+            for second in entries[number + 1:]:
+                if self.kind[first] == self.kind[second] or self.held[first] == self.held[second] or \
+                        (self.kind[first] not in OWN and self.kind[second] not in OWN):
+                    continue  # (two sitemaps' listings: U104 and the pair rules say what differs)
+                if _contradict(self.pairs(self.held[first]), self.pairs(self.held[second])):
+                    return first, second
+        return None
+
+    def _disagreement(self, first: int, second: int) -> str:
+        """The first code the two listings give different URLs."""
+        hrefs = {self.codes[self.item_code[item]]: self.hrefs[item] for item in self.items(self.held[first])}
+        for item in self.items(self.held[second]):
             code, href = self.codes[self.item_code[item]], self.hrefs[item]
             if code in hrefs and url_key(hrefs[code]) != url_key(href):
-                return f" (for {code}, the sitemap names {hrefs[code]} and the page {href})"
+                one, other = self._method(first)[1], self._method(second)[1]
+                return f" (for {code}, {one} names {hrefs[code]} and {other} {href})"
         return ""
 
     def unlisted(self, pages: Iterable[int]) -> None:
         """U114: a built page that is indexable and its own canonical (its key; the page
         is an HTML entry of the index) is in no sitemap checked. Only when some sitemap
         was. After finish()."""
-        if all(kind == HTML for kind in self.kind):
+        if all(kind in OWN for kind in self.kind):
             return
         for key in pages:
             entries = [self.order[place] for place in self.listings(key)]
-            if entries and all(self.kind[entry] == HTML for entry in entries):
+            if entries and all(self.kind[entry] in OWN for entry in entries):
                 entry = entries[0]
                 url = self.locs[entry]
                 self.collector.report("U114", f"{url} is a built page, indexable and its own canonical, but no "
@@ -223,7 +247,7 @@ class ClusterIndex(ClusterStore):
             return built if found is False else found if isinstance(found, str) else None
 
         for entry in range(len(self.key)):
-            why = failed(self.locs[entry], self.key[entry]) if self.kind[entry] != HTML else None
+            why = failed(self.locs[entry], self.key[entry]) if self.kind[entry] not in OWN else None
             if why is not None:
                 report("U113", f"{self.locs[entry]} is listed, but {why}: " + (
                        "after deploying, it is a 404; remove it or build its page" if why is built else
@@ -307,8 +331,8 @@ class ClusterIndex(ClusterStore):
             first_of_kind: dict[int, int] = {}
             for entry in entries:
                 kind = self.kind[entry]
-                if kind == FEED:
-                    continue  # feeds overlap by design (a home feed and each section's): no duplicate
+                if kind in (FEED, HEADER):
+                    continue  # feeds overlap by design (a home feed and each section's); a URL's headers add up
                 first = first_of_kind.setdefault(kind, entry)
                 if first != entry:
                     loc = self.locs[entry]

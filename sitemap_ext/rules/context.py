@@ -13,7 +13,7 @@ from ..urls import origin_text
 if TYPE_CHECKING:
     from .hreflang import Judged
 
-Report = Callable[..., Any]  # report(code, message, line, *, url=, hreflang=, suggestion=, related=, once=)
+Report = Callable[..., Any]  # report(code, message, line, *, column=, url=, hreflang=, suggestion=, related=, once=)
 
 
 @dataclass

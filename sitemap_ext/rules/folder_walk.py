@@ -16,6 +16,7 @@ from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
 from ..safeio import Refused, open_regular, walk_inside
 from ..urls import origin_text
+from .header_files import HeaderSite, header_files_in
 from .judge_file import Task, is_page
 from .run_state import RunState
 from .workers import IN_FLIGHT, PAGE_BATCH, Workers
@@ -30,10 +31,16 @@ class FolderWalk(RunState):
         # A versioned build keeps its previous files one build longer (for readers of
         # the previous index): they are not part of what the folder now publishes.
         retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
+        headers = header_files_in(folder)  # (_headers, vercel.json: applied to every file, once all are known)
+        served: list[str] = []
         for path, real in walk_inside(folder):
             if real is None or path in retained:  # a link out; a previous build's file
                 self.skipped.append(display_name(path))
                 continue
+            if headers:
+                served.append("/".join(os.path.relpath(path, folder).split(os.sep)))
+                if path in headers:
+                    continue
             self._real[path] = real
             if is_robots(path):
                 self._robots(path)
@@ -53,6 +60,9 @@ class FolderWalk(RunState):
                 self.skipped.append(display_name(path))
         if pages:
             self._page_batch(workers, pages)
+        if headers:
+            self.header_sites.append(HeaderSite(folder, tuple(os.path.basename(path) for path in headers),
+                                                tuple(served)))
         return found
 
     def _page_batch(self, workers: Workers, pages: list[Task]) -> None:

@@ -207,7 +207,9 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     if not entry.links:
         return
     judged = ctx.judged or judge_links(entry.links, ctx.loc)
+    columns = entry.link_columns  # (known where the reader knows them: a Link header's)
     for place, code, message, suggestion, written in judged.findings:
-        ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion)
+        ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion,
+                   column=columns[place] if columns else None)
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
         no_self(ctx.report, ctx.loc, entry.line)

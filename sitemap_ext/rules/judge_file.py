@@ -26,7 +26,7 @@ from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
 from ..urls import resolve_http, url_key
-from .cluster_log import FEED, HTML, IMAGE, NEWS, TEXT, VIDEO, WEB, ClusterLog
+from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .config import Policy
 from .context import Context
 from .hreflang import judge_links
@@ -93,10 +93,10 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 
-    def report(code: str, message: str, line: int | None, **extra: Any) -> None:
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
         if code in _STOPPED:
             facts.complete = False  # reading stopped: nothing to judge as a whole, nothing to close
-        collector.report(code, message, Where(display, line), **extra)
+        collector.report(code, message, Where(display, line, column), **extra)
 
     ctx = Context(facts, report, now=options.now, noted=noted if noted is not None else set(),
                   cross_submitted=options.cross_submitted, robots=dict(options.robots))
@@ -117,6 +117,32 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
         log.end_file(display)
     return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
                       log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
+
+
+def check_headers(display: str, entries: list[UrlEntry], options: Options,
+                  noted: set[tuple[str, str]]) -> FileResult:
+    """The records a header reader gave (``read/link_header.py``): each URL's Link header
+    alternates, judged by the rules every entry goes through, into a log of their own
+    (kind HEADER). ``display`` names where they were read (a _headers file, a fetched
+    URL). A rule applied to many files says a finding at its place once, unless the
+    finding names the file's URL."""
+    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+    facts = FileFacts(display, kind="headers")
+    said: set[tuple[str, int | None, int | None, str]] = set()
+
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+        mark = (code, line, column, message)
+        if mark not in said:
+            said.add(mark)
+            collector.report(code, message, Where(display, line or None, column if line else None), **extra)
+
+    ctx = Context(facts, report, now=options.now, noted=noted, cross_submitted=options.cross_submitted,
+                  robots=dict(options.robots))
+    log = ClusterLog()
+    for entry in entries:
+        _entry(entry, ctx, log)
+    record: dict[str, object] = {"file": display, "kind": "headers", "urls": facts.entries, "url": None}
+    return FileResult(record, collector.diagnostics, collector.suppressed, collector.ignored, log)
 
 
 def _opened(task: Task) -> tuple[Opened | None, Sniffed]:
@@ -181,9 +207,10 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         return
     if judged is not None:
         kind = _kind(entry)
-        # A page's links stand on lines of their own: a finding about one is placed there.
-        lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind == HTML else None
-        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines)
+        # A page's (or a header file's) links stand on lines of their own: a finding about one is placed there.
+        lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind in OWN else None
+        columns = tuple(entry.link_columns[place] for place in judged.cluster_places) if entry.link_columns else None
+        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines, columns)
     else:
         log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
 
@@ -255,6 +282,8 @@ def _kind(entry: UrlEntry) -> int:
         return TEXT
     if entry.source == "html":
         return HTML
+    if entry.source == "header":
+        return HEADER
     if entry.source == "item":
         return FEED
     kinds = {item.kind for item in entry.media}

@@ -13,12 +13,12 @@ from ..read.http import Fetched
 from ..read.live import CHILD_WINDOW, LISTED_UNFETCHED, Input
 from ..read.sniff import sniff
 from ..urls import url_key
+from .header_files import HeaderFiles
 from .judge_file import Task, check_file
-from .run_state import RunState
 from .workers import work_batch
 
 
-class LiveFetching(RunState):
+class LiveFetching(HeaderFiles):
     """The steps of a check that fetch (``RunState`` with the fetcher, ``remote``)."""
 
     def _fetched_task(self, given: Input) -> Task | None:
@@ -83,6 +83,9 @@ class LiveFetching(RunState):
                 if log is not None:
                     self.clusters.add(None, log)
             for fetched in window:
+                link = fetched.headers.get("link") if fetched.ok and not fetched.hops else None
+                if link:  # (an HTML page or not, a PDF: the Link header is the third method)
+                    self._link_header(fetched.url, link)
                 remote.release(fetched)
         return []
 

@@ -60,6 +60,7 @@ class Run(FolderWalk, IndexFollowing):
             for pending in plan:
                 self._take(pending)
             self._late()
+            self._static_headers()
             if self.remote is not None and self.pages_budget != 0:
                 self._live_pages()  # (judged here a window at a time: each fetched file freed once judged)
         self._judge_together()
@@ -110,8 +111,7 @@ class Run(FolderWalk, IndexFollowing):
             self.clusters.missing(self._served)
         if self.indexable:
             self.clusters.unlisted(self.indexable)
-        if self.pages:
-            self.clusters.conflicts()
+        self.clusters.conflicts()  # (a no-op without pages' heads or Link headers)
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from array import array
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .. import rules
@@ -27,6 +28,9 @@ from ..urls import url_key
 from .clusters import ClusterIndex, Excluded
 from .judge_file import FileResult, Options, Task, is_page
 from .workers import Pending
+
+if TYPE_CHECKING:
+    from .header_files import HeaderSite
 
 
 @dataclass
@@ -56,6 +60,7 @@ class RunState:
     pages_budget: int | None = 0  # a live check's pages to fetch (None: all)
     pages_delay: float = 0.0
     page_status: dict[int, str | None] = field(default_factory=dict)  # fetched page key -> None (2xx) or why not
+    header_sites: list[HeaderSite] = field(default_factory=list)  # folders walked with _headers or vercel.json
 
     def __post_init__(self) -> None:
         self.clusters = ClusterIndex(self.collector)

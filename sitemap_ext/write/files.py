@@ -17,6 +17,7 @@ from ..folder import XSL_FILE, index_view
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from ..read.normalised import Site
 from ..urls import Origin, origin_of, origin_text
+from .headers import write_headers
 from .htmlview import write_index_view, write_sitemap_views
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
@@ -234,9 +235,16 @@ class Files:
             host_moves, host_written = self.hosts[key].finish(collector)
             moves += host_moves
             written += host_written
+        if self.site.output.headers is not None:  # (read back from the sitemaps staged: every source alike)
+            urlsets = {f.name for f in written if f.kind == "urlset"}
+            staged = [path for path, name in moves if name in urlsets]
+            header_moves, header_written = write_headers(self.site.output.headers, staged, self.base, self.staging,
+                                                         self.site.file, collector)
+            moves += header_moves
+            written += header_written
         # Children first, the index after them, then the rest: a reader never sees an
         # index naming a file that is not in place yet.
-        order = {"xsl": 0, "urlset": 0, "text": 0, "index": 1, "robots": 2, "html": 3}
+        order = {"xsl": 0, "urlset": 0, "text": 0, "index": 1, "robots": 2, "headers": 2, "html": 3}
         kinds = {f.name: f.kind for f in written}
         moves.sort(key=lambda move: order[kinds[move[1]]])
         return moves, written

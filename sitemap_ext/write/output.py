@@ -295,6 +295,14 @@ class Staging:
             if entry.name.startswith(RESERVED_PREFIX) and entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
 
+    def foreign(self, name: str) -> bool:
+        """Whether something stands at ``name`` in the output folder that no build into
+        it wrote (no manifest lists it): a file of the site's own, never to be replaced."""
+        if not os.path.lexists(os.path.join(self.out_dir, *name.split("/"))):
+            return False
+        owners: dict[str, list[str]] = self._manifest()["owners"]
+        return not any(name in files for files in owners.values())
+
     def _manifest(self) -> dict[str, Any]:
         data = read_json(os.path.join(self.out_dir, MANIFEST))
         lists: dict[str, dict[str, list[str]]] = {"owners": {}, "retained": {}}

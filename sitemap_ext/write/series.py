@@ -53,7 +53,7 @@ _TAIL_BYTES = len(URLSET_TAIL)
 @dataclass
 class WrittenFile:
     name: str  # relative to the output folder, '/'-separated
-    kind: str  # "urlset" | "index" | "text" | "robots"
+    kind: str  # "urlset" | "index" | "text" | "robots" | "xsl" | "html" | "headers"
     urls: int = 0
     bytes: int = 0  # on disk
     uncompressed: int = 0

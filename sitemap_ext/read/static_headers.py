@@ -1,0 +1,303 @@
+"""Header rules of a static host, read from the built site: ``_headers`` and ``vercel.json``.
+
+Static hosts set a response's headers from a file deployed with the site, so a
+built folder says which ``Link`` headers each of its files is served with:
+
+* ``_headers`` (Netlify, Cloudflare Pages): a path pattern on a line of its own,
+  then the headers of the files it matches on indented ``Name: value`` lines;
+  ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
+  included, and a segment ``:name`` (a placeholder) matches one segment. A
+  Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): its path
+  is taken. Every rule that matches a path applies. Cloudflare's ``! Name`` lines
+  (which detach a header another rule set) are taken as read, not applied.
+* ``vercel.json``: ``headers`` is a list of ``{"source": PATTERN, "headers":
+  [{"key": NAME, "value": VALUE}, ...]}``; ``source`` is a path-to-regexp pattern
+  (``:name`` one segment, ``:name*`` any, ``:name+`` one or more, ``(regex)`` as
+  written; ``*`` is taken as a splat too). A rule with ``has`` or ``missing``
+  applies to some requests only, so it is not judged.
+
+Each rule keeps its file, line and column, and those of its ``Link`` values. The
+reader is bounded (``MAX_HEADERS_FILE_BYTES``); a line or a rule it cannot read is
+H121 at its place, and the rest is read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES
+from ..safeio import Refused, read_bounded
+from .link_header import Columns, Problem
+
+NETLIFY_FILE = "_headers"
+VERCEL_FILE = "vercel.json"
+HEADER_FILES = (NETLIFY_FILE, VERCEL_FILE)
+_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9110 token
+_PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
+_VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
+_QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
+_Make = Callable[[str], "re.Pattern[str] | None"]
+
+
+@dataclass(slots=True)
+class HeaderRule:
+    """One rule: its pattern, where it stands, and its Link values ``(value, line, column)``."""
+
+    pattern: str
+    line: int
+    column: int
+    matcher: re.Pattern[str]
+    links: list[tuple[str, int, Columns]] = field(default_factory=list)
+    used: bool = False  # whether it matched a file
+    exact: str | None = None  # the one path it matches, when it has no '*' or placeholder
+
+
+@dataclass(slots=True)
+class HeadersFile:
+    """A ``_headers`` or ``vercel.json``: its rules that give Link values, and what could not be read."""
+
+    display: str
+    rules: list[HeaderRule] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    # The rules that give Link values: those of one path by it, the others (patterns) in order.
+    exact: dict[str, list[int]] = field(default_factory=dict)
+    patterns: list[int] = field(default_factory=list)
+
+    def index(self) -> None:
+        """Once read: the rules that give Link values, indexed (a path's are found at
+        once; only patterns are matched, at most ``MAX_PATTERN_RULES`` of them)."""
+        for number, rule in enumerate(self.rules):
+            if not rule.links:
+                continue
+            if rule.exact is not None:
+                self.exact.setdefault(rule.exact, []).append(number)
+            elif len(self.patterns) < MAX_PATTERN_RULES:
+                self.patterns.append(number)
+            else:
+                rule.links = []  # (not applied: said once)
+                if len(self.patterns) == MAX_PATTERN_RULES:
+                    self.patterns.append(-1)
+                    self.problems.append(("H121", f"more than {MAX_PATTERN_RULES} rules with a pattern ('*', "
+                                          "':name') give Link headers; this one and the next are not read",
+                                          rule.line, rule.column))
+
+    def links_for(self, paths: tuple[str, ...]) -> list[tuple[str, int, Columns]]:
+        """The Link values every rule that matches one of ``paths`` (a file's URL path,
+        percent-decoded, in its spellings) gives, in the file's order."""
+        numbers = {number for path in paths for number in self.exact.get(path, ())}
+        numbers.update(number for number in self.patterns if number >= 0 and any(
+            self.rules[number].matcher.fullmatch(path) for path in paths))
+        values: list[tuple[str, int, Columns]] = []
+        for number in sorted(numbers):
+            rule = self.rules[number]
+            rule.used = True
+            values += rule.links
+        return values
+
+
+def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
+    """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site."""
+    found = HeadersFile(display)
+    try:
+        data = read_bounded(path, MAX_HEADERS_FILE_BYTES)
+    except (OSError, Refused) as exc:
+        found.problems.append(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
+                               "header rules are not judged", 1, 1))
+        return found
+    text = data.decode("utf-8-sig", "replace")  # (a byte-order mark, as some editors write: not part of a line)
+    if name == VERCEL_FILE:
+        _vercel(text, found)
+    else:
+        _netlify(text, found)
+    found.index()
+    return found
+
+
+def _netlify(text: str, found: HeadersFile) -> None:
+    rule: HeaderRule | None = None
+    under_pattern = False  # (the headers of a pattern that is no path are skipped with it)
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line[0] not in " \t":
+            rule = _rule(stripped, number, 1, netlify_matcher, found)
+            under_pattern = True
+            continue
+        name, colon, value = stripped.partition(":")
+        column = len(line) - len(line.lstrip()) + 1
+        if (rule is None and under_pattern) or (rule is not None and stripped.startswith("!")):
+            continue  # (the headers of a pattern skipped; Cloudflare's "! Name", which detaches a header)
+        if rule is None or not colon or not _NAME.fullmatch(name.strip()):
+            found.problems.append(("H121", "an indented line must be a header, 'Name: value', under a path pattern "
+                                   "(a line that starts with /); it is not read", number, column))
+            continue
+        if name.strip().lower() == "link":
+            start = line.index(":", column - 1) + 1
+            start += len(line[start:]) - len(line[start:].lstrip())
+            rule.links.append((value.strip(), number, start + 1))
+
+
+def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
+    """A rule for a pattern; None (H121) when the pattern is no path."""
+    path = urlsplit(pattern).path if pattern.lower().startswith(("http://", "https://")) else pattern
+    matcher = make(path) if path.startswith("/") else None
+    if matcher is None:
+        found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
+                               "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
+        return None
+    rule = HeaderRule(pattern, line, column, matcher, exact=path if matcher.pattern == re.escape(path) else None)
+    found.rules.append(rule)
+    return rule
+
+
+def netlify_matcher(pattern: str) -> re.Pattern[str]:
+    """A ``_headers`` path pattern as a regular expression: ``*`` anything, ``:name`` a segment."""
+    parts = []
+    for piece in re.split(r"(\*)", pattern):
+        if piece == "*":
+            parts.append(".*")
+            continue
+        last = 0
+        for match in _PLACEHOLDER.finditer(piece):
+            starts_segment = match.start() == 0 or piece[match.start() - 1] == "/"
+            if starts_segment:
+                parts.append(re.escape(piece[last:match.start()]) + "[^/]+")
+                last = match.end()
+        parts.append(re.escape(piece[last:]))
+    return re.compile("".join(parts))
+
+
+def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
+    """A ``vercel.json`` ``source`` (path-to-regexp) as a regular expression; None when
+    a group in it is no regular expression, or it repeats more than ``MAX_PATTERN_QUANTIFIERS``
+    times (a hostile pattern such as ``(a*)*b`` backtracks for ever)."""
+    parts, last = [], 0
+    for match in _VERCEL_PART.finditer(pattern):
+        parts.append(re.escape(pattern[last:match.start()]))
+        token = match.group()
+        if token == "*":
+            parts.append(".*")
+        elif token.startswith("\\"):
+            parts.append(re.escape(token[1:]))  # (an escaped character: itself)
+        elif token.startswith("("):
+            parts.append(token)
+        else:
+            parts.append({"*": ".*", "+": ".+", "?": "[^/]*"}.get(token[-1], "[^/]+"))
+        last = match.end()
+    parts.append(re.escape(pattern[last:]))
+    regex = "".join(parts)
+    if len(_QUANTIFIERS.findall(regex)) > MAX_PATTERN_QUANTIFIERS:
+        return None  # (a pattern that could take exponential time on a path: not run)
+    try:
+        return re.compile(regex)
+    except re.error:
+        return None
+
+
+def _vercel(text: str, found: HeadersFile) -> None:
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        line, column = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
+        found.problems.append(("H121", f"{found.display} is not valid JSON ({getattr(exc, 'msg', exc)}); its "
+                               "header rules are not read", line, column))
+        return
+    rules = document.get("headers", []) if isinstance(document, dict) else None
+    if not isinstance(rules, list):
+        found.problems.append(("H121", '"headers" must be a list of {"source", "headers"} rules', 1, 1))
+        return
+    places = _Places(text)
+    for rule in rules:
+        source = rule.get("source") if isinstance(rule, dict) else None
+        headers = rule.get("headers") if isinstance(rule, dict) else None
+        line, column = places.find("source", source)
+        if not isinstance(source, str) or not isinstance(headers, list):
+            found.problems.append(("H121", 'a rule of "headers" needs "source" (a path pattern) and "headers" (a '
+                                   'list of {"key", "value"}); it is not read', line, column))
+            continue
+        if "has" in rule or "missing" in rule:
+            continue  # (applies to some requests only: not judged)
+        made = _rule(source, line, column, vercel_matcher, found)
+        for header in headers:
+            if not isinstance(header, dict) or not isinstance(header.get("key"), str) or \
+                    not isinstance(header.get("value"), str):
+                where = places.find("key", header.get("key") if isinstance(header, dict) else None)
+                found.problems.append(("H121", 'a header of a rule must be {"key": NAME, "value": VALUE}, both '
+                                       "strings; it is not read", *where))
+                continue
+            if made is not None and header["key"].strip().lower() == "link":
+                made.links.append((header["value"], *places.string("value", header["value"])))
+
+
+class _Places:
+    """Where the values of a JSON document stand (json gives none): each found in turn,
+    after the last one found, by its key and its value as JSON writes it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.lost = False  # a value not found as JSON writes it: the rest are not looked for (each would scan on)
+        # (offset, its line, where that line starts): places are asked for in order, so lines
+        # are counted on from the last one (a minified file of one line is not scanned again)
+        self._counted = (0, 1, 0)
+
+    def _match(self, key: str, value: object) -> int | None:
+        """Where the next ``"key": value`` has its value (the offset of its first
+        character, a string's opening quote); None when it is not found so."""
+        spellings = [json.dumps(value), json.dumps(value, ensure_ascii=False)] if isinstance(value, str) else []
+        for spelling in spellings if not self.lost else ():
+            match = re.compile(rf'"{key}"\s*:\s*({re.escape(spelling)})').search(self.text, self.at)
+            if match is not None:
+                self.at = match.end()
+                return match.start(1)
+        self.lost = self.lost or bool(spellings)
+        return None
+
+    def find(self, key: str, value: object) -> tuple[int, int]:
+        """The line and column of the next ``"key": value`` (of the last one found, when not found)."""
+        start = self._match(key, value)
+        return self._line_column(self.at if start is None else start)
+
+    def string(self, key: str, value: str) -> tuple[int, Columns]:
+        """The line of a string value, and the column of each of its characters (a JSON
+        escape, ``\\"`` in a Link value, takes more than one)."""
+        start = self._match(key, value)
+        if start is None:
+            return self._line_column(self.at)
+        line, column = self._line_column(start)
+        text, at, columns = self.text, start + 1, []
+        while at < len(text) and text[at] != '"':
+            columns.append(column + at - start)
+            at += _escape_length(text, at)
+        return line, tuple(columns)
+
+    def _line_column(self, offset: int) -> tuple[int, int]:
+        start, line, line_start = self._counted
+        if offset < start:
+            start, line, line_start = 0, 1, 0
+        line += self.text.count("\n", start, offset)
+        last = self.text.rfind("\n", start, offset)
+        line_start = line_start if last < 0 else last + 1
+        self._counted = (offset, line, line_start)
+        return line, offset - line_start + 1
+
+
+def _escape_length(text: str, at: int) -> int:
+    """How many characters of a JSON string's text give its next character: 1, or an
+    escape's (two, ``\\uXXXX`` six, a surrogate pair of them twelve)."""
+    if text[at] != "\\":
+        return 1
+    if text[at + 1:at + 2] != "u":
+        return 2
+    high = text[at + 2:at + 6].lower()
+    return 12 if "d800" <= high <= "dbff" and text[at + 6:at + 8] == "\\u" else 6
+
+
+__all__ = ["HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
+           "read_headers_file", "vercel_matcher"]

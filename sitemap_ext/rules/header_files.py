@@ -1,0 +1,121 @@
+"""The third hreflang method in a check: the Link headers a URL is served with.
+
+A built folder's ``_headers`` (Netlify, Cloudflare Pages) and ``vercel.json``
+(``read/static_headers.py``) are applied to the URL of each of its files; a fetched
+URL's own ``Link`` header is read as it comes (``live_fetch.py``). Either way the
+Link values go through the one Link reader (``read/link_header.py``), and each URL's
+alternates become an entry of kind HEADER: judged by the rules every entry goes
+through, then by the cluster rules with the sitemaps' and the pages' heads (return
+links, x-default, H116 when the methods contradict). A rule that gives Link values
+and matches no file of the folder is H120, at its line.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass
+
+from ..diagnostics import Where
+from ..read.html import page_url
+from ..read.link_header import Problem, read_links
+from ..read.record import UrlEntry
+from ..read.site_yaml import display_name
+from ..read.static_headers import HEADER_FILES, HeadersFile, read_headers_file
+from .judge_file import check_headers
+from .run_state import RunState
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderSite:
+    """A folder walked that holds header files at its root: their names, and every file
+    below it (relative, '/'-separated, as walked) for the rules to match."""
+
+    folder: str
+    names: tuple[str, ...]
+    files: tuple[str, ...]
+
+
+def header_files_in(folder: str) -> tuple[str, ...]:
+    """The header files at a folder's root (``_headers``, ``vercel.json``), as paths."""
+    return tuple(os.path.join(folder, name) for name in HEADER_FILES if os.path.isfile(os.path.join(folder, name)))
+
+
+def served_paths(relative: str) -> tuple[str, ...]:
+    """The paths (from the site's root, decoded) a built file is served at, as a header
+    rule's pattern is matched: its own, its folder's for an ``index.html``, and its
+    path without ``.html`` (hosts serve ``/about`` from ``about.html``)."""
+    own = "/" + relative
+    folder, name = posixpath.split(own)
+    if name == "index.html":
+        return (folder.rstrip("/") + "/", own)
+    if name.endswith(".html"):
+        return (own, own[:-len(".html")])
+    return (own,)
+
+
+class HeaderFiles(RunState):
+    """The steps of a check that read Link headers: of a built folder's header files, of a fetched URL."""
+
+    def _static_headers(self) -> None:
+        """Each header file of the folders walked, applied to their files (in the order walked)."""
+        for site in self.header_sites:
+            url = self._folder_url(os.path.realpath(site.folder))
+            for name in site.names:
+                path = os.path.join(site.folder, name)
+                if url is None:  # (no --base-url for the folder: its files have no URL, as its pages)
+                    self.skipped.append(display_name(path))
+                    continue
+                self._headers_file(read_headers_file(path, display_name(path), name), url, site.files)
+
+    def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
+        said: set[tuple[str, int, int]] = set()
+        self._problems(found.display, found.problems, said)
+        entries: list[UrlEntry] = []
+        for relative in files:
+            values = found.links_for(served_paths(relative))
+            if not values:
+                continue
+            own = page_url(relative, url, drop_html=self.options.html == "drop-ext")
+            links = read_links(values, own)
+            self._problems(found.display, links.problems, said)
+            entry = links.entry(own)
+            if entry is not None:
+                entries.append(entry)
+        for rule in found.rules:
+            if rule.links and not rule.used:
+                self.collector.report("H120", f"the rule '{rule.pattern}' gives Link headers, and no file of the "
+                                      "built site is served at a path it matches, so its hreflang links reach no "
+                                      "one: correct the pattern, or remove the rule",
+                                      Where(found.display, rule.line, rule.column))
+        if entries:
+            self._merge(check_headers(found.display, entries, self.options, self.noted))
+        elif not found.problems and not any(rule.links for rule in found.rules):
+            self.skipped.append(found.display)  # (security headers, caching: nothing for hreflang)
+
+    def _link_header(self, url: str, value: str) -> None:
+        """A fetched URL's Link header (the values of every Link field, as one)."""
+        links = read_links([(value, 0, 1)], url)
+        self._problems(url, links.problems, set())
+        entry = links.entry(url)
+        if entry is not None:
+            self._merge(check_headers(url, [entry], self.options, self.noted))
+
+    def _problems(self, display: str, problems: list[Problem], said: set[tuple[str, int, int]]) -> None:
+        """What a header reader could not read (H118, H119, H121), once per place."""
+        for code, message, line, column in problems:
+            if (code, line, column) not in said:
+                said.add((code, line, column))
+                self.collector.report(code, message, Where(display, line or None, column if line else None))
+
+    def _folder_url(self, real: str) -> str | None:
+        """The URL a walked folder is served at, through --base-url."""
+        for prefix, root in self._base_roots():
+            if real == root:
+                return prefix
+            if real.startswith(root + os.sep):
+                return prefix + "/".join(real[len(root) + 1:].split(os.sep)) + "/"
+        return None
+
+
+__all__ = ["HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]
