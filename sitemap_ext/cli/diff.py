@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext diff: {str(exc).replace('diff(old=...): ', '').replace('diff(new=...): ', '')}"
                          "\n")
         return EXIT_USAGE
+    if not args.quiet and sys.stderr.isatty():
+        sys.stderr.write("\r" + " " * 79 + "\r")  # (the progress line, cleared)
     if result.unreadable:
         for d in result.unreadable:
             sys.stderr.write(visible(f"{d.where}: {d.severity.value} {d.code} {d.message}") + "\n")

@@ -147,8 +147,12 @@ class DiffResult:
 
 def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | None) -> DiffResult:
     """OLD and NEW read in turn (each a folder, a file or a URL) and compared."""
+    say = reading.progress or (lambda message: None)
+    say(f"diff: reading OLD {old}")
     before = read_side(old, reading)
+    say(f"diff: reading NEW {new}")
     after = read_side(new, reading)
+    say(f"diff: comparing {len(before.keys):,} and {len(after.keys):,} URLs")
     result = DiffResult(before, after, fail_on_removed=fail_on_removed)
     result.unreadable = [d for side in (before, after) for d in side.collector.sorted()
                          if side.collector.registry[d.code].io]
