@@ -319,3 +319,19 @@ def write(path: Path, entries: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
                     ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + entries + "</urlset>\n", encoding="utf-8")
+
+
+def test_built_pages_count_for_new_errors_and_list_no_url(tmp_path: Path) -> None:
+    listed = entry("https://www.example.com/a.html") + entry("https://www.example.com/b.html")
+    write(tmp_path / "old" / "sitemap.xml", listed)
+    write(tmp_path / "new" / "sitemap.xml", listed)
+    (tmp_path / "new" / "a.html").write_text('<!DOCTYPE html><html lang="en"><head><link rel="alternate" '
+                                             'hreflang="en" href="https://www.example.com/a.html"></head></html>\n',
+                                             encoding="utf-8")
+    # The pair maps NEW's folder only: OLD is read without pages (had it been mapped, its
+    # b.html would be U113 too, and not new).
+    result = diff(tmp_path / "old", tmp_path / "new", now=NOW,
+                  base_urls=[f"https://www.example.com/={tmp_path / 'new'}"])
+    assert [(d.code, d.url) for d in result.new_errors] == [("U113", "https://www.example.com/b.html")]
+    assert (list(result.added), list(result.removed), len(result.clusters)) == ([], [], 0)  # a page lists nothing
+    assert result.files_added == []  # (a page is no file of the diff)

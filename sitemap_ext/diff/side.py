@@ -98,7 +98,17 @@ def read_side(given: str, reading: Reading) -> Side:
     side = Side(given, result, _base(given))
     if result.index is not None:
         side.keys, side.firsts, side.lastmods = _listed(result.index)
+        _let_go(result.index)
     return side
+
+
+def _let_go(index: ClusterIndex) -> None:
+    """What the diff no longer needs of a side's index once its URLs are listed (each
+    entry's key, file, line and lastmod: 24 bytes an entry), let go while the other
+    side is read. The findings that needed them are made; the index keeps what the
+    cluster comparison reads (the sorted keys, lists, items, URLs)."""
+    index.key, index.lastmods = array("q"), array("d")
+    index.file, index.line = array("I"), array("I")
 
 
 def _serves(pair: str, given: str) -> bool:
