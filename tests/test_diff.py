@@ -144,7 +144,8 @@ def test_spellings_of_one_url_and_forms_of_one_date_are_no_change(tmp_path: Path
     write(tmp_path / "old" / "sitemap.xml", entry("https://www.example.com/a", lastmod="2026-11-01")
           + entry("https://www.example.com/b", lastmod="2026-11-01") + entry("https://www.example.com/c"))
     write(tmp_path / "new" / "sitemap.xml", entry("https://WWW.Example.com:443/a", lastmod="2026-11-01T00:00:00Z")
-          + entry("https://www.example.com/b") + entry("https://www.example.com/c", lastmod="2026-11-02T10:00:00+02:00"))
+          + entry("https://www.example.com/b")
+          + entry("https://www.example.com/c", lastmod="2026-11-02T10:00:00+02:00"))
     result = diff(tmp_path / "old", tmp_path / "new", now=NOW)
     assert list(result.added) == [] and list(result.removed) == []
     assert [(c.url, c.old_lastmod, c.new_lastmod) for c in result.changed] == [
@@ -239,7 +240,7 @@ def test_new_errors_fail_and_old_ones_do_not(tmp_path: Path) -> None:
     result = diff(tmp_path / "old", tmp_path / "new", now=NOW)
     assert [(d.code, d.url) for d in result.new_errors] == [("D101", "https://www.example.com/b")]
     assert result.failures == ["new-errors"]
-    code, out, err = run("diff", str(tmp_path / "old"), str(tmp_path / "new"), "--now", NOW)
+    code, out, _ = run("diff", str(tmp_path / "old"), str(tmp_path / "new"), "--now", NOW)
     assert code == 1 and "new errors in NEW (1):" in out and "error D101 '2026-13-01'" in out
     assert run("diff", str(tmp_path / "old"), str(tmp_path / "new"), "--now", NOW, "--ignore", "D101", "-q")[0] == 0
 
