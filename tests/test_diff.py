@@ -336,3 +336,13 @@ def test_built_pages_count_for_new_errors_and_list_no_url(tmp_path: Path) -> Non
     assert [(d.code, d.url) for d in result.new_errors] == [("U113", "https://www.example.com/b.html")]
     assert (list(result.added), list(result.removed), len(result.clusters)) == ([], [], 0)  # a page lists nothing
     assert result.files_added == []  # (a page is no file of the diff)
+
+
+def test_both_sides_are_judged_at_one_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "old" / "sitemap.xml", entry("https://www.example.com/a", lastmod="2026-11-22"))
+    write(tmp_path / "new" / "sitemap.xml", entry("https://www.example.com/a", lastmod="2026-11-22"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795219200")  # 2026-11-21T00:00:00Z: the lastmod is in the future
+    result = diff(tmp_path / "old", tmp_path / "new")
+    assert (result.new.result.now, result.new.result.clock) == (1795219200.0, "SOURCE_DATE_EPOCH")
+    assert result.old.result.now == result.new.result.now
+    assert [d.code for d in result.new.collector.diagnostics] == ["D102"] and result.new_errors == []

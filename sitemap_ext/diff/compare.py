@@ -18,9 +18,10 @@ import datetime as dt
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import overload
 
+from ..dates import default_clock, format_instant
 from ..diagnostics import Diagnostic, Severity
 from ..report.baseline import fingerprint, split
 from ..rules.cluster_log import NO_LASTMOD
@@ -146,12 +147,19 @@ class DiffResult:
 
 
 def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | None) -> DiffResult:
-    """OLD and NEW read in turn (each a folder, a file or a URL) and compared."""
+    """OLD and NEW read in turn (each a folder, a file or a URL) and compared, both
+    judged at one instant (``reading.now``, else the default clock read once)."""
+    clock = None
+    if reading.now is None:
+        instant, clock = default_clock()
+        reading = replace(reading, now=format_instant(instant))
     say = reading.progress or (lambda message: None)
     say(f"diff: reading OLD {old}")
     before = read_side(old, reading)
     say(f"diff: reading NEW {new}")
     after = read_side(new, reading)
+    if clock is not None:
+        before.result.clock = after.result.clock = clock
     say(f"diff: comparing {len(before.keys):,} and {len(after.keys):,} URLs")
     result = DiffResult(before, after, fail_on_removed=fail_on_removed)
     result.unreadable = [d for side in (before, after) for d in side.collector.sorted()
