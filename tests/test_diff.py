@@ -18,6 +18,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sitemap_ext import Locale, Page, Site, build, diff
 from sitemap_ext.cli import main
@@ -346,3 +348,32 @@ def test_both_sides_are_judged_at_one_clock(tmp_path: Path, monkeypatch: pytest.
     assert (result.new.result.now, result.new.result.clock) == (1795219200.0, "SOURCE_DATE_EPOCH")
     assert result.old.result.now == result.new.result.now
     assert [d.code for d in result.new.collector.diagnostics] == ["D102"] and result.new_errors == []
+
+
+SIDES = st.dictionaries(st.sampled_from([f"/p{n}" for n in range(12)]),
+                        st.sampled_from([None, "2026-11-01", "2026-11-01T00:00:00Z", "2026-11-02T08:00:00+02:00",
+                                         "2026-11-03"]), max_size=12)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(old=SIDES, new=SIDES)
+def test_generated_sides_differ_as_their_sets_do(tmp_path: Path, old: dict[str, str | None],
+                                                 new: dict[str, str | None]) -> None:
+    """Whatever two sides list, the diff's URLs are the set differences, in the order each
+    side lists them, and a lastmod moves only when its instant does."""
+    from sitemap_ext.dates import parse_w3c
+
+    def instant(text: str | None) -> float | None:
+        return None if text is None else parse_w3c(text)[0].instant  # type: ignore[union-attr]
+
+    folder = tmp_path / f"case-{len(list(tmp_path.iterdir()))}"
+    for name, side in (("old", old), ("new", new)):
+        write(folder / name / "sitemap.xml", "".join(entry(f"https://www.example.com{path}", lastmod=lastmod)
+                                                      for path, lastmod in side.items()))
+    result = diff(folder / "old", folder / "new", now=NOW, jobs=1)
+    url = "https://www.example.com{}".format
+    assert list(result.added) == [url(p) for p in new if p not in old]
+    assert list(result.removed) == [url(p) for p in old if p not in new]
+    assert [c.url for c in result.changed] == [url(p) for p in new if p in old
+                                                and instant(old[p]) != instant(new[p])]
+    assert result.removed_share == (100.0 * len(result.removed) / len(old) if old else 0.0)
