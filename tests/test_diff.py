@@ -377,3 +377,18 @@ def test_generated_sides_differ_as_their_sets_do(tmp_path: Path, old: dict[str, 
     assert [c.url for c in result.changed] == [url(p) for p in new if p in old
                                                 and instant(old[p]) != instant(new[p])]
     assert result.removed_share == (100.0 * len(result.removed) / len(old) if old else 0.0)
+
+
+def test_every_error_is_compared_and_warnings_stay_bounded(tmp_path: Path) -> None:
+    """Past 1,000 findings of a code, errors are still all kept (each compared), while
+    warnings are counted, not kept: a million warnings are no million objects."""
+    bad = "".join(entry(f"https://www.example.com/p{n}#top", lastmod="2026-02-30") for n in range(1500))  # D101, U110
+    write(tmp_path / "old" / "sitemap.xml", entry("https://www.example.com/a"))
+    write(tmp_path / "new" / "sitemap.xml", bad)
+    write(tmp_path / "same" / "sitemap.xml", bad)
+    result = diff(tmp_path / "old", tmp_path / "new", now=NOW, jobs=1)
+    assert [d.code for d in result.new_errors] == ["D101"] * 1500
+    assert len({d.url for d in result.new_errors}) == 1500
+    kept = result.new.collector
+    assert sum(d.code == "U110" for d in kept.diagnostics) == 1000 and kept.suppressed["U110"] == 500
+    assert diff(tmp_path / "new", tmp_path / "same", now=NOW, jobs=2).new_errors == []

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..diagnostics import Collector
+from ..limits import MAX_STORED_PER_CODE
 from ..read.http import FetchOptions
 from ..read.live import is_url
 from ..rules.check import SITE_SUFFIXES, CheckResult, check_inputs
@@ -93,8 +94,11 @@ def read_side(given: str, reading: Reading) -> Side:
     def describe(path: str, now: Any, collector: Collector) -> int:  # pragma: no cover - refused() first
         raise ValueError(f"{path} is a site description; diff reads sitemaps")
 
-    result = check_inputs([given], {}, reading.now, base_urls, reading.jobs, reading.policy, (), None, False, 0,
-                          reading.html, reading.fetch, 0, 0.0, reading.progress, describe, index=True)
+    # Findings past the usual 1,000 a code are counted, not kept (a million warnings are
+    # no million objects), but errors are all kept: the diff compares every one.
+    result = check_inputs([given], {}, reading.now, base_urls, reading.jobs, reading.policy, (),
+                          MAX_STORED_PER_CODE, False, 0, reading.html, reading.fetch, 0, 0.0, reading.progress,
+                          describe, diff=True)
     side = Side(given, result, _base(given))
     if result.index is not None:
         side.keys, side.firsts, side.lastmods = _listed(result.index)

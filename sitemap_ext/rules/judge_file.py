@@ -50,6 +50,7 @@ class Options:
     html: str = "on"
     robots: tuple[tuple[str, str], ...] = ()  # (origin, robots.txt text): a live check's hosts
     lastmods: bool = False  # keep each entry's lastmod instant in the cluster log (for a diff)
+    errors_kept: bool = False  # keep every error past max_per_code (for a diff: Collector.errors_kept)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
             opened.close()
         return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
     display = task.display or display_name(task.path)
-    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code,
+                          errors_kept=options.errors_kept)
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 
