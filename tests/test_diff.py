@@ -392,3 +392,15 @@ def test_every_error_is_compared_and_warnings_stay_bounded(tmp_path: Path) -> No
     kept = result.new.collector
     assert sum(d.code == "U110" for d in kept.diagnostics) == 1000 and kept.suppressed["U110"] == 500
     assert diff(tmp_path / "new", tmp_path / "same", now=NOW, jobs=2).new_errors == []
+
+
+def test_a_language_selector_no_longer_listed_breaks_the_x_default(tmp_path: Path) -> None:
+    links = {"en": "https://www.example.com/en/", "de": "https://www.example.com/de/",
+             "x-default": "https://www.example.com/choose"}
+    pages = entry(links["en"], links) + entry(links["de"], links)
+    write(tmp_path / "old" / "sitemap.xml", pages + entry(links["x-default"]))
+    write(tmp_path / "new" / "sitemap.xml", pages)
+    result = diff(tmp_path / "old", tmp_path / "new", now=NOW)
+    assert list(result.removed) == [links["x-default"]]
+    assert cluster_lines(list(result.clusters)) == [
+        ("changed", links["de"], [], [], [f"x-default {links['x-default']} absent"])]

@@ -131,8 +131,11 @@ class _Matching:
         offset = old.list_start[o] - new.list_start[n]
         items: Sequence[int] = new.items(n)
         if self._whole(o, n):
+            # Whole on both sides: every member announces the list back, so only an
+            # x-default that names no member (a language selector) can have gone.
             x_default = new.code_ids.get(X_DEFAULT, -1)
-            items = [item for item in items if new.item_code[item] == x_default]
+            named = {new.item_key[item] for item in items if new.item_code[item] != x_default}
+            items = [item for item in items if new.item_code[item] == x_default and new.item_key[item] not in named]
         broken = self._broken(o, n, [(item + offset, item) for item in items])
         return (o, n, (), (), broken) if broken else None
 

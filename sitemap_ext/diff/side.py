@@ -5,7 +5,8 @@ readers, the same planning of folders, indexes and live sites, every rule), with
 cluster index kept and each entry's lastmod in it. What the diff needs of it is then
 kept in flat arrays: the distinct URLs its sitemaps, feeds and text files list (a
 page's head lists nothing), each URL's first listing and its latest lastmod. Nothing
-per URL is a Python object, so a million URLs a side cost tens of megabytes.
+per URL is a Python object: OLD, held while NEW is read, costs about 150 bytes a URL
+(its URLs compressed, its sorted keys, its lists of alternates).
 
 A side names its files relative to itself (the folder given, a file's folder, a URL's
 folder), so that two builds in two folders, or a deployed site and a build, compare
