@@ -16,10 +16,11 @@ Python API::
 from __future__ import annotations
 
 from ._version import __version__
-from .api import BuildResult, CheckResult, FetchOptions, Rendered, SitemapWriter, build, check, render
+from .api import BuildResult, CheckResult, DiffResult, FetchOptions, Rendered, SitemapWriter, build, check, diff, render
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
-__all__ = ["build", "check", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "Diagnostic",
+__all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "DiffResult",
+           "Diagnostic",
            "Severity", "FetchOptions", "__version__",
            "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

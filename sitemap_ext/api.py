@@ -2,7 +2,8 @@
 
 ``build`` writes a site's sitemaps (``write.build``); ``check`` judges files, folders,
 URLs, site descriptions and a program's pages (``rules.check``, with the build's dry
-run for descriptions); ``render`` gives the bytes of a sitemap for a web view and
+run for descriptions); ``diff`` compares two sides, each read as ``check`` reads it
+(``diff/``); ``render`` gives the bytes of a sitemap for a web view and
 ``SitemapWriter`` takes pages one at a time: both are ``build()`` underneath (one
 writer, one set of rules). ``render`` builds into a private temporary folder and
 gives back the files' bytes; ``SitemapWriter`` feeds ``build(site, pages=...)`` from
@@ -26,6 +27,7 @@ from . import arguments
 from .codes import REGISTRY
 from .dates import now_argument
 from .diagnostics import Collector
+from .diff import DiffResult, Reading, diff_inputs, refused
 from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from .model import Page, Site
 from .read.http import FetchOptions
@@ -258,24 +260,24 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
 
 def _arguments(base_urls: Any, jobs: Any, policy: Any, cross_submitted: Any, allow_read: Any, max_per_code: Any,
                only_site_yaml: Any, coverage: Any, html: Any, fetch: Any, pages: Any, delay: Any,
-               progress: Any) -> None:
-    """check()'s keyword arguments, each of its type (TypeError) and range (ValueError)."""
-    arguments.choice("check", "html", html, ("on", "drop-ext", "off"))
+               progress: Any, function: str = "check") -> None:
+    """check()'s (or diff()'s) keyword arguments, each of its type (TypeError) and range (ValueError)."""
+    arguments.choice(function, "html", html, ("on", "drop-ext", "off"))
     for name, value in (("base_urls", base_urls), ("cross_submitted", cross_submitted), ("allow_read", allow_read)):
-        arguments.strings("check", name, value)
+        arguments.strings(function, name, value)
     bad = next((pair for pair in base_urls if "=" not in pair), None)
     if bad is not None:
-        raise ValueError(f"check(base_urls=...) takes URL=DIR pairs, not {bad!r}")
-    arguments.whole("check", "jobs", jobs, least=1)
-    arguments.whole("check", "max_per_code", max_per_code, least=1)
-    arguments.whole("check", "coverage", coverage, none=False)
-    arguments.flag("check", "only_site_yaml", only_site_yaml)
-    arguments.instance("check", "policy", policy, Policy, "a Policy (see config.make_policy)")
-    arguments.instance("check", "fetch", fetch, FetchOptions, "a FetchOptions")
+        raise ValueError(f"{function}(base_urls=...) takes URL=DIR pairs, not {bad!r}")
+    arguments.whole(function, "jobs", jobs, least=1)
+    arguments.whole(function, "max_per_code", max_per_code, least=1)
+    arguments.whole(function, "coverage", coverage, none=False)
+    arguments.flag(function, "only_site_yaml", only_site_yaml)
+    arguments.instance(function, "policy", policy, Policy, "a Policy (see config.make_policy)")
+    arguments.instance(function, "fetch", fetch, FetchOptions, "a FetchOptions")
     if pages != "all":
-        arguments.whole("check", "pages", pages)
-    arguments.seconds("check", "delay", delay)
-    arguments.callback("check", "progress", progress)
+        arguments.whole(function, "pages", pages)
+    arguments.seconds(function, "delay", delay)
+    arguments.callback(function, "progress", progress)
 
 
 def _readable(item: object) -> bool:
@@ -313,4 +315,47 @@ def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per
     result.files.append({"file": "<site>", "kind": "site", "urls": built.urls})
     return result
 
-__all__ = ["BuildResult", "CheckResult", "FetchOptions", "Rendered", "SitemapWriter", "build", "check", "render"]
+# --- diff -----------------------------------------------------------------------------
+
+def diff(old: str | os.PathLike[str], new: str | os.PathLike[str], *,
+         now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (), jobs: int | None = None,
+         policy: Policy | None = None, html: str = "on", fetch: FetchOptions | None = None,
+         fail_on_removed: float | None = None, progress: Callable[[str], None] | None = None) -> DiffResult:
+    """What changed from ``old`` to ``new``: each a folder, a sitemap file or a URL (a
+    deployed site, its robots.txt, a sitemap or an index), read as ``check`` reads it.
+
+    The result gives the URLs ``added``, ``removed`` and ``changed`` (lastmod moved:
+    ``UrlChange(url, old_lastmod, new_lastmod)``), each in the order its side lists
+    them; the hreflang ``clusters`` that gained, lost or broke a member, or are new or
+    gone (``ClusterChange``); ``files_added`` and ``files_removed`` (named relative to
+    each side); and ``new_errors``, the errors of NEW whose fingerprints (as a baseline
+    records them: not their lines) OLD does not have. ``failures`` says why the diff
+    fails a pipeline: ``"removed"`` when more than ``fail_on_removed`` percent of OLD's
+    URLs are gone, ``"new-errors"``; ``ok`` when none and both sides were read
+    (``unreadable`` holds the findings that kept a side from being read: the diff is
+    then empty). ``base_urls`` (``URL=DIR``) serve a side's folder at a URL, each pair
+    for the side whose folder holds DIR; the other arguments are ``check``'s, for both
+    sides. ``progress`` is called with a line as each side is read.
+    """
+    _arguments(base_urls, jobs, policy, (), (), None, False, 0, html, fetch, 0, 0.0, progress, "diff")
+    sides = []
+    for name, value in (("old", old), ("new", new)):
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"diff({name}=...) takes a path or a URL, not {type(value).__name__}")
+        path = os.fspath(value)
+        why = refused(path)
+        if why is not None:
+            raise ValueError(f"diff({name}=...): {why}")
+        sides.append(path)
+    if fail_on_removed is not None:
+        if isinstance(fail_on_removed, bool) or not isinstance(fail_on_removed, (int, float)):
+            raise TypeError(f"diff(fail_on_removed=...) takes a percentage, not {type(fail_on_removed).__name__}")
+        if not 0 <= fail_on_removed <= 100:
+            raise ValueError(f"diff(fail_on_removed=...) must be a percentage from 0 to 100, not {fail_on_removed}")
+    reading = Reading(now=now_argument(now), base_urls=tuple(base_urls), jobs=jobs, policy=policy, html=html,
+                      fetch=fetch, progress=progress)
+    return diff_inputs(sides[0], sides[1], reading, None if fail_on_removed is None else float(fail_on_removed))
+
+
+__all__ = ["BuildResult", "CheckResult", "DiffResult", "FetchOptions", "Rendered", "SitemapWriter", "build", "check",
+           "diff", "render"]

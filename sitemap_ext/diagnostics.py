@@ -154,6 +154,9 @@ class Collector:
     # main process decides when merging). Past it only the count grows.
     limit: int | None = MAX_STORED_PER_CODE
     policy: Any = None  # rules.config.Policy: what is shown, and at which severity
+    # Every error kept, past ``limit`` too (a diff compares all of them); the limit
+    # then bounds the warnings and infos only.
+    errors_kept: bool = False
     # Environment values a site description used, shown by their variable's name.
     redactions: dict[str, str] = field(default_factory=dict)
 
@@ -219,7 +222,8 @@ class Collector:
 
     def _add(self, diag: Diagnostic) -> None:
         self.counts[diag.code] += 1
-        if self.limit is None or self.counts[diag.code] <= self.limit:
+        if self.limit is None or self.counts[diag.code] <= self.limit or \
+                (self.errors_kept and diag.severity is Severity.ERROR):
             self.diagnostics.append(diag)
         else:
             self.suppressed[diag.code] += 1

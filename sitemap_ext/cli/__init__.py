@@ -1,7 +1,7 @@
 """sitemap-ext: the command line. Only this package prints and exits.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors (or warnings with
---strict), 2 usage error, 3 input/output failure.
+--strict; for diff: a failed guard), 2 usage error, 3 input/output failure.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..limits import MAX_STORED_PER_CODE
 from ..report.formats import EXIT_USAGE, FORMATS
 from . import build as build_cmd
 from . import check as check_cmd
+from . import diff as diff_cmd
 from . import rules as rules_cmd
 
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
@@ -35,7 +36,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="sitemap-ext", description="Standards-exact XML sitemaps from a YAML site description, "
                   "and a strict checker for sitemaps that exist.")
     top.add_argument("--version", action="version", version=f"sitemap-ext {__version__}")
-    verbs = top.add_subparsers(dest="verb", metavar="{build,check,rules}", parser_class=_Parser)
+    verbs = top.add_subparsers(dest="verb", metavar="{build,check,diff,rules}", parser_class=_Parser)
 
     build = verbs.add_parser("build", help="write the sitemaps of a site description")
     build.add_argument("site", metavar="SITE.yaml")
@@ -103,6 +104,8 @@ def parser() -> argparse.ArgumentParser:
                       "default, so that a check run by a CI service cannot reach that service's network")
     _findings_options(check)
 
+    diff_cmd.add_parser(verbs, NOW_HELP)
+
     rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
     rules.add_argument("names", nargs="*", metavar="CODE|NAME",
                        help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
@@ -153,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
-    if args.verb in ("build", "check"):
+    if args.verb in ("build", "check", "diff"):
         try:
             default_clock()  # a SOURCE_DATE_EPOCH that is no count of seconds is a usage error
         except ClockError as exc:
@@ -163,6 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return build_cmd.run(args)
     if args.verb == "check":
         return check_cmd.run(args)
+    if args.verb == "diff":
+        return diff_cmd.run(args)
     if args.verb == "rules":
         return rules_cmd.run(args)
     parser().print_help(sys.stderr)

@@ -41,14 +41,14 @@ def stderr_progress(message: str) -> None:
     sys.stderr.flush()
 
 
-class _Usage(Exception):
+class Usage(Exception):
     """A command line this command cannot run; the message says why."""
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        policy, cross_submitted = _policy(args)
-        fetch = _fetch_options(args)
+        policy, cross_submitted = policy_of(args)
+        fetch = fetch_options(args)
         paths = [_stdin() if path == "-" else path for path in args.paths]
         result = check(paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                        cross_submitted=cross_submitted, allow_read=args.allow_read,
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                        only_site_yaml=args.only_site_yaml,
                        coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except (_Usage, LiveUnavailable) as exc:
+    except (Usage, LiveUnavailable) as exc:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     collector = result.collector
@@ -130,35 +130,35 @@ def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
     return line
 
 
-def _policy(args: argparse.Namespace) -> tuple[Policy, list[str]]:
+def policy_of(args: argparse.Namespace) -> tuple[Policy, list[str]]:
     """The policy (config file, --select, --ignore, --severity) and the cross-submitted
-    hosts; ``_Usage`` for --now, --base-url or settings that cannot be used."""
+    hosts; ``Usage`` for --now, --base-url or settings that cannot be used."""
     if args.now is not None and parse_now(args.now) is None:
-        raise _Usage(f"--now '{args.now}' is not a W3C date or date-time (2026-11-21T09:00:00Z)")
+        raise Usage(f"--now '{args.now}' is not a W3C date or date-time (2026-11-21T09:00:00Z)")
     for mapping in args.base_url:
         if "=" not in mapping:
-            raise _Usage(f"--base-url takes URL=DIR, not '{mapping}'")
+            raise Usage(f"--base-url takes URL=DIR, not '{mapping}'")
     try:
         policy, settings = load_policy(args.config, args.no_config, args.select, args.ignore, args.severity)
     except ConfigError as exc:
-        raise _Usage(str(exc)) from exc
+        raise Usage(str(exc)) from exc
     return policy, [*settings.cross_submitted, *args.cross_submitted]
 
 
-def _fetch_options(args: argparse.Namespace) -> FetchOptions:
+def fetch_options(args: argparse.Namespace) -> FetchOptions:
     """How a live check fetches (--header, --timeout, --delay, --cache, --allow-private)."""
     headers = []
     for header in args.header:
         name, colon, value = header.partition(":")
         if not colon or not name.strip() or any(c in header for c in "\r\n"):
-            raise _Usage(f"--header takes 'NAME: VALUE', not '{header}'")
+            raise Usage(f"--header takes 'NAME: VALUE', not '{header}'")
         headers.append((name.strip(), value.strip()))
     try:
         seconds("--delay", args.delay)
         return FetchOptions(timeout=seconds("--timeout", args.timeout, zero=False), headers=tuple(headers),
                             allow_private=args.allow_private, cache=args.cache)
     except ValueError as exc:
-        raise _Usage(str(exc).replace("the cache", "--cache")) from exc
+        raise Usage(str(exc).replace("the cache", "--cache")) from exc
 
 
 def _summary(result: CheckResult) -> None:

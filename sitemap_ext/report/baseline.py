@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from hashlib import blake2b
 
@@ -40,18 +40,26 @@ class Split:
     fixed: Counter[str]
 
 
-def fingerprint(diagnostic: Diagnostic, root: str) -> str:
-    """What a finding is about, as a short stable digest (see the module's docstring)."""
+def fingerprint(diagnostic: Diagnostic, root: str, name: Callable[[str], str] | None = None) -> str:
+    """What a finding is about, as a short stable digest (see the module's docstring).
+    ``name`` names a file in place of its path relative to ``root`` (a diff names each
+    side's files relative to that side, so that two folders, or a folder and a URL,
+    compare)."""
     file = diagnostic.file or ""
-    if file and not file.startswith("<") and "://" not in file:
+    if name is not None:
+        file = name(file)
+    elif file and not file.startswith("<") and "://" not in file:
         file = os.path.relpath(os.path.abspath(file), root).replace(os.sep, "/")
-    other = (diagnostic.related[0].url or diagnostic.related[0].file or "") if diagnostic.related else ""
+    other = ""
+    if diagnostic.related:
+        first = diagnostic.related[0]
+        other = first.url or (name(first.file) if name is not None and first.file else first.file) or ""
     parts = (diagnostic.code, file, diagnostic.url or "", diagnostic.hreflang or "", other)
     return blake2b("\x00".join(parts).encode("utf-8", "backslashreplace"), digest_size=10).hexdigest()
 
 
-def count(diagnostics: Iterable[Diagnostic], root: str) -> Counter[str]:
-    return Counter(fingerprint(d, root) for d in diagnostics)
+def count(diagnostics: Iterable[Diagnostic], root: str, name: Callable[[str], str] | None = None) -> Counter[str]:
+    return Counter(fingerprint(d, root, name) for d in diagnostics)
 
 
 def write(path: str, diagnostics: Iterable[Diagnostic], root: str) -> int:
@@ -101,14 +109,15 @@ def read(path: str) -> Counter[str]:
     return found
 
 
-def split(diagnostics: Iterable[Diagnostic], baseline: Counter[str], root: str) -> Split:
+def split(diagnostics: Iterable[Diagnostic], baseline: Counter[str], root: str,
+          name: Callable[[str], str] | None = None) -> Split:
     """The findings not in the baseline (in their order), and what the baseline holds
     that was not found (fixed)."""
     left = Counter(baseline)
     new: list[Diagnostic] = []
     known = 0
     for diagnostic in diagnostics:
-        key = fingerprint(diagnostic, root)
+        key = fingerprint(diagnostic, root, name)
         if left[key] > 0:
             left[key] -= 1
             known += 1

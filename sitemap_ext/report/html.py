@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import html
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 from urllib.parse import unquote
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
+from ..diff import ClusterChange, DiffResult
+from ..diff.clusters import GONE, NEW
 from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
+from .diff_formats import STATES, failure_lines, totals_line
 from .formats import plural, visible
 
 COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted
+DIFF_ROWS = 5_000  # rows of each list of a diff; the rest are counted
 _MARKS = {WHOLE: ("✓", "listed and announces the cluster back"),
           DIFFERS: ("≠", "listed, but announces other alternates: some return link is missing"),
           ABSENT: ("✗", "in no sitemap given")}
@@ -193,4 +197,66 @@ def _breakable(text: str) -> str:
     return escaped
 
 
-__all__ = ["COVERAGE_ROWS", "write_html"]
+def write_diff_html(result: DiffResult, out: TextIO, *, title: str, clock: str | None = None) -> None:
+    """A diff (``sitemap-ext diff``) as one HTML document: its counts, why it fails,
+    then each list (at most ``DIFF_ROWS`` rows each; the text and JSON have all)."""
+    write = out.write
+    write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+          f"<meta name=\"robots\" content=\"noindex\"><title>{_h(title)}</title><style>{_STYLE}</style>"
+          "</head><body>\n")
+    write(f"<h1>{_h(title)}</h1>\n<p class=\"muted\" id=\"read\">{_h(totals_line(result))}"
+          + (f"; dates judged at {_h(clock)}" if clock else "") + "</p>\n")
+    failures = failure_lines(result)
+    write("<p class=\"counts\">" + ("".join(f"<span class=\"error\">{_h(line)}</span>" for line in failures)
+                                     if failures else "<span>Within limits.</span>") + "</p>\n<main>\n")
+    _rows(write, "URLs added", [(_link(url, _h(url)),) for url in result.added[:DIFF_ROWS]], len(result.added))
+    _rows(write, "URLs removed", [(_link(url, _h(url)),) for url in result.removed[:DIFF_ROWS]],
+          len(result.removed))
+    _rows(write, "URLs changed (lastmod moved)",
+          [(_link(c.url, _h(c.url)), _h(c.old_lastmod or "none"), _h(c.new_lastmod or "none"))
+           for c in result.changed[:DIFF_ROWS]], len(result.changed), ("URL", "OLD lastmod", "NEW lastmod"))
+    _rows(write, "hreflang clusters", [(_h(c.change), _link(c.name, _h(c.name)), _cluster_cell(c))
+                                       for c in result.clusters[:DIFF_ROWS]], len(result.clusters),
+          ("change", "cluster", "members"))
+    _rows(write, "Files", [(_h("added"), _h(name)) for name in result.files_added]
+          + [(_h("removed"), _h(name)) for name in result.files_removed],
+          len(result.files_added) + len(result.files_removed), ("change", "file"))
+    _rows(write, "New errors in NEW", [(_h(d.code), _h(d.file or "") + (f":{d.line}" if d.line else ""),
+                                        _h(d.url or ""), _h(d.message)) for d in result.new_errors[:DIFF_ROWS]],
+          len(result.new_errors), ("code", "where", "URL", "finding"))
+    write("</main>\n<p class=\"muted\">Written by sitemap-ext diff.</p>\n</body></html>\n")
+
+
+def _rows(write: Any, heading: str, rows: Sequence[Sequence[str]], total: int, columns: tuple[str, ...] = ("URL",)
+          ) -> None:
+    """A section: its heading with the count, and a table of (already escaped) cells."""
+    write(f"<h2>{_h(heading)} ({total:,})</h2>\n")
+    if not total:
+        write("<p class=\"muted\">None.</p>\n")
+        return
+    write("<div class=\"scroll\"><table><thead><tr>" + "".join(f"<th>{_h(c)}</th>" for c in columns)
+          + "</tr></thead><tbody>\n")
+    for row in rows:
+        write("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>\n")
+    write("</tbody></table></div>\n")
+    if total > len(rows):
+        write(f"<p class=\"muted\">{total - len(rows):,} more not shown here: --format json or text lists "
+              "them all.</p>\n")
+
+
+def _cluster_cell(change: ClusterChange) -> str:
+    """A cluster's members, each marked: + gained, - lost, ! broken (with its state)."""
+    gained = {(m.hreflang, m.url) for m in change.gained}
+    broken = {(m.hreflang, m.url): m.state for m in change.broken}
+    parts = []
+    for member in change.members:
+        key = (member.hreflang, member.url)
+        mark = "+ " if key in gained and change.change != NEW else "! " if key in broken else ""
+        state = f" ({STATES[broken[key] or 'absent']})" if key in broken else ""
+        parts.append(f"{mark}{_h(member.hreflang)} {_breakable(member.url)}{_h(state)}")
+    parts += [f"- {_h(m.hreflang)} {_breakable(m.url)}" for m in change.lost if change.change != GONE]
+    return "<br>".join(parts)
+
+
+__all__ = ["COVERAGE_ROWS", "DIFF_ROWS", "write_diff_html", "write_html"]

@@ -22,7 +22,7 @@ from ..read.live import Remote, is_url
 from ..read.yaml_doc import is_site_yaml
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
-from .clusters import Coverage
+from .clusters import ClusterIndex, Coverage
 from .config import Policy
 from .run import Options, Run
 
@@ -84,6 +84,7 @@ class CheckResult:
     clock: str = "--now"  # where it came from: --now, SOURCE_DATE_EPOCH, the system clock
     coverage: Coverage | None = None  # the hreflang coverage picture, when asked for
     listed: tuple[int, int] | None = None  # distinct URLs listed, alternates given (ClusterIndex.listed)
+    index: ClusterIndex | None = None  # every entry read, with its lastmod (kept for a diff: check_inputs(index=True))
 
     @property
     def counts(self) -> Counts:
@@ -104,13 +105,15 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                  policy: Policy | None, cross_submitted: Sequence[str], max_per_code: int | None,
                  only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
                  pages: int | str | None, delay: float, progress: Callable[[str], None] | None,
-                 describe: Describe) -> CheckResult:
+                 describe: Describe, *, diff: bool = False) -> CheckResult:
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
-    API wires in: the judge imports no writer)."""
+    API wires in: the judge imports no writer). For a ``diff``, the cluster index of
+    every entry read, each with its lastmod, is kept in ``result.index``, and every
+    error is kept past ``max_per_code`` (which then bounds the warnings and infos)."""
     budget = _pages_budget(pages)
     now = now_argument(now)
-    collector = Collector(REGISTRY, policy=policy, limit=max_per_code)
+    collector = Collector(REGISTRY, policy=policy, limit=max_per_code, errors_kept=diff)
     result = CheckResult(collector)
     given = now  # a site description without it takes its site.now, or the default clock
     if now is None:
@@ -122,7 +125,8 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     if sitemaps or urls:
         options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
                           cross_submitted=_cross_hosts(cross_submitted), policy=policy, jobs=jobs or default_jobs(),
-                          max_per_code=max_per_code, html=html)
+                          max_per_code=max_per_code, html=html, lastmods=diff,
+                          errors_kept=diff)
         if urls:
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
                         displays)
@@ -133,6 +137,8 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
             result.coverage = run.clusters.coverage(coverage)
         result.files += run.files
         result.listed = run.clusters.listed()
+        if diff:
+            result.index = run.clusters
         result.skipped += run.skipped
     if not result.files and not collector.errors and not passed_over:
         count = len(result.skipped)
@@ -202,7 +208,8 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
                     submitted.add(sitemap)
                     if origin_text(sitemap).lower() != origin:
                         cross.add(origin)  # this host lets that host's sitemap list its URLs
-            attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+            attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code,
+                                errors_kept=options.errors_kept)
             run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
                       submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
                       pages_delay=delay, displays=displays)

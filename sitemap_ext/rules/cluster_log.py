@@ -26,6 +26,7 @@ Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
 WEB, IMAGE, VIDEO, NEWS, TEXT, HTML, FEED, HEADER = range(8)
 KIND_NAMES = ("web", "image", "video", "news", "text", "html", "feed", "header")
 OWN = (HTML, HEADER)  # the kinds a URL gives itself
+NO_LASTMOD = float("-inf")  # an entry's lastmod instant when it gives none (or none that is valid)
 
 
 def list_digest(pairs: Pairs) -> int:
@@ -64,6 +65,9 @@ class ClusterLog:
     # entries end; empty for a log of one file.
     files: list[str] = field(default_factory=list)
     ends: array[int] = field(default_factory=lambda: array("I"))
+    # Kept when a diff asks (``dated``): each entry's lastmod as a UTC instant, NO_LASTMOD for none.
+    dated: bool = False
+    lastmods: array[float] = field(default_factory=lambda: array("d"))
     # Built pages only: entry -> where its link lines start in link_lines (one per item
     # of its list, in the list's order), so a finding about one link is placed at it.
     line_starts: dict[int, int] = field(default_factory=dict)
@@ -75,11 +79,14 @@ class ClusterLog:
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
             named: frozenset[int], lines: tuple[int, ...] | None = None,
-            columns: tuple[int, ...] | None = None) -> None:
+            columns: tuple[int, ...] | None = None, lastmod: float = NO_LASTMOD) -> None:
         """An entry; ``pairs`` its alternates (empty: none) and ``keys`` their URLs' keys,
         ``named`` the keys of the URLs listed under a language code, ``lines`` the line of
         each pair's link where they differ from the entry's (a page's head), ``columns``
-        their columns where they are known (a Link header's)."""
+        their columns where they are known (a Link header's), ``lastmod`` its instant
+        (kept when the log is ``dated``)."""
+        if self.dated:
+            self.lastmods.append(lastmod)
         if lines is not None and pairs and (columns is not None or any(found != line for found in lines)):
             self.line_starts[len(self.keys)] = len(self.link_lines)
             self.link_lines.extend(lines)

@@ -110,6 +110,7 @@ class ClusterStore:
     line: array[int] = field(default_factory=lambda: array("I"))
     held: array[int] = field(default_factory=lambda: array("i"))  # the list each entry holds, -1: none
     kind: array[int] = field(default_factory=lambda: array("b"))
+    lastmods: array[float] = field(default_factory=lambda: array("d"))  # only when the logs are dated (a diff)
     locs: PackedText = field(default_factory=PackedText)
     # Per distinct list: its items [start, end), first entry, members, URLs named.
     list_start: array[int] = field(default_factory=lambda: array("I", [0]))
@@ -162,6 +163,7 @@ class ClusterStore:
         self.key.extend(log.keys)
         self.line.extend(log.lines)
         self.kind.extend(log.kinds)
+        self.lastmods.extend(log.lastmods)
         self.locs.extend_packed(log.loc_bytes, log.loc_lengths)
         lists = array("i", [ids[local] if local >= 0 else -1 for local in log.lists]) if ids else log.lists
         self.held.extend(lists)

@@ -120,17 +120,24 @@ class ClusterIndex(ClusterStore):
                 continue
             row: dict[str, tuple[str, str]] = {}
             for item in items:
-                code, key = self.codes[self.item_code[item]], self.item_key[item]
-                held = {self.held[self.order[place]] for place in self.listings(key)}
-                if code == X_DEFAULT:  # a language selector need not announce the cluster back
-                    state = WHOLE if held else ABSENT
-                else:
-                    state = WHOLE if list_id in held else DIFFERS if held else ABSENT
-                row.setdefault(code, (self.hrefs[item], state))
+                code = self.codes[self.item_code[item]]
+                row.setdefault(code, (self.hrefs[item], self.member_state(list_id, item)))
                 used.add(code)
             rows.append(row)
         codes = sorted(used - {X_DEFAULT}, key=str.lower) + ([X_DEFAULT] if X_DEFAULT in used else [])
         return Coverage(codes, (broken_rows + whole_rows)[:limit], clusters, whole)
+
+    def member_state(self, list_id: int, item: int, *, pages: bool = True) -> str:
+        """Where the URL an item of a list names stands (after finish()): WHOLE (listed,
+        announcing this list back; an x-default only needs to be listed: a language
+        selector need not announce the cluster), DIFFERS (listed, announcing another
+        list or none) or ABSENT (not listed). Without ``pages``, only sitemap, feed and
+        text listings count (a page's head is no listing)."""
+        held = {self.held[entry] for entry in (self.order[place] for place in self.listings(self.item_key[item]))
+                if pages or self.kind[entry] != HTML}
+        if self.codes[self.item_code[item]] == X_DEFAULT:
+            return WHOLE if held else ABSENT
+        return WHOLE if list_id in held else DIFFERS if held else ABSENT
 
     def listed(self) -> tuple[int, int]:
         """The distinct URLs the entries of sitemaps, feeds and text files list (by URL

@@ -26,7 +26,7 @@ from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
 from ..urls import resolve_http, url_key
-from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, OWN, TEXT, VIDEO, WEB, ClusterLog
+from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .config import Policy
 from .context import Context
 from .hreflang import judge_links
@@ -49,6 +49,8 @@ class Options:
     # URL), "drop-ext" (also: a page's URL has no .html), "off" (skipped).
     html: str = "on"
     robots: tuple[tuple[str, str], ...] = ()  # (origin, robots.txt text): a live check's hosts
+    lastmods: bool = False  # keep each entry's lastmod instant in the cluster log (for a diff)
+    errors_kept: bool = False  # keep every error past max_per_code (for a diff: Collector.errors_kept)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
             opened.close()
         return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
     display = task.display or display_name(task.path)
-    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code,
+                          errors_kept=options.errors_kept)
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
 
@@ -103,7 +106,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     _misnamed(task.display or task.path, sniffed, report)
     chunks = opened.chunks(report) if opened is not None else open_bytes(task.path, report)
     shared = log is not None
-    log = log if log is not None else ClusterLog()
+    log = log if log is not None else ClusterLog(dated=options.lastmods)
     children = _judge_records(_records(task, sniffed, chunks, facts, report), task, ctx, log)
     if facts.kind is not None and facts.kind != "html":  # (a page is no file of entries)
         for check in rules.FILE_RULES:
@@ -205,14 +208,25 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
             check(entry, ctx)
     if loc is None:
         return
+    instant = _instant(entry, ctx) if log.dated else NO_LASTMOD
     if judged is not None:
         kind = _kind(entry)
         # A page's (or a header file's) links stand on lines of their own: a finding about one is placed there.
         lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind in OWN else None
         columns = tuple(entry.link_columns[place] for place in judged.cluster_places) if entry.link_columns else None
-        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines, columns)
+        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines, columns,
+                instant)
     else:
-        log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset())
+        log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset(), lastmod=instant)
+
+
+def _instant(entry: UrlEntry, ctx: Context) -> float:
+    """The entry's lastmod as an instant, as the lastmod rule read it (its parse is
+    memoised: this is a lookup), for a diff; NO_LASTMOD for none or an invalid one."""
+    if entry.lastmod is None or not entry.lastmod.text or not entry.lastmod.text.strip():
+        return NO_LASTMOD
+    found = ctx.dates.parse(entry.lastmod.text)[0]
+    return NO_LASTMOD if found is None else found.instant
 
 
 def is_page(path: str, sniffed: Sniffed) -> bool:

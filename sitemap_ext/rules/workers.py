@@ -77,5 +77,5 @@ def work_batch(tasks: list[Task], options: Options, noted: set[tuple[str, str]] 
     cluster log, given back beside their results)."""
     if len(tasks) == 1 and not tasks[0].page:
         return [check_file(tasks[0], options, noted)], None
-    log = ClusterLog()
+    log = ClusterLog(dated=options.lastmods)
     return [check_file(task, options, noted, log) for task in tasks], (log if log.keys else None)

@@ -1,0 +1,159 @@
+"""One side of a diff: a folder, a file or a URL, read by the check, held compactly.
+
+A side is checked as ``check`` checks it (``rules.check.check_inputs``: the same
+readers, the same planning of folders, indexes and live sites, every rule), with its
+cluster index kept and each entry's lastmod in it. What the diff needs of it is then
+kept in flat arrays: the distinct URLs its sitemaps, feeds and text files list (a
+page's head lists nothing), each URL's first listing and its latest lastmod. Nothing
+per URL is a Python object: OLD, held while NEW is read, costs about 150 bytes a URL
+(its URLs compressed, its sorted keys, its lists of alternates).
+
+A side names its files relative to itself (the folder given, a file's folder, a URL's
+folder), so that two builds in two folders, or a deployed site and a build, compare
+file by file and finding by finding.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..diagnostics import Collector
+from ..limits import MAX_STORED_PER_CODE
+from ..read.http import FetchOptions
+from ..read.live import is_url
+from ..rules.check import SITE_SUFFIXES, CheckResult, check_inputs
+from ..rules.cluster_log import HTML
+from ..rules.clusters import ClusterIndex
+from ..rules.config import Policy
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How both sides are read: what ``check`` takes, the same for OLD and NEW."""
+
+    now: str | None = None
+    base_urls: Sequence[str] = ()
+    jobs: int | None = None
+    policy: Policy | None = None
+    html: str = "on"
+    fetch: FetchOptions | None = None
+    progress: Callable[[str], None] | None = None
+
+
+def refused(given: str) -> str | None:
+    """Why an input cannot be a side of a diff (None: it can): a site description is
+    built, not read (build it, then diff its output)."""
+    if not is_url(given) and given.lower().endswith(SITE_SUFFIXES):
+        return (f"{given} is a site description; diff compares sitemaps: build it first "
+                f"(sitemap-ext build {given} -o DIR) and diff DIR")
+    return None
+
+
+@dataclass
+class Side:
+    """One input read: its check (findings, files, cluster index) and its listed URLs."""
+
+    given: str
+    result: CheckResult
+    base: str  # files are named relative to this folder or URL prefix
+    keys: array[int] = field(default_factory=lambda: array("q"))  # distinct URL keys listed, sorted
+    firsts: array[int] = field(default_factory=lambda: array("I"))  # the entry of each one's first listing
+    lastmods: array[float] = field(default_factory=lambda: array("d"))  # each one's latest lastmod
+
+    @property
+    def index(self) -> ClusterIndex:
+        assert self.result.index is not None
+        return self.result.index
+
+    @property
+    def collector(self) -> Collector:
+        return self.result.collector
+
+    def name(self, file: str) -> str:
+        """A file as this side names it: relative to the folder or URL given."""
+        if not file or file.startswith("<"):
+            return file
+        if "://" in file or "://" in self.base:
+            return file[len(self.base):] if file.startswith(self.base) and len(file) > len(self.base) else file
+        relative = os.path.relpath(os.path.abspath(file), self.base)
+        return file if relative.startswith("..") else relative.replace(os.sep, "/")
+
+    def files(self) -> set[str]:
+        """The names of the sitemaps, indexes, feeds and text files read (pages aside)."""
+        return {self.name(str(record["file"])) for record in self.result.files if record.get("kind") != "html"}
+
+
+def read_side(given: str, reading: Reading) -> Side:
+    """One side checked, its cluster index kept with every entry's lastmod."""
+    base_urls = [pair for pair in reading.base_urls if _serves(pair, given)]
+
+    def describe(path: str, now: Any, collector: Collector) -> int:  # pragma: no cover - refused() first
+        raise ValueError(f"{path} is a site description; diff reads sitemaps")
+
+    # Findings past the usual 1,000 a code are counted, not kept (a million warnings are
+    # no million objects), but errors are all kept: the diff compares every one.
+    result = check_inputs([given], {}, reading.now, base_urls, reading.jobs, reading.policy, (),
+                          MAX_STORED_PER_CODE, False, 0, reading.html, reading.fetch, 0, 0.0, reading.progress,
+                          describe, diff=True)
+    side = Side(given, result, _base(given))
+    if result.index is not None:
+        side.keys, side.firsts, side.lastmods = _listed(result.index)
+        _let_go(result.index)
+    return side
+
+
+def _let_go(index: ClusterIndex) -> None:
+    """What the diff no longer needs of a side's index once its URLs are listed (each
+    entry's key, file, line and lastmod: 24 bytes an entry), let go while the other
+    side is read. The findings that needed them are made; the index keeps what the
+    cluster comparison reads (the sorted keys, lists, items, URLs)."""
+    index.key, index.lastmods = array("q"), array("d")
+    index.file, index.line = array("I"), array("I")
+
+
+def _serves(pair: str, given: str) -> bool:
+    """Whether a ``--base-url URL=DIR`` pair is this side's: its folder lies in or is the
+    folder given (or the given file's folder). A URL side takes none: another side's
+    folder must not stand in for the files a live site serves."""
+    if is_url(given):
+        return False
+    folder = os.path.realpath(pair.partition("=")[2])
+    root = os.path.realpath(given if os.path.isdir(given) else os.path.dirname(os.path.abspath(given)))
+    return folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _base(given: str) -> str:
+    """What a side's files are named relative to: the folder given, a file's folder, or
+    a URL's folder (``https://host/`` for ``https://host/sitemap.xml``)."""
+    if is_url(given):
+        parts = urlsplit(given)
+        path = parts.path if parts.path.startswith("/") else "/" + parts.path
+        return f"{parts.scheme}://{parts.netloc}{path[:path.rindex('/') + 1]}"
+    return os.path.abspath(given if os.path.isdir(given) else os.path.dirname(os.path.abspath(given)))
+
+
+def _listed(index: ClusterIndex) -> tuple[array[int], array[int], array[float]]:
+    """The distinct URLs that sitemaps, feeds and text files list (by URL key, sorted),
+    the entry of each one's first listing and its latest lastmod (``NO_LASTMOD``: none)."""
+    keys, firsts, stamps = array("q"), array("I"), array("d")
+    kinds, lastmods, order = index.kind, index.lastmods, index.order
+    previous: int | None = None
+    for place, key in enumerate(index.sorted_keys):
+        entry = order[place]
+        if kinds[entry] == HTML:
+            continue
+        stamp = lastmods[entry]
+        if key == previous:
+            if stamp > stamps[-1]:
+                stamps[-1] = stamp
+            continue
+        previous = key
+        keys.append(key)
+        firsts.append(entry)
+        stamps.append(stamp)
+    return keys, firsts, stamps
