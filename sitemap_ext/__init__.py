@@ -16,10 +16,22 @@ Python API::
 from __future__ import annotations
 
 from ._version import __version__
-from .api import BuildResult, CheckResult, FetchOptions, Rendered, SitemapWriter, build, check, render
+from .api import (
+    BuildResult,
+    CheckResult,
+    FetchOptions,
+    Rendered,
+    Row,
+    SitemapWriter,
+    StateError,
+    build,
+    check,
+    render,
+    state_rows,
+)
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
 __all__ = ["build", "check", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "Diagnostic",
-           "Severity", "FetchOptions", "__version__",
+           "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
            "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

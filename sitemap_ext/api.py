@@ -31,6 +31,7 @@ from .model import Page, Site
 from .read.http import FetchOptions
 from .rules.check import CheckResult, check_inputs
 from .rules.config import Policy
+from .state import Row, State, StateError
 from .write.build import BuildResult, build
 
 
@@ -313,4 +314,22 @@ def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per
     result.files.append({"file": "<site>", "kind": "site", "urls": built.urls})
     return result
 
-__all__ = ["BuildResult", "CheckResult", "FetchOptions", "Rendered", "SitemapWriter", "build", "check", "render"]
+def state_rows(path: str | os.PathLike[str], *, pending: bool = False) -> Iterator[Row]:
+    """The rows of a build state (``build(state=...)``, ``output.state``), one URL each,
+    in URL order, read as a stream: ``url``, ``digest``, ``lastmod``, ``first_seen``,
+    ``last_seen``, ``changed`` (the build that added it or last changed it),
+    ``submitted`` and ``pending`` (added or changed since it was last submitted).
+    ``pending=True`` gives only those. A file that is no state raises ``StateError``
+    (its ``code``: F105)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"state_rows() takes the path of a build state, not {type(path).__name__}")
+    arguments.flag("state_rows", "pending", pending)
+    state = State(os.fspath(path))
+    try:
+        yield from state.rows(pending=pending)
+    finally:
+        state.close()
+
+
+__all__ = ["BuildResult", "CheckResult", "FetchOptions", "Rendered", "Row", "SitemapWriter", "StateError", "build",
+           "check", "render", "state_rows"]

@@ -18,6 +18,8 @@ MANIFEST = ".sitemap-ext-manifest.json"
 JOURNAL = ".sitemap-ext-journal.json"
 STAGE_PREFIX = ".sitemap-ext-stage-"
 PROBE_PREFIX = ".sitemap-ext-probe-"  # an empty file made and removed at once, in each folder written
+STATE = ".sitemap-ext-state.sqlite"  # the build state's default file (output.state: true)
+STATE_NEW = ".sitemap-ext-new"  # what a build's new state is named beside its target until the commit
 XSL_FILE = "sitemap.xsl"  # the stylesheet written beside the sitemaps (output.xsl)
 
 

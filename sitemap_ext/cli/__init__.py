@@ -51,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
                        help="processes sharing a large source (default: one per core, at most 4; "
                        "sources under 4 MiB take one): each renders a part of it; the output is the same")
 
+    build.add_argument("--state", metavar="FILE",
+                       help="keep the build state (each URL's content digest and dates, for lastmod: content and "
+                       "submit) in FILE (default: output.state)")
     allow = ("a folder besides the site description's own that its sources and includes may come from "
              "(repeatable)")
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
                    jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None, policy=policy)
+                   max_per_code=args.max_per_code or None, policy=policy, state=args.state)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector

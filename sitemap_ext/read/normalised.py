@@ -66,6 +66,9 @@ class Page:
     # Each loc's own lastmod, when the versions of a cluster changed at different
     # times (``lastmod`` is then the newest of them); None: they share ``lastmod``.
     lastmods: tuple[Lastmod | None, ...] | None = None
+    # Digests of the page's content (a ``digest`` or ``content`` field, a built page's
+    # main content), for the build state: one shared by every loc, or one per loc.
+    digests: tuple[bytes | None, ...] | None = None
 
     @property
     def is_cluster(self) -> bool:
@@ -122,6 +125,8 @@ class BuiltSite:
     lastmod: tuple[tuple[str, ...], ...]
     defaults: Defaults
     where: Where
+    # The element whose content is a page's digest: (tag, "class" | "id" | None, name).
+    content: tuple[str, str | None, str | None] = ("main", None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,7 @@ class OutputConfig:
     versioned: bool = False  # name an index's files by their content; keep the previous build's
     html: bool = False  # a static HTML view of every sitemap, for people
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
+    state: str | None = None  # the build state file, as written (relative to the description's folder)
 
 
 @dataclass(frozen=True, slots=True)

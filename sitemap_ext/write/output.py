@@ -39,6 +39,7 @@ from ..folder import (
     PROBE_PREFIX,
     RESERVED_PREFIX,
     STAGE_PREFIX,
+    STATE_NEW,
     read_json,
     reserved_name,
     safe_relative_name,
@@ -105,13 +106,16 @@ class Staging:
 
     # --- commit ---------------------------------------------------------------------
 
-    def commit(self, moves: list[tuple[str, str]], keep_previous: bool = False) -> list[str]:
+    def commit(self, moves: list[tuple[str, str]], keep_previous: bool = False,
+               state: tuple[str, str] | None = None) -> list[str]:
         """Move (staging path, output name) pairs into place, in the order given; remove
         this description's stale files. Returns the names removed.
 
         ``keep_previous`` (versioned output): the files of this description's last
         build that this one does not write stay one build longer, for readers that
-        fetched the last index; those kept before are removed."""
+        fetched the last index; those kept before are removed. ``state``: the build
+        state's new file and its place (beside each other: ``write/state.py``), moved
+        in the same commit, after the sitemaps."""
         try:
             names = [name for _, name in moves]
             self._check_names(names)
@@ -147,6 +151,7 @@ class Staging:
                 "moves": [[os.path.relpath(source, self.folder).replace(os.sep, "/"), name] for source, name in moves],
                 "remove": stale,
                 "manifest": new_manifest,
+                **_state_entry(state),
             }
             _write_json(os.path.join(self.folder, JOURNAL), journal)
             os.replace(os.path.join(self.folder, JOURNAL), os.path.join(self.out_dir, JOURNAL))
@@ -215,6 +220,11 @@ class Staging:
                         removed.append(name)
                 except FileNotFoundError:
                     pass
+        if "state" in journal:
+            new, target = journal["state"]
+            if os.path.lexists(new):  # (else moved before a kill)
+                os.replace(new, target)
+                _sync_folder(os.path.dirname(target))
         manifest = os.path.join(self.out_dir, MANIFEST + ".new")
         _write_json(manifest, journal["manifest"])
         os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
@@ -363,4 +373,19 @@ def _valid_journal(journal: Any) -> bool:
         if not (isinstance(move, list) and len(move) == 2 and all(isinstance(p, str) and safe_relative_name(p)
                                                                    for p in move)):
             return False
+    if not _valid_state(journal.get("state")):
+        return False
     return all(isinstance(name, str) and safe_relative_name(name) for name in remove)
+
+
+def _state_entry(state: tuple[str, str] | None) -> dict[str, list[str]]:
+    """The journal's move of the build state: its new file and its place."""
+    return {} if state is None else {"state": [os.path.abspath(path) for path in state]}
+
+
+def _valid_state(state: Any) -> bool:
+    """A journal moves a build state only from the new file beside it (or none)."""
+    if state is None:
+        return True
+    return isinstance(state, list) and len(state) == 2 and all(isinstance(p, str) and os.path.isabs(p)
+                                                                for p in state) and state[0] == state[1] + STATE_NEW
