@@ -24,14 +24,18 @@ from .api import (
     Row,
     SitemapWriter,
     StateError,
+    SubmitProgress,
+    SubmitResult,
     build,
     check,
     render,
     state_rows,
+    submit,
 )
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
 __all__ = ["build", "check", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "Diagnostic",
            "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
+           "submit", "SubmitResult", "SubmitProgress",
            "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

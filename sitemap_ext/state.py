@@ -131,6 +131,9 @@ class State:
         self.connection = connect(path, read_only=not write)
         try:
             self.meta = read_meta(self.connection, path)
+            # A build looks each URL up in the order of its pages, not of the file: 8 MiB
+            # of the file's pages cached (memory stays flat; the system caches the rest).
+            self.connection.execute("PRAGMA cache_size = -8192")
             if description is not None and self.meta.get("description") != description:
                 raise StateError(
                     f"the build state {path} belongs to the site description {self.meta.get('description')!r} "
@@ -162,6 +165,16 @@ class State:
         except sqlite3.Error as exc:
             raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
                 from None
+
+    def count(self, *, pending: bool = False) -> int:
+        """How many URLs (``pending``: added or changed since last submitted)."""
+        query = "SELECT count(*) FROM urls" + (" WHERE sent IS NULL OR sent != changed" if pending else "")
+        try:
+            found = self.connection.execute(query).fetchone()
+        except sqlite3.Error as exc:
+            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
+                from None
+        return int(found[0])
 
     def mark_sent(self, urls: Iterable[str], when: str) -> None:
         """URLs an engine accepted: recorded at once (one transaction), so that a run

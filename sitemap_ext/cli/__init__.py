@@ -17,6 +17,7 @@ from ..report.formats import EXIT_USAGE, FORMATS
 from . import build as build_cmd
 from . import check as check_cmd
 from . import rules as rules_cmd
+from . import submit as submit_cmd
 
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
             "the system clock)")
@@ -35,7 +36,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="sitemap-ext", description="Standards-exact XML sitemaps from a YAML site description, "
                   "and a strict checker for sitemaps that exist.")
     top.add_argument("--version", action="version", version=f"sitemap-ext {__version__}")
-    verbs = top.add_subparsers(dest="verb", metavar="{build,check,rules}", parser_class=_Parser)
+    verbs = top.add_subparsers(dest="verb", metavar="{build,check,submit,rules}", parser_class=_Parser)
 
     build = verbs.add_parser("build", help="write the sitemaps of a site description")
     build.add_argument("site", metavar="SITE.yaml")
@@ -106,6 +107,8 @@ def parser() -> argparse.ArgumentParser:
                       "default, so that a check run by a CI service cannot reach that service's network")
     _findings_options(check)
 
+    submit_cmd.add(verbs)
+
     rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
     rules.add_argument("names", nargs="*", metavar="CODE|NAME",
                        help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
@@ -168,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_cmd.run(args)
     if args.verb == "rules":
         return rules_cmd.run(args)
+    if args.verb == "submit":
+        return submit_cmd.run(args)
     parser().print_help(sys.stderr)
     return EXIT_USAGE
 

@@ -184,8 +184,8 @@ def _open(path: str | SiteObject, site: Site, out_dir: str | None, given: str | 
         if staging is None:
             return None
         files = Files(site, staging)
-    owner = OBJECTS if isinstance(path, SiteObject) else owner_key(path, folder)
-    kept = open_state(site, folder, owner, given, result.collector.report, write=not dry_run)
+    kept = open_state(site, folder, None if isinstance(path, SiteObject) else path, given, result.collector.report,
+                      write=not dry_run)
     if kept is False:
         if staging is not None:
             staging.discard()

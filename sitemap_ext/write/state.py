@@ -17,7 +17,6 @@ number of URLs.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 import time
@@ -28,8 +27,10 @@ from ..dates import ContentDated, DateCache, Lastmod, format_instant
 from ..diagnostics import Where
 from ..folder import STATE, STATE_NEW
 from ..read.normalised import BuiltSite, Page, Site
+from ..read.site_yaml import OBJECTS
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
+from .output import owner_key
 
 BATCH = 4096  # new rows written at a time
 Report = Callable[..., object]
@@ -79,16 +80,19 @@ class BuildState:
     def date(self, page: Page) -> Page:
         """The page with each URL's lastmod decided, and each URL recorded."""
         locs = page.locs
-        given = page.lastmods or (page.lastmod,) * len(locs)
         digests = page.digests or (None,)
+        if len(locs) == 1:  # (the common case, without the tuples of a cluster)
+            given = page.lastmods[0] if page.lastmods else page.lastmod
+            return _dated(page, self._one(locs[0], given, digests[0], page.where), None)
+        given_all = page.lastmods or (page.lastmod,) * len(locs)
         lastmods: list[Lastmod | None] = []
         for index, loc in enumerate(locs):
             digest = digests[index] if len(digests) == len(locs) else digests[0]
-            lastmods.append(self._one(loc, given[index], digest, page.where))
+            lastmods.append(self._one(loc, given_all[index], digest, page.where))
         if len(set(lastmods)) == 1:
-            return dataclasses.replace(page, lastmod=lastmods[0], lastmods=None)
+            return _dated(page, lastmods[0], None)
         newest = max((one for one in lastmods if one is not None), key=lambda one: one.instant, default=None)
-        return dataclasses.replace(page, lastmod=newest, lastmods=tuple(lastmods))
+        return _dated(page, newest, tuple(lastmods))
 
     def _one(self, url: str, given: Lastmod | None, digest: bytes | None, where: Where) -> Lastmod | None:
         old = self.old.get(url) if self.old is not None else None
@@ -169,19 +173,35 @@ class BuildState:
             self.old = None
 
 
-def open_state(site: Site, folder: str, description: str, given: str | None, report: Report, *,
+def _dated(page: Page, lastmod: Lastmod | None, lastmods: tuple[Lastmod | None, ...] | None) -> Page:
+    """A copy of ``page`` with its lastmods (made field by field: ``dataclasses.replace``
+    costs four times as much, once per URL of a large build)."""
+    if lastmod is page.lastmod and lastmods is None and page.lastmods is None:
+        return page
+    return Page(page.locs, page.codes, lastmod, page.changefreq, page.priority, page.x_default, page.extensions,
+                page.where, page.layout, page.rest, lastmods, page.digests)
+
+
+def open_state(site: Site, folder: str, description: str | None, given: str | None, report: Report, *,
                write: bool) -> BuildState | Literal[False] | None:
     """The build state, when one is kept (None when not); False when it cannot be used
-    (reported: F105, O108, F102)."""
+    (reported: F105, O108, F102). ``description``: the description's path (None: a
+    site made from objects)."""
     where = state_path(site, folder, given)
     if where is None:
         return None
     try:
-        return BuildState(where, description, site.base_url, site.now if site.now is not None else time.time(),
-                          report, write=write)
+        now = site.now if site.now is not None else time.time()
+        return BuildState(where, state_owner(description, where), site.base_url, now, report, write=write)
     except StateError as exc:
         report(exc.code, str(exc), Where(where))
         return False
+
+
+def state_owner(description: str | None, state: str) -> str:
+    """How a state names the description it belongs to: its path relative to the
+    state's folder (stable when the two move together, whatever the output folder)."""
+    return OBJECTS if description is None else owner_key(description, os.path.dirname(os.path.abspath(state)))
 
 
 def state_path(site: Site, out_dir: str, given: str | None) -> str | None:
