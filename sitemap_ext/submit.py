@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -39,6 +40,7 @@ from .diagnostics import Collector, Where
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_transport import answer
 from .state import Row, State, StateError
+from .write.output import OutputError, lock_folder
 
 if TYPE_CHECKING:
     import httpx
@@ -109,10 +111,18 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
     docstring). A state that cannot be read is F105 (O108 when ``description`` names
     another description than the state's)."""
     result = SubmitResult(collector if collector is not None else Collector(REGISTRY))
+    lock = None
     try:
+        # (the lock a build into the state's folder takes: no build replaces the state meanwhile)
+        lock = None if dry_run else lock_folder(os.path.dirname(os.path.abspath(state_path)))
         state = State(state_path, description=description, write=not dry_run)
-    except StateError as exc:
+    except (StateError, OutputError) as exc:
         result.collector.report(exc.code, str(exc), Where(state_path))
+        _unlock(lock)
+        return result
+    except OSError as exc:  # (its folder is missing or unreadable)
+        missing = StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
+        result.collector.report(missing.code, str(missing), Where(state_path))
         return result
     folder = tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
     try:
@@ -134,8 +144,14 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
         result.collector.report(exc.code, str(exc), Where(state_path))
     finally:
         state.close()
+        _unlock(lock)
         shutil.rmtree(folder, ignore_errors=True)
     return result
+
+
+def _unlock(lock: int | None) -> None:
+    if lock is not None:
+        os.close(lock)
 
 
 def batches(rows: Iterator[Row], size: int) -> Iterator[tuple[str, list[str]]]:

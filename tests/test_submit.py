@@ -5,6 +5,7 @@ protocol names; a 429 survived, a kill survived, nothing sent on a rerun."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -285,3 +286,20 @@ def test_the_examples_makefile_commands_run(tmp_path: Path, capsys: pytest.Captu
     assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("https://")] == [
         "https://www.trail-notes.example/", "https://www.trail-notes.example/about/",
         "https://www.trail-notes.example/guides/first-steps/", "https://www.trail-notes.example/guides/maps/"]
+
+
+def test_a_submission_and_a_build_never_use_one_state_at_once(tmp_path: Path, engine: Engine) -> None:
+    from sitemap_ext.write.output import lock_folder
+
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out), state=tmp_path / "cache" / "state.sqlite").ok  # its folder made
+    held = lock_folder(str(tmp_path / "cache"))  # as a submission (or a build) holds it
+    try:
+        busy = submit(KEY, state=tmp_path / "cache" / "state.sqlite", endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+        assert [d.code for d in busy.collector.sorted()] == ["F103"] and engine.posts == []
+        blocked = build(str(described), str(out), state=tmp_path / "cache" / "state.sqlite")
+        assert [d.code for d in blocked.collector.sorted()] == ["F103"]
+    finally:
+        os.close(held)  # type: ignore[arg-type]
+    missing = submit(KEY, state=tmp_path / "nowhere" / "state.sqlite", endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    assert [d.code for d in missing.collector.sorted()] == ["F105"]

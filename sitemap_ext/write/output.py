@@ -83,7 +83,7 @@ class Staging:
         self._lock: int | None = None
         try:
             os.makedirs(out_dir, exist_ok=True)
-            self._lock = _lock(out_dir)
+            self._lock = lock_folder(out_dir)
             self.recovered = self._recover()
             self._remove_old_stages()
             self.folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out_dir)
@@ -321,7 +321,9 @@ class Staging:
             self._lock = None
 
 
-def _lock(out_dir: str) -> int | None:
+def lock_folder(out_dir: str) -> int | None:
+    """The folder's lock (``flock`` on the folder itself), held until the descriptor
+    returned is closed; OutputError F103 when another build or submission holds it."""
     if fcntl is None:  # pragma: no cover
         return None
     descriptor = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))

@@ -30,7 +30,7 @@ from ..read.normalised import BuiltSite, Page, Site
 from ..read.site_yaml import OBJECTS
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
-from .output import owner_key
+from .output import OutputError, lock_folder, owner_key
 
 BATCH = 4096  # new rows written at a time
 Report = Callable[..., object]
@@ -46,9 +46,12 @@ class BuildState:
     ``write``: False for a dry run (the old state is read, nothing is written)."""
 
     def __init__(self, path: str, description: str, base_url: str, now: float, report: Report, *,
-                 write: bool = True) -> None:
+                 write: bool = True, lock: bool = False) -> None:
         self.path = path
         self.report = report
+        self._lock: int | None = None
+        if lock:  # (a state outside the output folder, whose lock the build holds)
+            self._lock = _locked(path)
         self.now = format_instant(now)
         self.clock = Lastmod(self.now, now)
         self.old = State(path, description=description, write=True) if os.path.lexists(path) else None
@@ -62,6 +65,7 @@ class BuildState:
 
     def _create(self, description: str, base_url: str) -> None:
         try:
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)  # (a CI cache's first run)
             if os.path.lexists(self.new_path):  # (a killed build's, never moved into place)
                 os.unlink(self.new_path)
             self._new = connect(self.new_path, create=True)
@@ -171,6 +175,24 @@ class BuildState:
         if self.old is not None:
             self.old.close()
             self.old = None
+        if self._lock is not None:
+            os.close(self._lock)  # (closing the descriptor releases the flock)
+            self._lock = None
+
+
+def _locked(path: str) -> int | None:
+    """The lock of the state's folder (made if missing), as submit takes it; StateError
+    F103 when another build or submission holds it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        return lock_folder(folder)
+    except OSError as exc:
+        raise StateError(f"cannot use the folder of the build state {path} ({exc.strerror or exc})", "F102") \
+            from None
+    except OutputError as exc:
+        raise StateError(f"another sitemap-ext build or submission is using the build state {path}; run them one "
+                         "after another", exc.code) from None
 
 
 def _dated(page: Page, lastmod: Lastmod | None, lastmods: tuple[Lastmod | None, ...] | None) -> Page:
@@ -192,7 +214,9 @@ def open_state(site: Site, folder: str, description: str | None, given: str | No
         return None
     try:
         now = site.now if site.now is not None else time.time()
-        return BuildState(where, state_owner(description, where), site.base_url, now, report, write=write)
+        apart = os.path.realpath(os.path.dirname(os.path.abspath(where))) != os.path.realpath(folder)
+        return BuildState(where, state_owner(description, where), site.base_url, now, report, write=write,
+                          lock=write and apart)
     except StateError as exc:
         report(exc.code, str(exc), Where(where))
         return False
