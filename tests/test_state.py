@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from sitemap_ext import build
@@ -274,3 +276,70 @@ def test_a_build_killed_at_any_point_leaves_the_old_state_or_a_journal_that_fini
     assert lastmods(out)["https://e.com/b/"] == rows(out / STATE)["https://e.com/b/"] == "2026-02-01T00:00:00Z"
     assert lastmods(out)["https://e.com/a/"] == "2026-01-01T00:00:00Z"
     assert sorted(n for n in os.listdir(out) if n.startswith(".sitemap-ext")) == sorted([MANIFEST, STATE])
+
+
+_KILLED_WRITING = """
+import os, sys
+sys.path.insert(0, {root!r})
+from sitemap_ext import build
+from sitemap_ext.write.state import BuildState
+def finish(self):
+    self._flush()
+    os._exit(9)  # killed with the new state half made: no commit, no cleanup
+BuildState.finish = finish
+build({site!r}, {out!r}, now="2026-02-01T00:00:00Z")
+"""
+
+
+def test_a_build_killed_while_writing_its_state_leaves_the_old_one(tmp_path: Path) -> None:
+    site, out = built_site(tmp_path), tmp_path / "out"
+    assert build(str(site), str(out), now="2026-01-01T00:00:00Z").ok
+    before = (out / STATE).read_bytes(), (out / "sitemap.xml").read_bytes()
+    page(tmp_path / "public", "a", "<p>Changed.</p>")
+    script = _KILLED_WRITING.format(root=str(ROOT), site=str(site), out=str(out))
+    assert subprocess.run([sys.executable, "-c", script], check=False, timeout=120).returncode == 9
+    assert ((out / STATE).read_bytes(), (out / "sitemap.xml").read_bytes()) == before
+    assert (out / (STATE + ".sitemap-ext-new")).exists()  # what the next build removes
+    assert build(str(site), str(out), now="2026-02-01T00:00:00Z").ok
+    assert lastmods(out)["https://e.com/a/"] == "2026-02-01T00:00:00Z"
+    assert sorted(n for n in os.listdir(out) if n.startswith(".sitemap-ext")) == sorted([MANIFEST, STATE])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2), min_size=4, max_size=4), min_size=1, max_size=4))
+def test_a_page_is_dated_by_the_last_build_that_changed_its_digest(tmp_path_factory: pytest.TempPathFactory,
+                                                                    versions: list[list[int]]) -> None:
+    """Builds k = 1, 2, ... at day k; page i gives digest versions[k][i]: its lastmod is
+    the day of the last build whose digest differed from the build before (or its first)."""
+    folder = tmp_path_factory.mktemp("s")
+    site, out = folder / "site.yaml", folder / "out"
+    expected: dict[str, str] = {}
+    for day, digests in enumerate(versions, 1):
+        pages = "".join(f"  - loc: /p{i}/\n    digest: v{d}\n" for i, d in enumerate(digests))
+        site.write_text("site:\n  base_url: https://e.com/\ndefaults:\n  lastmod: content\npages:\n" + pages,
+                        encoding="utf-8")
+        assert build(str(site), str(out), now=f"2026-01-{day:02d}T00:00:00Z").ok
+        for i, digest in enumerate(digests):
+            if day == 1 or versions[day - 2][i] != digest:
+                expected[f"https://e.com/p{i}/"] = f"2026-01-{day:02d}T00:00:00Z"
+        assert lastmods(out) == expected
+
+
+def test_a_state_damaged_inside_is_f105_in_a_build_and_in_its_rows(tmp_path: Path) -> None:
+    site, out = tmp_path / "site.yaml", tmp_path / "out"
+    pages = "".join(f"  - loc: /page-{i:04d}/\n    digest: v{i}\n" for i in range(600))
+    site.write_text("site:\n  base_url: https://e.com/\ndefaults:\n  lastmod: content\npages:\n" + pages,
+                    encoding="utf-8")
+    assert build(str(site), str(out), now="2026-01-01T00:00:00Z").ok
+    data = bytearray((out / STATE).read_bytes())
+    assert len(data) > 16384
+    data[8192:16384] = b"\xa5" * 8192  # pages of the table overwritten, the header intact
+    (out / STATE).write_bytes(bytes(data))
+    result = build(str(site), str(out), now="2026-02-01T00:00:00Z")
+    assert [(c, f) for c, f, _ in codes(result)] == [("F105", STATE)] and "damaged" in result.collector.sorted()[0].message
+    assert (out / STATE).read_bytes() == bytes(data)
+    from sitemap_ext import StateError, state_rows
+
+    with pytest.raises(StateError) as caught:
+        list(state_rows(out / STATE))
+    assert caught.value.code == "F105"

@@ -119,7 +119,7 @@ def build(
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     _arguments(path, out_dir, pages, gzip, dry_run, strict, engine, collector, jobs, max_per_code, progress, policy,
-               allow_read, env)
+               allow_read, env, state)
     if out_dir is not None:
         out_dir = os.fspath(out_dir)
     if state is not None:
@@ -196,7 +196,7 @@ def _open(path: str | SiteObject, site: Site, out_dir: str | None, given: str | 
 
 def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, strict: Any, engine: Any,
                collector: Any, jobs: Any, max_per_code: Any, progress: Any, policy: Any, allow_read: Any,
-               env: Any) -> None:
+               env: Any, state: Any = None) -> None:
     """build()'s arguments, each of its type (TypeError) and range (ValueError), in this
     order; ``path`` with an os.PathLike already made a str."""
     if not isinstance(path, (str, SiteObject)):
@@ -204,8 +204,9 @@ def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, str
                         f"{type(path).__name__}")
     if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
         raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
-    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
-        raise TypeError(f"build(out_dir=...) takes a folder's path, not {type(out_dir).__name__}")
+    for name, value in (("out_dir", out_dir), ("state", state)):
+        if value is not None and not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"build({name}=...) takes a path, not {type(value).__name__}")
     if gzip is not None:
         arguments.flag("build", "gzip", gzip)
     for name, value in (("dry_run", dry_run), ("strict", strict)):
