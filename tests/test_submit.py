@@ -19,11 +19,11 @@ import pytest
 
 pytest.importorskip("httpx", reason="submit uses the live extra's client (httpx)")
 
-from sitemap_ext import FetchOptions, build, state_rows, submit  # noqa: E402
-from sitemap_ext.cli import main  # noqa: E402
-from sitemap_ext.folder import STATE  # noqa: E402
+from sitemap_ext import FetchOptions, build, state_rows, submit
+from sitemap_ext.cli import main
+from sitemap_ext.folder import STATE
 
-from .conftest import ROOT  # noqa: E402
+from .conftest import ROOT
 
 KEY = "0123456789abcdef"
 
@@ -61,14 +61,14 @@ def engine() -> Iterator[Engine]:
             self.end_headers()
             self.wfile.write(body)
 
-        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        def do_GET(self) -> None:
             state.gets.append(self.path)
             if self.path == f"/{KEY}.txt":
                 self._send(*state.key_file)
             else:
                 self._send(404, b"not here")
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, headers = state.answers.pop(0) if state.answers else (200, {})
             state.posts.append({**body, "answered": status, "type": self.headers.get("Content-Type")})
