@@ -37,10 +37,10 @@ from urllib.parse import urlsplit
 
 from .codes import REGISTRY
 from .diagnostics import Collector, Where
+from .folder import FolderBusy, lock_folder
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_transport import answer
 from .state import Row, State, StateError
-from .write.output import OutputError, lock_folder
 
 if TYPE_CHECKING:
     import httpx
@@ -116,7 +116,7 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
         # (the lock a build into the state's folder takes: no build replaces the state meanwhile)
         lock = None if dry_run else lock_folder(os.path.dirname(os.path.abspath(state_path)))
         state = State(state_path, description=description, write=not dry_run)
-    except (StateError, OutputError) as exc:
+    except (StateError, FolderBusy) as exc:
         result.collector.report(exc.code, str(exc), Where(state_path))
         _unlock(lock)
         return result

@@ -40,16 +40,13 @@ from ..folder import (
     RESERVED_PREFIX,
     STAGE_PREFIX,
     STATE_NEW,
+    FolderBusy,
+    lock_folder,
     read_json,
     reserved_name,
     safe_relative_name,
 )
 from ..safeio import kind_of_mode
-
-try:  # POSIX; elsewhere builds are not locked
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
 
 _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
@@ -90,6 +87,9 @@ class Staging:
         except OSError as exc:
             self._unlock()
             raise OutputError(f"cannot create or write {out_dir}: {exc.strerror or exc}") from exc
+        except FolderBusy as exc:
+            self._unlock()
+            raise OutputError(str(exc), exc.code) from None
         except OutputError:
             self._unlock()
             raise
@@ -319,21 +319,6 @@ class Staging:
         if self._lock is not None:
             os.close(self._lock)  # closing the descriptor releases the flock
             self._lock = None
-
-
-def lock_folder(out_dir: str) -> int | None:
-    """The folder's lock (``flock`` on the folder itself), held until the descriptor
-    returned is closed; OutputError F103 when another build or submission holds it."""
-    if fcntl is None:  # pragma: no cover
-        return None
-    descriptor = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise OutputError(f"another sitemap-ext build is writing into {out_dir}; run builds into one folder "
-                          "one after another", "F103") from None
-    return descriptor
 
 
 def _write_json(path: str, data: Any) -> None:

@@ -25,12 +25,12 @@ from typing import Literal
 
 from ..dates import ContentDated, DateCache, Lastmod, format_instant
 from ..diagnostics import Where
-from ..folder import STATE, STATE_NEW
+from ..folder import STATE, STATE_NEW, FolderBusy, lock_folder
 from ..read.normalised import BuiltSite, Page, Site
 from ..read.site_yaml import OBJECTS
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
-from .output import OutputError, lock_folder, owner_key
+from .output import owner_key
 
 BATCH = 4096  # new rows written at a time
 Report = Callable[..., object]
@@ -190,9 +190,8 @@ def _locked(path: str) -> int | None:
     except OSError as exc:
         raise StateError(f"cannot use the folder of the build state {path} ({exc.strerror or exc})", "F102") \
             from None
-    except OutputError as exc:
-        raise StateError(f"another sitemap-ext build or submission is using the build state {path}; run them one "
-                         "after another", exc.code) from None
+    except FolderBusy as exc:
+        raise StateError(f"{exc} (the build state {path})", exc.code) from None
 
 
 def _dated(page: Page, lastmod: Lastmod | None, lastmods: tuple[Lastmod | None, ...] | None) -> Page:
