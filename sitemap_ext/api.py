@@ -338,7 +338,8 @@ def state_rows(path: str | os.PathLike[str], *, pending: bool = False) -> Iterat
 def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str | os.PathLike[str] | None = None,
            out_dir: str | os.PathLike[str] | None = None, endpoint: str = DEFAULT_ENDPOINT,
            key_location: str | None = None, dry_run: bool = False, fetch: FetchOptions | None = None,
-           progress: Callable[[SubmitProgress], None] | None = None, batch: int = MAX_BATCH) -> SubmitResult:
+           progress: Callable[[SubmitProgress], None] | None = None, batch: int = MAX_BATCH,
+           listed: Callable[[str], None] | None = None) -> SubmitResult:
     """Submit by IndexNow the URLs a build added or changed since they were last
     submitted, from its state: ``state`` (a path), or the state of the site description
     ``site`` (its ``output.state``, else the default file in its output folder,
@@ -351,7 +352,8 @@ def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str |
     only what is left; 400, 403 and 422 are R112; 429 and 5xx are retried after
     ``Retry-After`` (at most ``fetch.max_wait``) or 1, 2, 4 s, then R113 and the run
     stops. ``dry_run``: nothing is fetched, sent or recorded; ``would_send`` lists the
-    URLs. ``fetch``: the client's limits (``allow_private`` for a local endpoint);
+    URLs (or each goes to ``listed`` as it is read: a million need no list).
+    ``fetch``: the client's limits (``allow_private`` for a local endpoint);
     ``progress`` is called after each batch taken."""
     problem = key_problem(key)
     if problem is not None:
@@ -369,6 +371,7 @@ def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str |
         raise ValueError(f"submit(batch={batch}): IndexNow takes at most {MAX_BATCH:,} URLs a request")
     arguments.instance("submit", "fetch", fetch, FetchOptions, "a FetchOptions")
     arguments.callback("submit", "progress", progress)
+    arguments.callback("submit", "listed", listed)
     collector = Collector(REGISTRY)
     description = None
     if site is not None:
@@ -379,7 +382,8 @@ def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str |
         description = state_owner(os.fspath(site), os.fspath(state))
     assert state is not None
     return submit_state(os.fspath(state), key, endpoint=endpoint, key_location=key_location, dry_run=dry_run,
-                        fetch=fetch, batch=batch, progress=progress, description=description, collector=collector)
+                        fetch=fetch, batch=batch, progress=progress, description=description, collector=collector,
+                        listed=listed)
 
 
 def _state_of(site: str, out_dir: str | None, collector: Collector) -> str | None:

@@ -106,10 +106,11 @@ class _Run:
 def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT, key_location: str | None = None,
                  dry_run: bool = False, fetch: FetchOptions | None = None, batch: int = MAX_BATCH,
                  progress: Callable[[SubmitProgress], None] | None = None, description: str | None = None,
-                 collector: Collector | None = None) -> SubmitResult:
+                 collector: Collector | None = None, listed: Callable[[str], None] | None = None) -> SubmitResult:
     """Submit the URLs pending in the state at ``state_path`` (see the module's
     docstring). A state that cannot be read is F105 (O108 when ``description`` names
-    another description than the state's)."""
+    another description than the state's). ``listed``: each URL a dry run would send
+    goes to it, as it is read, instead of into ``would_send``."""
     result = SubmitResult(collector if collector is not None else Collector(REGISTRY))
     lock = None
     try:
@@ -131,7 +132,10 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
                    None if dry_run else Fetcher(fetch or FetchOptions(), folder), result, progress)
         try:
             for origin, urls in batches(state.rows(pending=True), batch):
-                if dry_run:
+                if dry_run and listed is not None:
+                    for url in urls:
+                        listed(url)
+                elif dry_run:
                     result.would_send.extend(urls)
                 else:
                     _send(run, origin, urls)

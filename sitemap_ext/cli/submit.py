@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.quiet
     result = submit(args.indexnow, site=args.site, state=args.state, out_dir=args.out, endpoint=args.endpoint,
                     key_location=args.key_location, dry_run=args.dry_run, fetch=fetch,
-                    progress=_show_progress if show else None)
+                    progress=_show_progress if show else None, listed=_print if args.format == "text" else None)
     if show:
         sys.stderr.write("\r\033[K")
     code = exit_code(result.collector, False)
@@ -63,14 +63,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return code
     write_findings(result.collector, "text", sys.stdout, quiet=args.quiet, statistics=False)
-    if args.dry_run:
-        for url in result.would_send:
-            sys.stdout.write(url + "\n")
     if not args.quiet:
-        done = f"would send {plural(len(result.would_send), 'URL')}" if args.dry_run else \
+        done = f"would send {plural(result.pending, 'URL')}" if args.dry_run else \
             f"{plural(result.accepted, 'URL')} of {result.pending:,} pending accepted"
         sys.stderr.write(f"{done}; {counts_line(result.collector)}\n")
     return code
+
+
+def _print(url: str) -> None:
+    sys.stdout.write(url + "\n")  # (a dry run's URLs, as they are read)
 
 
 def _show_progress(progress: SubmitProgress) -> None:
