@@ -24,7 +24,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote
 
 FORMAT = "sitemap-ext state"
@@ -48,9 +48,8 @@ class StateError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One URL of the state."""
+class Row(NamedTuple):
+    """One URL of the state (a named tuple: a build reads one per URL)."""
 
     url: str
     digest: bytes | None
@@ -192,13 +191,14 @@ class State:
 
 
 def _row(found: tuple[object, ...], path: str) -> Row:
-    url, digest, lastmod, first, last, changed, submitted, sent = found
-    if not (isinstance(url, str) and isinstance(first, str) and isinstance(last, str)
-            and isinstance(changed, int) and (digest is None or isinstance(digest, bytes))
-            and (lastmod is None or isinstance(lastmod, str)) and (submitted is None or isinstance(submitted, str))
-            and (sent is None or isinstance(sent, int))):
+    """A row as read, checked to have the types of its columns (SQLite keeps any value
+    in any column: a damaged or edited file may hold others)."""
+    _url, digest, lastmod, _first, _last, changed, submitted, sent = found
+    if type(_url) is not str or type(_first) is not str or type(_last) is not str or type(changed) is not int \
+            or not (digest is None or type(digest) is bytes) or not (lastmod is None or type(lastmod) is str) \
+            or not (submitted is None or type(submitted) is str) or not (sent is None or type(sent) is int):
         raise StateError(f"the build state {path} is damaged (a row of another shape); remove it to start a new one")
-    return Row(url, digest, lastmod, first, last, changed, submitted, sent)
+    return Row._make(found)
 
 
 __all__ = ["FORMAT", "Row", "State", "StateError", "VERSION", "connect", "read_meta"]
