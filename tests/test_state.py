@@ -122,6 +122,9 @@ def test_a_page_seen_first_takes_its_commit_time_when_git_is_named(tmp_path: Pat
     page(tmp_path / "public", "a", "<p>Changed.</p>")
     assert build(str(site), str(out), now="2026-02-01T00:00:00Z").ok
     assert lastmods(out)["https://e.com/a/"] == "2026-02-01T00:00:00Z"  # a change: the build's clock
+    second = (out / "sitemap.xml").read_bytes()
+    assert build(str(site), str(out), now="2026-03-01T00:00:00Z").ok
+    assert (out / "sitemap.xml").read_bytes() == second  # git's form of a date kept as it was written
 
 
 DESCRIBED = """site:

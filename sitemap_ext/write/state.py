@@ -126,7 +126,7 @@ class BuildState:
         if old is not None and old.digest == digest and old.lastmod is not None:
             kept = self._dates.parse(old.lastmod)[0]
             if kept is not None:
-                return kept
+                return Lastmod(old.lastmod, kept.instant)  # (its text as written before: the same bytes)
         if old is None and given.first is not None:
             return given.first
         return self.clock
