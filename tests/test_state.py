@@ -348,3 +348,12 @@ def test_a_state_damaged_inside_is_f105_in_a_build_and_in_its_rows(tmp_path: Pat
     with pytest.raises(StateError) as caught:
         list(state_rows(out / STATE))
     assert caught.value.code == "F105"
+
+
+def test_a_refused_state_outside_the_output_folder_lets_its_folder_go(tmp_path: Path) -> None:
+    site, out, cache = built_site(tmp_path), tmp_path / "out", tmp_path / "cache"
+    cache.mkdir()
+    (cache / "state.sqlite").write_bytes(b"not a state at all")
+    assert [c for c, _, _ in codes(build(str(site), str(out), state=cache / "state.sqlite"))] == ["F105"]
+    (cache / "state.sqlite").unlink()
+    assert build(str(site), str(out), state=cache / "state.sqlite").ok  # the folder's lock was let go

@@ -54,7 +54,12 @@ class BuildState:
             self._lock = _locked(path)
         self.now = format_instant(now)
         self.clock = Lastmod(self.now, now)
-        self.old = State(path, description=description, write=True) if os.path.lexists(path) else None
+        self.old: State | None = None
+        try:
+            self.old = State(path, description=description, write=True) if os.path.lexists(path) else None
+        except StateError:
+            self.close()  # (the lock let go)
+            raise
         self.build = (self.old.build if self.old is not None else 0) + 1
         self.new_path = path + STATE_NEW
         self._new: sqlite3.Connection | None = None
