@@ -60,7 +60,7 @@ def test_only_the_changed_page_gets_a_new_lastmod_and_an_unchanged_build_the_sam
     first = build(str(site), str(out), now="2026-01-01T00:00:00Z")
     assert first.ok and codes(first) == []
     assert lastmods(out) == {f"https://e.com/{n}/": "2026-01-01T00:00:00Z" for n in "abc"}
-    assert (out / STATE).is_file()
+    assert (out / STATE).is_file() and first.state == str(out / STATE)
     public = tmp_path / "public"
     for name in "abc":  # every head changes (a build time, a nonce), one page's main content too
         page(public, name, "<p>About b, rewritten.</p>" if name == "b" else f"<p>About {name}.</p>",

@@ -72,6 +72,8 @@ def _summary(result: BuildResult) -> None:
             sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
         for name in result.removed:
             sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")
+        if result.state is not None:
+            sys.stderr.write(f"kept the build state in {result.state}\n")
         sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
                          f"{counts_line(collector)}\n")
         write_clock(*_clock(result))

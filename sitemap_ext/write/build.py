@@ -61,6 +61,7 @@ class BuildResult:
     removed: list[str] = field(default_factory=list)  # stale files of this description's last build
     recovered: bool = False  # a killed build's commit into the folder was finished first
     partial: bool = False  # this build's commit stopped part-way (the next build finishes it)
+    state: str | None = None  # the build state written with the files (output.state, state=)
 
     @property
     def ok(self) -> bool:
@@ -268,6 +269,7 @@ def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: Bu
         result.partial = exc.partial
         return
     result.files = written
+    result.state = None if state is None else state[1]
 
 
 def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
