@@ -74,7 +74,7 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
     mode = "rwc" if create else "ro" if read_only else "rw"
     try:
         connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode={mode}", uri=True,
-                                     isolation_level=None, check_same_thread=False)
+                                     isolation_level=None)
     except sqlite3.Error as exc:
         raise StateError(f"the build state {path} cannot be opened ({exc})") from None
     return connection
