@@ -114,20 +114,23 @@ class PageFlow:
         kept = []
         own: set[str] = set()  # (regions of one language that share a URL: one entry, every code)
         lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
-        for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods,
-                                        strict=False):
+        each = page.digests is not None and len(page.digests) == len(page.locs)  # (else one shared by all)
+        digests = page.digests if each and page.digests is not None else (None,) * len(page.locs)
+        for loc, code, lastmod, digest in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods, digests,
+                                              strict=False):
             if loc not in own:
                 if loc in seen:
                     listed_twice(self.collector.report, loc, page.where, consequence="; it is written once")
                     continue
                 seen.add(loc)
                 own.add(loc)
-            kept.append((loc, code, lastmod))
+            kept.append((loc, code, lastmod, digest))
         if not kept:
             return None
-        codes = tuple(code for _, code, _ in kept if code is not None) if page.codes is not None else None
-        return dataclasses.replace(page, locs=tuple(loc for loc, _, _ in kept), codes=codes, layout=None, rest="",
-                                   lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
+        codes = tuple(code for _, code, _, _ in kept if code is not None) if page.codes is not None else None
+        return dataclasses.replace(page, locs=tuple(loc for loc, _, _, _ in kept), codes=codes, layout=None, rest="",
+                                   lastmods=tuple(lastmod for _, _, lastmod, _ in kept) if page.lastmods else None,
+                                   digests=tuple(digest for _, _, _, digest in kept) if each else page.digests)
 
 
 def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]
