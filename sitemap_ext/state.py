@@ -80,9 +80,16 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
     return connection
 
 
+def missing(path: str) -> StateError:
+    """F105 for a state that is not there (yet)."""
+    return StateError(f"there is no build state at {path}: build first with output.state (or --state) naming it")
+
+
 def _regular(path: str) -> None:
     try:
         mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise missing(path) from None
     except OSError as exc:
         raise StateError(f"the build state {path} cannot be read ({exc.strerror or exc})") from None
     if not stat.S_ISREG(mode):
@@ -201,4 +208,4 @@ def _row(found: tuple[object, ...], path: str) -> Row:
     return Row._make(found)
 
 
-__all__ = ["FORMAT", "Row", "State", "StateError", "VERSION", "connect", "read_meta"]
+__all__ = ["FORMAT", "Row", "State", "StateError", "VERSION", "connect", "missing", "read_meta"]

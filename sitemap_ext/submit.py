@@ -40,7 +40,7 @@ from .diagnostics import Collector, Where
 from .folder import FolderBusy, lock_folder
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_transport import answer
-from .state import Row, State, StateError
+from .state import Row, State, StateError, missing
 
 if TYPE_CHECKING:
     import httpx
@@ -122,8 +122,9 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
         _unlock(lock)
         return result
     except OSError as exc:  # (its folder is missing or unreadable)
-        missing = StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
-        result.collector.report(missing.code, str(missing), Where(state_path))
+        problem = missing(state_path) if not os.path.lexists(state_path) else \
+            StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
+        result.collector.report(problem.code, str(problem), Where(state_path))
         return result
     folder = tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
     try:

@@ -303,3 +303,10 @@ def test_a_submission_and_a_build_never_use_one_state_at_once(tmp_path: Path, en
         os.close(held)  # type: ignore[arg-type]
     missing = submit(KEY, state=tmp_path / "nowhere" / "state.sqlite", endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
     assert [d.code for d in missing.collector.sorted()] == ["F105"]
+
+
+def test_no_state_yet_says_to_build_first(tmp_path: Path, engine: Engine) -> None:
+    described = site(tmp_path, engine)
+    result = submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    found = result.collector.sorted()
+    assert [d.code for d in found] == ["F105"] and "build first" in found[0].message and engine.gets == []
