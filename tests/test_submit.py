@@ -310,3 +310,14 @@ def test_no_state_yet_says_to_build_first(tmp_path: Path, engine: Engine) -> Non
     result = submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
     found = result.collector.sorted()
     assert [d.code for d in found] == ["F105"] and "build first" in found[0].message and engine.gets == []
+
+
+def test_submit_as_a_real_process(tmp_path: Path, engine: Engine) -> None:
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    done = subprocess.run([sys.executable, "-m", "sitemap_ext", "submit", str(described), "-o", str(out),
+                           "--indexnow", KEY, "--endpoint", f"{engine.url}/indexnow", "--allow-private"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "5 URLs of 5 pending accepted; 0 errors, 0 warnings, 0 infos" in done.stderr
+    assert len(sent(engine)) == 5
