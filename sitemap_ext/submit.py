@@ -126,11 +126,11 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
             StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
         result.collector.report(problem.code, str(problem), Where(state_path))
         return result
-    folder = tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
+    folder = None if dry_run else tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
     try:
         result.pending = state.count(pending=True)
         run = _Run(state, key, endpoint, key_location,
-                   None if dry_run else Fetcher(fetch or FetchOptions(), folder), result, progress)
+                   None if folder is None else Fetcher(fetch or FetchOptions(), folder), result, progress)
         try:
             for origin, urls in batches(state.rows(pending=True), batch):
                 if dry_run and listed is not None:
@@ -150,7 +150,8 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
     finally:
         state.close()
         _unlock(lock)
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     return result
 
 

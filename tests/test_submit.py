@@ -258,7 +258,8 @@ def test_a_killed_submission_sends_only_what_is_left(tmp_path: Path, engine: Eng
     described, out = site(tmp_path, engine), tmp_path / "out"
     assert build(str(described), str(out)).ok
     script = _KILLER.format(root=str(ROOT), key=KEY, state=str(out / STATE), endpoint=f"{engine.url}/indexnow")
-    done = subprocess.run([sys.executable, "-c", script], check=False, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], check=False, timeout=120,
+                          env={**os.environ, "TMPDIR": str(tmp_path)})  # (what a killed run leaves, left here)
     assert done.returncode == 9 and sent(engine) == [f"{engine.url}/p0/", f"{engine.url}/p1/"]
     rest = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL, batch=2)
     assert rest.accepted == 3 and sent(engine) == [f"{engine.url}/p{i}/" for i in range(5)]
