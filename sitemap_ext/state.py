@@ -33,10 +33,14 @@ _HEADER = b"SQLite format 3\0"
 COLUMNS = ("url", "digest", "lastmod", "first_seen", "last_seen", "changed", "submitted", "sent")
 SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE urls (url TEXT PRIMARY KEY, digest BLOB, lastmod TEXT, first_seen TEXT NOT NULL, "
-    "last_seen TEXT NOT NULL, changed INTEGER NOT NULL, submitted TEXT, sent INTEGER) WITHOUT ROWID",
+    # Rows in the order the build wrote them (the rowid), and a unique index by URL: the
+    # next build, asking in about the same order, reads the file ahead (State.find).
+    "CREATE TABLE urls (url TEXT NOT NULL UNIQUE, digest BLOB, lastmod TEXT, first_seen TEXT NOT NULL, "
+    "last_seen TEXT NOT NULL, changed INTEGER NOT NULL, submitted TEXT, sent INTEGER)",
 )
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM urls"
+_IN_ORDER = f"SELECT rowid, {', '.join(COLUMNS)} FROM urls"
+RESYNC_EVERY = 16  # misses in a row after which reading ahead starts again from the last URL found
 
 
 class StateError(Exception):
@@ -134,6 +138,9 @@ class State:
 
     def __init__(self, path: str, *, description: str | None = None, write: bool = False) -> None:
         self.path = path
+        self._order: sqlite3.Cursor | None = None  # (find: the rows in the order written, read ahead)
+        self._ahead: Row | None = None
+        self._misses = 0
         self.connection = connect(path, read_only=not write)
         try:
             self.meta = read_meta(self.connection, path)
@@ -160,6 +167,35 @@ class State:
             raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
                 from None
         return None if found is None else _row(found, self.path)
+
+    def find(self, url: str) -> Row | None:
+        """The row of ``url``, for a build that asks in about the order the last one
+        wrote: the next row in that order is read ahead, so a URL in its place costs a
+        step of one cursor; any other is looked up by its URL (the unique index), and
+        reading ahead starts again after it (at once, and then every ``RESYNC_EVERY``
+        misses in a row: pages in another order cost a lookup each, as ``get``)."""
+        try:
+            if self._order is None:
+                self._order = self.connection.execute(_IN_ORDER + " ORDER BY rowid")
+                self._ahead = self._next()
+            ahead = self._ahead
+            if ahead is not None and ahead.url == url:
+                self._misses = 0
+                self._ahead = self._next()
+                return ahead
+            found = self.connection.execute(_IN_ORDER + " WHERE url = ?", (url,)).fetchone()
+            if found is not None and self._misses % RESYNC_EVERY == 0:
+                self._order = self.connection.execute(_IN_ORDER + " WHERE rowid > ? ORDER BY rowid", (found[0],))
+                self._ahead = self._next()
+            self._misses += 1
+        except sqlite3.Error as exc:
+            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
+                from None
+        return None if found is None else _row(found[1:], self.path)
+
+    def _next(self) -> Row | None:
+        found = next(self._order, None) if self._order is not None else None
+        return None if found is None else _row(found[1:], self.path)
 
     def rows(self, *, pending: bool = False) -> Iterator[Row]:
         """Every URL's row in URL order (``pending``: those added or changed since they

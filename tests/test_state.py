@@ -357,3 +357,31 @@ def test_a_refused_state_outside_the_output_folder_lets_its_folder_go(tmp_path: 
     assert [c for c, _, _ in codes(build(str(site), str(out), state=cache / "state.sqlite"))] == ["F105"]
     (cache / "state.sqlite").unlink()
     assert build(str(site), str(out), state=cache / "state.sqlite").ok  # the folder's lock was let go
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.permutations(range(30)), st.sets(st.integers(0, 29), max_size=6),
+                          st.sets(st.integers(0, 29), max_size=6)), min_size=2, max_size=4))
+def test_pages_in_any_order_added_and_removed_keep_their_dates(tmp_path_factory: pytest.TempPathFactory,
+                                                                builds: list[tuple[list[int], set[int],
+                                                                                   set[int]]]) -> None:
+    """Builds of 30 pages in any order, some left out, some changed: each page written
+    keeps the date of the last build that changed it while it stayed in the state (the
+    state reads ahead in the last build's order, and looks up what is not in place)."""
+    folder = tmp_path_factory.mktemp("o")
+    site, out = folder / "site.yaml", folder / "out"
+    version = dict.fromkeys(range(30), 0)
+    dated: dict[int, str] = {}
+    for day, (order, absent, changed) in enumerate(builds, 1):
+        for i in changed:
+            version[i] += 1
+        kept = [i for i in order if i not in absent]
+        pages = "".join(f"  - loc: /p{i}/\n    digest: v{version[i]}\n" for i in kept)
+        site.write_text("site:\n  base_url: https://e.com/\ndefaults:\n  lastmod: content\npages:\n" + pages,
+                        encoding="utf-8")
+        assert build(str(site), str(out), now=f"2026-01-{day:02d}T00:00:00Z").ok
+        previous, dated = dated, {}
+        for i in kept:
+            same = i in previous and i not in changed
+            dated[i] = previous[i] if same else f"2026-01-{day:02d}T00:00:00Z"
+        assert lastmods(out) == {f"https://e.com/p{i}/": dated[i] for i in kept}

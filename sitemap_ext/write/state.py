@@ -104,7 +104,7 @@ class BuildState:
         return _dated(page, newest, tuple(lastmods))
 
     def _one(self, url: str, given: Lastmod | None, digest: bytes | None, where: Where) -> Lastmod | None:
-        old = self.old.get(url) if self.old is not None else None
+        old = self.old.find(url) if self.old is not None else None
         lastmod = given
         if isinstance(given, ContentDated):
             lastmod = self._content(url, given, digest, old, where)
