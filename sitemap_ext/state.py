@@ -14,8 +14,10 @@ A build writes a new file and moves it into place in the same commit as the
 sitemaps (``write/state.py``, ``write/output.py``); ``sitemap-ext submit`` marks
 rows as it is answered, one transaction per batch. A file that is not SQLite, is
 damaged, or is some other program's database is ``StateError`` F105; a state of
-another site description is O108. Rows are read as a stream (a cursor), never all
-at once.
+another site description is O108. Rows are kept in the order the build wrote them,
+with a unique index by URL; they are read as a stream (a cursor), never all at once:
+a build reads the last state ahead in its order (``State.find``), a submission in URL
+order (which keeps each host's URLs together).
 """
 
 from __future__ import annotations
