@@ -16,11 +16,28 @@ Python API::
 from __future__ import annotations
 
 from ._version import __version__
-from .api import BuildResult, CheckResult, DiffResult, FetchOptions, Rendered, SitemapWriter, build, check, diff, render
+from .api import (
+    BuildResult,
+    CheckResult,
+    DiffResult,
+    FetchOptions,
+    Rendered,
+    Row,
+    SitemapWriter,
+    StateError,
+    SubmitProgress,
+    SubmitResult,
+    build,
+    check,
+    diff,
+    render,
+    state_rows,
+    submit,
+)
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
-__all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "DiffResult",
-           "Diagnostic",
-           "Severity", "FetchOptions", "__version__",
+__all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "DiffResult", "Diagnostic",
+           "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
+           "submit", "SubmitResult", "SubmitProgress",
            "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]

@@ -18,6 +18,8 @@ _ENTRIES: tuple[Code, ...] = (
     Code("F102", E, "output-unwritable", "The output folder cannot be created or written.", io=True),
     Code("F103", E, "output-locked", "Another build is writing into the same output folder.", io=True),
     Code("F104", E, "nothing-to-check", "A check found no sitemap, feed or site description among its inputs."),
+    Code("F105", E, "state-unreadable",
+         "A build state file cannot be used: not SQLite, damaged, or not a sitemap-ext state.", io=True),
     # --- site description
     Code("C101", E, "yaml-syntax", "The YAML is malformed."),
     Code("C102", E, "unknown-key", "A key the format does not define (often a misspelling)."),
@@ -36,6 +38,9 @@ _ENTRIES: tuple[Code, ...] = (
     Code("C114", E, "include-outside",
          "An include lies outside the site description's folder (and the folders --allow-read names)."),
     Code("C115", W, "include-repeated", "A file is included more than once; it is read once."),
+    Code("C120", W, "content-date-unknown",
+         "lastmod: content on a page that gives no digest or content field, or in a build that keeps no state; its "
+         "lastmod is left out."),
     # --- sources (CSV, JSON Lines)
     Code("S101", E, "source-missing", "A source file is missing or unreadable."),
     Code("S102", E, "csv-row-invalid", "A CSV row has more fields than the header."),
@@ -85,6 +90,11 @@ _ENTRIES: tuple[Code, ...] = (
     Code("D106", I, "lastmod-rewritten", "A lastmod was written in a form both W3C and the XSD accept."),
     Code("D107", W, "lastmod-no-zone", "A lastmod has a time but no zone; UTC is assumed."),
     Code("D108", W, "lastmod-not-xsd", "A lastmod in a W3C form the sitemap XSD rejects (YYYY, YYYY-MM, hh:mm)."),
+    Code("D109", W, "lastmod-not-credible",
+         "Most lastmods of a file are its newest one, or all of a large file's fall within one minute: the time it "
+         "was generated, not when pages changed."),
+    Code("D110", W, "lastmod-moved-same-content",
+         "A page's lastmod moved since the last build while its content digest did not."),
     # --- language tags (hreflang values)
     Code("L101", E, "hreflang-underscore", "A hreflang value uses '_' where '-' belongs (en_US)."),
     Code("L102", E, "hreflang-region-invalid",
@@ -190,6 +200,12 @@ _ENTRIES: tuple[Code, ...] = (
     Code("R110", E, "listed-fetch-failed",
          "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer"
          " in time."),
+    Code("R111", E, "indexnow-key-file",
+         "The IndexNow key file at a host's root is missing or does not hold the key; nothing is sent for that host."),
+    Code("R112", E, "indexnow-refused", "An IndexNow endpoint refused a submission (400, 403, 422)."),
+    Code("R113", E, "indexnow-unavailable",
+         "An IndexNow endpoint cannot be reached, or answers 429 or 5xx after the retries."),
+    Code("R114", I, "indexnow-key-pending", "An IndexNow endpoint took URLs while it validates the key (202)."),
     # --- images
     Code("I101", E, "image-loc", "An image without a loc (its URL)."),
     Code("I102", E, "image-too-many", "More than 1,000 images on one page."),
@@ -241,6 +257,7 @@ _ENTRIES: tuple[Code, ...] = (
          "nothing is written."),
     Code("O107", E, "headers-file-not-ours",
          "A _headers or vercel.json that this build did not write stands in the output folder; it is never replaced."),
+    Code("O108", E, "state-other-site", "A build state file was written for another site description."),
 )
 
 REGISTRY: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

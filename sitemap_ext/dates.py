@@ -32,6 +32,18 @@ class Lastmod:
 
 
 @dataclass(frozen=True, slots=True)
+class ContentDated(Lastmod):
+    """``lastmod: content``: the build state gives the date (when the page's content
+    digest last changed); ``first`` is the date of a page seen for the first time (its
+    git commit), else the build's clock is. Never written as it is."""
+
+    first: Lastmod | None = None
+
+
+CONTENT = ContentDated("content", float("-inf"))
+
+
+@dataclass(frozen=True, slots=True)
 class DateProblem:
     code: str  # D101 invalid, D106 rewritten (info), D107 no zone (warning)
     message: str

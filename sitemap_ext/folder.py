@@ -1,6 +1,6 @@
 """What a build's output folder holds besides the sitemaps: the names sitemap-ext keeps
-for itself (its manifest, journal and staging), the names a description may give its
-files, and what the manifest says a versioned build kept. Both sides read this: the
+for itself (its manifest, journal, staging and state), the names a description may give
+its files, what the manifest says a versioned build kept, and the folder's lock. Both sides read this: the
 site description's loader (names), the writer (the commit) and the check (the files a
 build kept are no sitemaps to judge twice)."""
 
@@ -12,12 +12,19 @@ from typing import Any
 
 from .safeio import Refused, read_bounded
 
+try:  # POSIX; elsewhere builds are not locked
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
 #: Every name sitemap-ext keeps for itself in an output folder starts with this.
 RESERVED_PREFIX = ".sitemap-ext"
 MANIFEST = ".sitemap-ext-manifest.json"
 JOURNAL = ".sitemap-ext-journal.json"
 STAGE_PREFIX = ".sitemap-ext-stage-"
 PROBE_PREFIX = ".sitemap-ext-probe-"  # an empty file made and removed at once, in each folder written
+STATE = ".sitemap-ext-state.sqlite"  # the build state's default file (output.state: true)
+STATE_NEW = ".sitemap-ext-new"  # what a build's new state is named beside its target until the commit
 XSL_FILE = "sitemap.xsl"  # the stylesheet written beside the sitemaps (output.xsl)
 
 
@@ -95,3 +102,25 @@ def is_view(path: str) -> bool:
             return _VIEW_MARK in handle.read(_VIEW_HEAD)
     except OSError:
         return False
+
+
+class FolderBusy(Exception):
+    """Another build (or submission) holds a folder's lock: F103."""
+
+    code = "F103"
+
+
+def lock_folder(folder: str) -> int | None:
+    """The folder's lock (``flock`` on the folder itself), taken by a build for its
+    output folder and its state's folder, and by a submission for its state's folder;
+    held until the descriptor returned is closed. FolderBusy when another holds it."""
+    if fcntl is None:  # pragma: no cover
+        return None
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise FolderBusy(f"another sitemap-ext build or submission is using {folder}; run them one after "
+                         "another") from None
+    return descriptor

@@ -124,6 +124,7 @@ class Output:
     html: bool | None = None
     xsl: bool | None = None
     headers: str | None = None  # "netlify" or "vercel": Link headers of non-HTML files
+    state: bool | str | None = None  # the build state: True (beside the manifest) or a path
 
     def as_yaml(self) -> dict[str, Any]:
         return _mapping(self)
@@ -246,7 +247,9 @@ class Page:
     """One page: a single URL (``loc``), or one URL per locale, as a ``path`` joined to
     each locale's base (limited to ``locales`` if given) or as ``alternates`` (each
     locale's own URL, translated slugs). ``x_default`` names the version for other
-    languages (a locale code or a URL). URLs may be relative to the site's base_url."""
+    languages (a locale code or a URL). URLs may be relative to the site's base_url.
+    ``digest`` (any text that changes with the page) or ``content`` (its text) dates
+    it with ``lastmod="content"`` and a build state."""
 
     loc: str | None = None
     path: str | None = None
@@ -259,6 +262,8 @@ class Page:
     images: tuple[Image, ...] = ()
     videos: tuple[Video, ...] = ()
     news: NewsArticle | None = None
+    digest: str | None = None
+    content: str | None = None
 
     def __post_init__(self) -> None:
         _items(self, "alternates", self.alternates, Alternate)

@@ -18,6 +18,7 @@ from . import build as build_cmd
 from . import check as check_cmd
 from . import diff as diff_cmd
 from . import rules as rules_cmd
+from . import submit as submit_cmd
 
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
             "the system clock)")
@@ -36,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="sitemap-ext", description="Standards-exact XML sitemaps from a YAML site description, "
                   "and a strict checker for sitemaps that exist.")
     top.add_argument("--version", action="version", version=f"sitemap-ext {__version__}")
-    verbs = top.add_subparsers(dest="verb", metavar="{build,check,diff,rules}", parser_class=_Parser)
+    verbs = top.add_subparsers(dest="verb", metavar="{build,check,diff,submit,rules}", parser_class=_Parser)
 
     build = verbs.add_parser("build", help="write the sitemaps of a site description")
     build.add_argument("site", metavar="SITE.yaml")
@@ -52,6 +53,9 @@ def parser() -> argparse.ArgumentParser:
                        help="processes sharing a large source (default: one per core, at most 4; "
                        "sources under 4 MiB take one): each renders a part of it; the output is the same")
 
+    build.add_argument("--state", metavar="FILE",
+                       help="keep the build state (each URL's content digest and dates, for lastmod: content and "
+                       "submit) in FILE (default: output.state)")
     allow = ("a folder besides the site description's own that its sources and includes may come from "
              "(repeatable)")
     build.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
@@ -105,6 +109,7 @@ def parser() -> argparse.ArgumentParser:
     _findings_options(check)
 
     diff_cmd.add_parser(verbs, NOW_HELP)
+    submit_cmd.add(verbs)
 
     rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
     rules.add_argument("names", nargs="*", metavar="CODE|NAME",
@@ -170,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return diff_cmd.run(args)
     if args.verb == "rules":
         return rules_cmd.run(args)
+    if args.verb == "submit":
+        return submit_cmd.run(args)
     parser().print_help(sys.stderr)
     return EXIT_USAGE
 

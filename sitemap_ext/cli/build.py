@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.quiet
     result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
                    jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None, policy=policy)
+                   max_per_code=args.max_per_code or None, policy=policy, state=args.state)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
@@ -73,6 +73,8 @@ def _summary(result: BuildResult) -> None:
             sys.stderr.write(f"wrote {result.out_dir}/{f.name}  {what}, {f.bytes:,} bytes\n")
         for name in result.removed:
             sys.stderr.write(f"removed {result.out_dir}/{name}  (written by this site's last build, not now)\n")
+        if result.state is not None:
+            sys.stderr.write(f"kept the build state in {result.state}\n")
         sys.stderr.write(f"built {plural(result.urls, 'URL')} into {plural(len(result.files), 'file')}; "
                          f"{counts_line(collector)}\n")
         write_clock(*_clock(result))

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
 
-from ..dates import Lastmod
+from ..dates import CONTENT, ContentDated, Lastmod
 from ..diagnostics import Collector, Where
 from ..rules.cluster_findings import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
 from ..rules.files import head_unread, name_not_utf8
@@ -46,6 +46,7 @@ from ..urls import url_key
 from .git_times import commit_times as _commit_times  # (the tests read it here)
 from .git_times import git_command, git_environment, run_bounded
 from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
+from .html_content import content_digest
 from .normalised import BuiltSite, Page
 from .pages import PageNormaliser
 from .site_yaml import display_name
@@ -80,15 +81,18 @@ class _Known:
     pages: dict[int, Lastmod | None]  # an indexable, self-canonical page -> its lastmod
     excluded: dict[int, str]  # a page left out -> why ("is noindex", "names ... as its canonical")
     root: str  # the folder's real path
+    digests: dict[int, bytes | None]  # a page -> the digest of its main content (when a state is kept)
 
 
-def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -> Iterator[Page]:
-    """The built site's pages, in path order, each cluster once."""
+def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *,
+          digests: bool = False) -> Iterator[Page]:
+    """The built site's pages, in path order, each cluster once; with ``digests``, each
+    carries the digest of its main content (for the build state)."""
     root = os.path.realpath(source.path)
     files = list(_walk(source, collector))
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
-    known = _Known({}, {}, root)
+    known = _Known({}, {}, root, {})
     for relative, path, url in files:  # first pass: which URLs are pages
         head = _head(path, metas, collector)
         if head is None:
@@ -98,6 +102,8 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
             known.excluded[url_key(url)] = why
             continue
         known.pages[url_key(url)] = _lastmod(source, relative, path, head, git, normaliser)
+        if digests:
+            known.digests[url_key(url)] = content_digest(_chunks(path), source.content, BODY_LIMIT)
     written: dict[int, _Cluster] = {}  # a URL written -> the cluster it was written in
     for _relative, path, url in sorted(files):  # second pass: the pages, each cluster once
         if url_key(url) not in known.pages:
@@ -106,7 +112,8 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector) -
         if head is not None:
             page = _page(source, url, display_name(path), head, known, written, normaliser, collector)
             if page is not None:
-                yield page
+                yield replace(page, digests=tuple(known.digests.get(url_key(loc)) for loc in page.locs)) \
+                    if digests else page
 
 
 def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, str]]:
@@ -160,6 +167,10 @@ def _lastmod(source: BuiltSite, relative: str, path: str, head: PageHead, git: d
         elif place[0] == "time":
             selector = (place[1], place[2]) if len(place) == 3 else None
             found = read_time(_chunks(path), selector, BODY_LIMIT)
+        elif place[0] == "content":  # (the build state dates it; a new page takes its commit time)
+            first = git.get(relative) if git is not None else None
+            return ContentDated("content", CONTENT.instant,
+                                None if first is None else normaliser.lastmod(first, Where(display, None)))
         elif git is not None:
             text = git.get(relative)
             if text is not None:

@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # (an optional dependency, imported when a live check starts:
 
 __all__ = [
     "USER_AGENT", "Fetched", "FetchOptions", "Fetcher", "LiveUnavailable", "Refusal", "client_module", "guard",
-    "is_public", "public_addresses", "refused", "seconds",
+    "is_public", "public_addresses", "refused", "retry_after", "seconds",
 ]
 
 USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker; +https://pypi.org/project/sitemap-ext/)"
@@ -249,7 +249,7 @@ class Fetcher:
         fetched.headers = {k.lower(): v for k, v in response.headers.items()}
         fetched.content_type = fetched.headers.get("content-type", "")
         if response.status_code in (429, 503) and attempt < self.options.retries:
-            return _retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
+            return retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
         if response.status_code == 304 and kept is not None:
             fetched.status, fetched.content_type = kept.status, kept.content_type
             fetched.path, fetched.cached = kept.body, True
@@ -343,7 +343,7 @@ def _origin(url: str) -> tuple[str, str, int] | None:
     return (scheme, host, port) if host and port else None
 
 
-def _retry_after(value: str | None, attempt: int, cap: float) -> float:
+def retry_after(value: str | None, attempt: int, cap: float) -> float:
     """Seconds to wait before asking again: the server's Retry-After (seconds or an
     HTTP date), else 1, 2, 4 ... seconds; never more than ``cap``."""
     if value:

@@ -66,6 +66,9 @@ class Page:
     # Each loc's own lastmod, when the versions of a cluster changed at different
     # times (``lastmod`` is then the newest of them); None: they share ``lastmod``.
     lastmods: tuple[Lastmod | None, ...] | None = None
+    # Digests of the page's content (a ``digest`` or ``content`` field, a built page's
+    # main content), for the build state: one shared by every loc, or one per loc.
+    digests: tuple[bytes | None, ...] | None = None
 
     @property
     def is_cluster(self) -> bool:
@@ -122,6 +125,8 @@ class BuiltSite:
     lastmod: tuple[tuple[str, ...], ...]
     defaults: Defaults
     where: Where
+    # The element whose content is a page's digest: (tag, "class" | "id" | None, name).
+    content: tuple[str, str | None, str | None] = ("main", None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +148,7 @@ class OutputConfig:
     html: bool = True  # a static HTML view of every sitemap, for people (false: none, as before 0.4)
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
     headers: str | None = None  # "netlify" (_headers) or "vercel" (vercel.json): Link headers of non-HTML files
+    state: str | None = None  # the build state file, as written (relative to the description's folder)
 
 
 @dataclass(frozen=True, slots=True)

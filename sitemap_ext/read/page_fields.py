@@ -9,10 +9,11 @@ part (``page_locales``) and the media part (``page_media``) build on it, and
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..dates import DateCache, Lastmod, from_python
+from ..dates import CONTENT, DateCache, Lastmod, from_python
 from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..rules.locs import out_of_folder
@@ -26,7 +27,7 @@ WhereOf = Callable[[str | tuple[str, ...]], Where]
 
 # The keys a page (YAML entry or source row) may have.
 PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locales", "x_default",
-             "images", "videos", "news")
+             "images", "videos", "news", "digest", "content")
 IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
 MEDIA_KEYS = frozenset({"images", "videos", "news", IMAGE_COLUMN})
@@ -84,6 +85,8 @@ class FieldNormaliser:
 
     def lastmod(self, value: Any, where: Where) -> Lastmod | None:
         if type(value) is str:  # the common case: a verdict memoised by the date cache
+            if value == "content":  # (the build state dates the page: see write/state.py)
+                return CONTENT
             lastmod, problems = self.dates.parse(value)
             for problem in problems:
                 self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
@@ -97,6 +100,20 @@ class FieldNormaliser:
         for problem in problems:
             self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
         return lastmod
+
+    def digest(self, raw: Mapping[str, Any], where_of: WhereOf) -> bytes | None:
+        """A page's ``digest`` (any text that changes when the page does) or ``content``
+        (the text itself), as the 16 bytes the build state keeps; None when neither."""
+        for key in ("digest", "content"):
+            value = raw.get(key)
+            if value is None or value == "":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                wrong_shape(self.collector.report, f"{key} must be text (or a number), not {_kind(value)}",
+                            where_of(key))
+                return None
+            return hashlib.blake2b(f"{key}\0{value}".encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        return None
 
     def changefreq(self, value: Any, where: Where) -> str | None:
         """The value to write, or None: the rule's verdict (values.judge_changefreq)."""

@@ -76,8 +76,10 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         lastmod, changefreq, priority = self._values(raw, where_of, defaults)
         if not locs:
             return None
+        digest = self.digest(raw, where_of) if "digest" in raw or "content" in raw else None
         return Page(locs, codes, lastmod, changefreq, priority, x_default,
-                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest)
+                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
+                    digests=None if digest is None else (digest,))
 
     def _row_urls(self, raw: Mapping[str, Any], urls: Any) -> tuple[Any, bool]:
         """A row's urls with its url:<code> columns joined in, and whether it has media fields."""

@@ -91,6 +91,10 @@ class FileFacts:
     lastmods: set[str] = field(default_factory=set)  # distinct lastmods, up to two (D103)
     lastmod_count: int = 0
     first_lastmod: str | None = None
+    # For D109: the newest lastmod (UTC seconds), how many entries have it, the oldest.
+    lastmod_newest: float | None = None
+    lastmod_at_newest: int = 0
+    lastmod_oldest: float = 0.0
     # A built page (HTML): (its URL, the line it is judged at, noindex, the URL its
     # canonical names when that is another URL), for the cross-checks with sitemaps.
     page: tuple[str, int, bool, str | None] | None = None

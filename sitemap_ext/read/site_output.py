@@ -15,7 +15,7 @@ from .normalised import OutputConfig
 
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
-    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl", "headers",
+    "public_url", "drop_deprecated", "drop_old_news", "versioned", "html", "xsl", "headers", "state",
 )
 ROBOTS_FILE = "robots-sitemap.txt"
 
@@ -33,6 +33,8 @@ def read_output(top: TypedDoc, collector: Collector, value: Any) -> OutputConfig
     ok &= _limits(top, collector, raw, config)
     if "public_url" in raw:
         ok &= _public_url(top, collector, raw["public_url"], config)
+    if "state" in raw:
+        ok &= _state(top, raw["state"], config)
     if not ok:
         return None
     output = OutputConfig(**config)
@@ -110,6 +112,17 @@ def _robots(top: TypedDoc, collector: Collector, value: Any, config: dict[str, A
         name = None
     config["robots"] = name
     return name is not None
+
+
+def _state(top: TypedDoc, value: Any, config: dict[str, Any]) -> bool:
+    """output.state: true (the default file beside the manifest, ""), false, or a path
+    (relative to the description's folder) into ``config``; whether it is usable."""
+    if isinstance(value, bool):
+        config["state"] = "" if value else None
+        return True
+    path = top.string(("output", "state"), value, "output.state")
+    config["state"] = path or None
+    return path is not None
 
 
 def _public_url(top: TypedDoc, collector: Collector, value: Any, config: dict[str, Any]) -> bool:

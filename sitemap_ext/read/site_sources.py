@@ -13,13 +13,14 @@ from ..safeio import inside, regular_file
 from ..urls import normalise
 from .description_file import TypedDoc, display_name
 from .description_findings import missing, wrong_shape
+from .html_content import DEFAULT_CONTENT, parse_selector
 from .normalised import BuiltSite, Defaults, Source
 from .pages import PageNormaliser
 from .sources import format_of, unreadable_source
 from .yaml_doc import Path
 
 SOURCE_KEYS = ("file", "format")
-SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod")
+SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod", "content")
 # A generator's error pages, in every language folder (Hugo, Jekyll, MkDocs, Docusaurus,
 # Astro and Next write 404.html; Astro and Next 500.html): served with an error status,
 # never a page to list. fnmatch patterns on the '/'-separated path in the built folder.
@@ -111,6 +112,16 @@ class SourceEntries:
             if read is None:
                 return None
             places = read
+        content: tuple[str, str | None, str | None] = DEFAULT_CONTENT
+        if "content" in raw:
+            text = doc.string(path + ("content",), raw["content"], "content")
+            picked = None if text is None else parse_selector(text)
+            if picked is None:
+                wrong_shape(self.collector.report, f"content {raw['content']!r} is not TAG, .CLASS, #ID, TAG.CLASS "
+                            "or TAG#ID (the element whose content dates a page)",
+                            doc.doc.value_where(path + ("content",)))
+                return None
+            content = picked
         full = os.path.join(os.path.dirname(base), name)
         display = display_name(full)
         if not self.readable(full, name, where, "S108", "built site"):
@@ -121,7 +132,7 @@ class SourceEntries:
                               "build the site first, or name its output folder", where)
             return None
         return BuiltSite(path=full, display=display, url=url, drop_ext=drop_ext, exclude=exclude,
-                         lastmod=places, defaults=defaults, where=where)
+                         lastmod=places, defaults=defaults, where=where, content=content)
 
     def _places(self, doc: TypedDoc, path: Path, value: Any) -> tuple[tuple[str, ...], ...] | None:
         """The places a built page's lastmod is read from (``lastmod:``); None when one is none."""
@@ -132,7 +143,7 @@ class SourceEntries:
             if place is None:
                 where = doc.doc.value_where(path + ("lastmod",) if isinstance(value, str) else path + ("lastmod", i))
                 wrong_shape(self.collector.report, f"lastmod place {item!r} is not one of meta:NAME (as "
-                            "meta:article:modified_time), time, time.CLASS, time#ID or git", where)
+                            "meta:article:modified_time), time, time.CLASS, time#ID, git or content", where)
                 return None
             found.append(place)
         return tuple(found)
@@ -165,8 +176,8 @@ def _lastmod_place(item: Any) -> tuple[str, ...] | None:
     if not isinstance(item, str):
         return None
     text = item.strip()
-    if text == "git":
-        return ("git",)
+    if text in ("git", "content"):
+        return (text,)
     if text.startswith("meta:") and len(text) > len("meta:"):
         return ("meta", text[len("meta:"):].lower())
     if text == "time":

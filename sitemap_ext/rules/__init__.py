@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import files, hreflang, locs, media, robots, structure, values
+from . import credible, files, hreflang, locs, media, robots, structure, values
 
 # What a rule judges: "entry" (a <url>, text line or feed item), "index" (a <sitemap>
 # of an index), "file" (a whole file, once read), "stray" (an element where
@@ -70,6 +70,7 @@ RULES: tuple[Rule, ...] = (
     Rule("stray-element", "stray", ("X112",), structure.stray),
     Rule("empty-file", "file", ("X115",), files.empty),
     Rule("uniform-lastmod", "file", ("D103",), files.uniform_lastmod),
+    Rule("credible-lastmod", "file", ("D109",), credible.credible_lastmod),
 )
 
 ENTRY_RULES = tuple(rule.check for rule in RULES if rule.scope == "entry")

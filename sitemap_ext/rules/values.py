@@ -48,15 +48,22 @@ def future(lastmod: Lastmod, now: float | None, report: Report, at: Any, url: st
 
 
 def lastmod(entry: object, ctx: Context) -> None:
-    """D101, D102, D107, D108 on the entry's lastmod; counts lastmods for D103."""
+    """D101, D102, D107, D108 on the entry's lastmod; counts lastmods for D103 and D109."""
     found = judge_lastmod(entry.lastmod, ctx)  # type: ignore[attr-defined]
     if found is not None:
         facts = ctx.facts
         facts.lastmod_count += 1
+        instant = found.instant
         if facts.first_lastmod is None:
             facts.first_lastmod = found.text
+            facts.lastmod_oldest = instant
         elif len(facts.lastmods) < 2:
             facts.lastmods.update((facts.first_lastmod, found.text))
+        if facts.lastmod_newest is None or instant > facts.lastmod_newest:
+            facts.lastmod_newest, facts.lastmod_at_newest = instant, 1
+        elif instant == facts.lastmod_newest:
+            facts.lastmod_at_newest += 1
+        facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
 
 
 def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:

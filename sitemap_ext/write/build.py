@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,11 +33,15 @@ from ..read.pages import PAGE_KEYS, PageNormaliser, source_column
 from ..read.site_yaml import OBJECTS, load_site, load_site_data
 from ..read.sources import SourceReader
 from ..rules.config import Policy
+from ..state import StateError
 from . import parallel
 from .files import Files
 from .output import OutputError, Staging, owner_key
 from .page_flow import PageFlow, SourceRows
+from .progress import Meter as _Meter  # (the tests set its interval here)
+from .progress import Progress
 from .series import WrittenFile
+from .state import BuildState, open_state
 from .xml import ENGINES, Rendered, Renderer, deprecated_engine
 
 DEFAULT_OUT_DIR = "sitemaps"
@@ -58,6 +61,7 @@ class BuildResult:
     removed: list[str] = field(default_factory=list)  # stale files of this description's last build
     recovered: bool = False  # a killed build's commit into the folder was finished first
     partial: bool = False  # this build's commit stopped part-way (the next build finishes it)
+    state: str | None = None  # the build state written with the files (output.state, state=)
 
     @property
     def ok(self) -> bool:
@@ -89,6 +93,7 @@ def build(
     allow_read: Iterable[str] = (),
     max_per_code: int | None = MAX_STORED_PER_CODE,
     policy: Policy | None = None,
+    state: str | os.PathLike[str] | None = None,
 ) -> BuildResult:
     """Build the sitemaps of the site described at ``path`` (a YAML file), or of a
     ``Site`` object.
@@ -109,13 +114,17 @@ def build(
     ``check`` (``rules.config.make_policy``; the config file's select, ignore and
     severity). A finding the policy does not show is still counted, and an error it
     shows as a warning no longer stops the build (every rule runs either way).
+    ``state``: the build state's file (default ``output.state``; see README, "Between
+    deploys"), written in the same commit as the sitemaps.
     """
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     _arguments(path, out_dir, pages, gzip, dry_run, strict, engine, collector, jobs, max_per_code, progress, policy,
-               allow_read, env)
+               allow_read, env, state)
     if out_dir is not None:
         out_dir = os.fspath(out_dir)
+    if state is not None:
+        state = os.fspath(state)
     now = now_argument(now)
     fresh = collector
     collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
@@ -130,21 +139,17 @@ def build(
     if gzip is not None:
         site = dataclasses.replace(site, output=dataclasses.replace(site.output, gzip=gzip))
     result.site = site
-    files: Files | None = None
-    staging: Staging | None = None
-    if not dry_run:
-        result.out_dir = resolve_out_dir(site, out_dir)
-        staging = _staging(path, result.out_dir, result)
-        if staging is None:
-            return result
-        files = Files(site, staging)
+    opened = _open(path, site, out_dir, state, result, dry_run)
+    if opened is None:
+        return result
+    staging, files, kept = opened
     try:
-        if jobs is None:
-            jobs = default_jobs()
-        if files is None or fresh is not None or pages is not None:
-            jobs = 1  # two processes only for writing builds with a collector of their own (and no stream)
+        # Two processes only for writing builds with a collector of their own (and no
+        # stream, and no state, which dates pages in order).
+        alone = files is None or any(given is not None for given in (fresh, pages, kept))
+        jobs = 1 if alone else default_jobs() if jobs is None else jobs
         try:
-            result.urls = _run(site, collector, files, jobs, progress)
+            result.urls = _run(site, collector, files, jobs, progress, kept)
         except OSError as exc:  # the disk filled, the folder went away, ...
             _cannot_write(collector, result.out_dir, exc)
             return result
@@ -156,18 +161,43 @@ def build(
                 staging.discard()  # and its lock, which the new attempt takes
             return build(path, out_dir, gzip=gzip, now=now, env=env, engine=engine, dry_run=dry_run,
                          strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read,
-                         max_per_code=max_per_code, policy=policy)
+                         max_per_code=max_per_code, policy=policy, state=state)
         if files is not None and staging is not None:
-            _commit(site, files, staging, strict, result)
+            _commit(site, files, staging, strict, result, kept)
         return result
     finally:
+        if kept is not None:
+            kept.discard()
         if staging is not None:
             staging.discard()
 
 
+def _open(path: str | SiteObject, site: Site, out_dir: str | None, given: str | None, result: BuildResult,
+          dry_run: bool) -> tuple[Staging | None, Files | None, BuildState | None] | None:
+    """The output folder's staging and files (none for a dry run) and the build state
+    (None when none is kept); None when either cannot be had (reported)."""
+    staging: Staging | None = None
+    files: Files | None = None
+    folder = resolve_out_dir(site, out_dir)
+    if not dry_run:
+        result.out_dir = folder
+        staging = _staging(path, folder, result)
+        if staging is None:
+            return None
+        files = Files(site, staging)
+    kept = open_state(site, folder, None if isinstance(path, SiteObject) else path, given, result.collector.report,
+                      write=not dry_run)
+    if kept is False:
+        if staging is not None:
+            staging.discard()
+        return None
+    return staging, files, kept
+
+
+
 def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, strict: Any, engine: Any,
                collector: Any, jobs: Any, max_per_code: Any, progress: Any, policy: Any, allow_read: Any,
-               env: Any) -> None:
+               env: Any, state: Any = None) -> None:
     """build()'s arguments, each of its type (TypeError) and range (ValueError), in this
     order; ``path`` with an os.PathLike already made a str."""
     if not isinstance(path, (str, SiteObject)):
@@ -175,8 +205,9 @@ def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, str
                         f"{type(path).__name__}")
     if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
         raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
-    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
-        raise TypeError(f"build(out_dir=...) takes a folder's path, not {type(out_dir).__name__}")
+    for name, value in (("out_dir", out_dir), ("state", state)):
+        if value is not None and not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"build({name}=...) takes a path, not {type(value).__name__}")
     if gzip is not None:
         arguments.flag("build", "gzip", gzip)
     for name, value in (("dry_run", dry_run), ("strict", strict)):
@@ -210,7 +241,8 @@ def _cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> No
     collector.report("F102", f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
 
 
-def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: BuildResult) -> None:
+def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: BuildResult,
+            kept: BuildState | None) -> None:
     """The files finished and moved into the output folder, unless the build failed
     (an error, or a warning when ``strict``): then nothing changes there."""
     collector = result.collector
@@ -226,57 +258,44 @@ def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: Bu
         staging.discard()
         return
     try:
-        result.removed = staging.commit(moves, keep_previous=site.output.versioned)
+        state = kept.finish() if kept is not None else None
+    except StateError as exc:
+        collector.report(exc.code, str(exc), Where(kept.path if kept is not None else None))
+        return
+    try:
+        result.removed = staging.commit(moves, keep_previous=site.output.versioned, state=state)
     except OutputError as exc:
         collector.report(exc.code, str(exc), Where(result.out_dir))
         result.partial = exc.partial
         return
     result.files = written
-
-
-@dataclass(frozen=True)
-class Progress:
-    """How far a build is: for a progress display (the CLI's, on a terminal)."""
-
-    urls: int
-    files: int  # files finished so far
-    seconds: float
-    fraction: float | None  # of the sources' bytes read, when it can be told
-
-
-class _Meter:
-    """Calls the progress callback at most every ``INTERVAL`` seconds."""
-
-    INTERVAL = 0.25
-
-    def __init__(self, site: Site, files: Files | None, callback: Callable[[Progress], None]) -> None:
-        self.callback = callback
-        self.files = files
-        self.started = self.last = time.monotonic()
-        self.read = [0]  # bytes of sources read (the source readers add to it)
-        sizes = [os.path.getsize(u.path) for u in site.units if isinstance(u, Source) and os.path.isfile(u.path)]
-        plain = all(not u.path.lower().endswith(".gz") for u in site.units if isinstance(u, Source))
-        self.total = sum(sizes) if sizes and plain else 0
-
-    def tick(self, urls: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= self.INTERVAL:
-            self.last = now
-            done = self.files.finished() if self.files is not None else 0
-            read: float = self.read[0]
-            fraction = min(read / self.total, 1.0) if self.total else None
-            self.callback(Progress(urls, done, now - self.started, fraction))
+    result.state = None if state is None else state[1]
 
 
 def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
-         progress: Callable[[Progress], None] | None = None) -> int:
+         progress: Callable[[Progress], None] | None = None, state: BuildState | None = None) -> int:
     """Check every page and hand it to the writer; the count of URLs written."""
     assert site.scope is not None
     meter = _Meter(site, files, progress) if progress is not None else None
     flow = PageFlow(collector, site.now, Renderer() if files is not None else None,
-                    [locale.base for locale in site.scope.locales])
+                    [locale.base for locale in site.scope.locales], state)
     normaliser = PageNormaliser(site.scope, collector)
     urls = 0
+    try:
+        urls = _units(site, normaliser, flow, collector, files, meter, jobs)
+    except StateError as exc:  # (a state damaged where it is read)
+        collector.report(exc.code, str(exc), Where(state.path if state is not None else None))
+        return urls
+    if urls == 0 and collector.errors == 0:
+        collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
+    return urls
+
+
+def _units(site: Site, normaliser: PageNormaliser, flow: PageFlow, collector: Collector, files: Files | None,
+           meter: _Meter | None, jobs: int) -> int:
+    """Each unit of the site (its pages, sources, built sites) through the flow."""
+    urls = 0
+    digests = flow.state is not None
     for unit in site.units:
         if isinstance(unit, Page):
             record = flow(unit)
@@ -287,11 +306,9 @@ def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
         elif isinstance(unit, PageStream):
             urls += _stream_unit(unit, normaliser, flow, files, meter, urls)
         elif isinstance(unit, BuiltSite):
-            urls += _built_site(unit, normaliser, flow, collector, files, meter, urls)
+            urls += _built_site(unit, normaliser, flow, collector, files, meter, urls, digests)
         else:
             urls += _source(site, unit, normaliser, flow, collector, files, meter, urls, jobs)
-    if urls == 0 and collector.errors == 0:
-        collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
     return urls
 
 
@@ -309,11 +326,11 @@ def _stream_unit(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow, f
 
 
 def _built_site(unit: BuiltSite, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
-                files: Files | None, meter: _Meter | None, before: int) -> int:
+                files: Files | None, meter: _Meter | None, before: int, digests: bool) -> int:
     """A built site's pages through the flow and into the files."""
     from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
     urls = before
-    for page in builtsite.pages(unit, normaliser, collector):
+    for page in builtsite.pages(unit, normaliser, collector, digests=digests):
         record = flow(page)
         if record is not None:
             urls += len(record.locs)

@@ -39,16 +39,14 @@ from ..folder import (
     PROBE_PREFIX,
     RESERVED_PREFIX,
     STAGE_PREFIX,
+    STATE_NEW,
+    FolderBusy,
+    lock_folder,
     read_json,
     reserved_name,
     safe_relative_name,
 )
 from ..safeio import kind_of_mode
-
-try:  # POSIX; elsewhere builds are not locked
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
 
 _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
@@ -82,13 +80,16 @@ class Staging:
         self._lock: int | None = None
         try:
             os.makedirs(out_dir, exist_ok=True)
-            self._lock = _lock(out_dir)
+            self._lock = lock_folder(out_dir)
             self.recovered = self._recover()
             self._remove_old_stages()
             self.folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out_dir)
         except OSError as exc:
             self._unlock()
             raise OutputError(f"cannot create or write {out_dir}: {exc.strerror or exc}") from exc
+        except FolderBusy as exc:
+            self._unlock()
+            raise OutputError(str(exc), exc.code) from None
         except OutputError:
             self._unlock()
             raise
@@ -105,13 +106,16 @@ class Staging:
 
     # --- commit ---------------------------------------------------------------------
 
-    def commit(self, moves: list[tuple[str, str]], keep_previous: bool = False) -> list[str]:
+    def commit(self, moves: list[tuple[str, str]], keep_previous: bool = False,
+               state: tuple[str, str] | None = None) -> list[str]:
         """Move (staging path, output name) pairs into place, in the order given; remove
         this description's stale files. Returns the names removed.
 
         ``keep_previous`` (versioned output): the files of this description's last
         build that this one does not write stay one build longer, for readers that
-        fetched the last index; those kept before are removed."""
+        fetched the last index; those kept before are removed. ``state``: the build
+        state's new file and its place (beside each other: ``write/state.py``), moved
+        in the same commit, after the sitemaps."""
         try:
             names = [name for _, name in moves]
             self._check_names(names)
@@ -148,6 +152,7 @@ class Staging:
                 "moves": [[os.path.relpath(source, self.folder).replace(os.sep, "/"), name] for source, name in moves],
                 "remove": stale,
                 "manifest": new_manifest,
+                **_state_entry(state),
             }
             _write_json(os.path.join(self.folder, JOURNAL), journal)
             os.replace(os.path.join(self.folder, JOURNAL), os.path.join(self.out_dir, JOURNAL))
@@ -216,6 +221,11 @@ class Staging:
                         removed.append(name)
                 except FileNotFoundError:
                     pass
+        if "state" in journal:
+            new, target = journal["state"]
+            if os.path.lexists(new):  # (else moved before a kill)
+                os.replace(new, target)
+                _sync_folder(os.path.dirname(target))
         manifest = os.path.join(self.out_dir, MANIFEST + ".new")
         _write_json(manifest, journal["manifest"])
         os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
@@ -332,19 +342,6 @@ class Staging:
             self._lock = None
 
 
-def _lock(out_dir: str) -> int | None:
-    if fcntl is None:  # pragma: no cover
-        return None
-    descriptor = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise OutputError(f"another sitemap-ext build is writing into {out_dir}; run builds into one folder "
-                          "one after another", "F103") from None
-    return descriptor
-
-
 def _write_json(path: str, data: Any) -> None:
     """A new file at ``path`` (whatever stood there, a planted link say, is removed
     first, never followed)."""
@@ -384,4 +381,19 @@ def _valid_journal(journal: Any) -> bool:
         if not (isinstance(move, list) and len(move) == 2 and all(isinstance(p, str) and safe_relative_name(p)
                                                                    for p in move)):
             return False
+    if not _valid_state(journal.get("state")):
+        return False
     return all(isinstance(name, str) and safe_relative_name(name) for name in remove)
+
+
+def _state_entry(state: tuple[str, str] | None) -> dict[str, list[str]]:
+    """The journal's move of the build state: its new file and its place."""
+    return {} if state is None else {"state": [os.path.abspath(path) for path in state]}
+
+
+def _valid_state(state: Any) -> bool:
+    """A journal moves a build state only from the new file beside it (or none)."""
+    if state is None:
+        return True
+    return isinstance(state, list) and len(state) == 2 and all(isinstance(p, str) and os.path.isabs(p)
+                                                                for p in state) and state[0] == state[1] + STATE_NEW

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 
+from ..dates import ContentDated
 from ..diagnostics import Collector, Where
 from ..ext.news import PREFIX as NEWS_PREFIX
 from ..read.normalised import Layout, Page, Site, Source
@@ -15,6 +16,7 @@ from ..read.sources import SourceReader
 from ..rules.cluster_findings import listed_twice
 from ..rules.values import future
 from .seen_urls import SeenUrls
+from .state import BuildState, content_unknown
 from .xml import Rendered, Renderer, page_namespaces
 
 
@@ -50,8 +52,9 @@ class PageFlow:
     judged, entries rendered. The result is a ``Rendered`` record for the files."""
 
     def __init__(self, collector: Collector, now: float | None, renderer: Renderer | None,
-                 bases: Iterable[str] = ()) -> None:
+                 bases: Iterable[str] = (), state: BuildState | None = None) -> None:
         self.collector = collector
+        self.state = state  # the build state, which dates ``lastmod: content`` and records each URL
         self.now = now
         self.renderer = renderer  # None: checking only, nothing to render
         # The URLs written, as hashes (``bases``: the locales' bases, see SeenUrls).
@@ -73,6 +76,10 @@ class PageFlow:
             page = self._drop_duplicates(given)
         if page is None:
             return None
+        if self.state is not None:
+            page = self.state.date(page)
+        elif isinstance(page.lastmod, ContentDated) or page.lastmods is not None:
+            page = self._undated(page)
         lastmod = page.lastmod
         if lastmod is not None and self.now is not None:
             future(lastmod, self.now, self.collector.report, page.where, url=page.locs[0])
@@ -82,6 +89,17 @@ class PageFlow:
         if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
             locs, blob, sizes = _once_each(locs, blob, sizes)
         return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
+
+    def _undated(self, page: Page) -> Page:
+        """``lastmod: content`` in a build that keeps no state (C120): left out."""
+        lastmods = page.lastmods or (page.lastmod,)
+        if not any(isinstance(one, ContentDated) for one in lastmods):
+            return page
+        content_unknown(self.collector.report, page.locs[0], "this build keeps no state (output.state, --state)",
+                        page.where)
+        kept = tuple(None if isinstance(one, ContentDated) else one for one in lastmods)
+        newest = max((one for one in kept if one is not None), key=lambda one: one.instant, default=None)
+        return dataclasses.replace(page, lastmod=newest, lastmods=kept if page.lastmods is not None else None)
 
     def _by_rest(self, layout: Layout) -> bool:
         """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""
@@ -96,20 +114,23 @@ class PageFlow:
         kept = []
         own: set[str] = set()  # (regions of one language that share a URL: one entry, every code)
         lastmods = page.lastmods or (page.lastmod,) * len(page.locs)
-        for loc, code, lastmod in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods,
-                                        strict=False):
+        each = page.digests is not None and len(page.digests) == len(page.locs)  # (else one shared by all)
+        digests = page.digests if each and page.digests is not None else (None,) * len(page.locs)
+        for loc, code, lastmod, digest in zip(page.locs, page.codes or (None,) * len(page.locs), lastmods, digests,
+                                              strict=False):
             if loc not in own:
                 if loc in seen:
                     listed_twice(self.collector.report, loc, page.where, consequence="; it is written once")
                     continue
                 seen.add(loc)
                 own.add(loc)
-            kept.append((loc, code, lastmod))
+            kept.append((loc, code, lastmod, digest))
         if not kept:
             return None
-        codes = tuple(code for _, code, _ in kept if code is not None) if page.codes is not None else None
-        return dataclasses.replace(page, locs=tuple(loc for loc, _, _ in kept), codes=codes, layout=None, rest="",
-                                   lastmods=tuple(lastmod for _, _, lastmod in kept) if page.lastmods else None)
+        codes = tuple(code for _, code, _, _ in kept if code is not None) if page.codes is not None else None
+        return dataclasses.replace(page, locs=tuple(loc for loc, _, _, _ in kept), codes=codes, layout=None, rest="",
+                                   lastmods=tuple(lastmod for _, _, lastmod, _ in kept) if page.lastmods else None,
+                                   digests=tuple(digest for _, _, _, digest in kept) if each else page.digests)
 
 
 def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]

@@ -1,0 +1,306 @@
+"""IndexNow: the URLs a build added or changed, from its state, told to search engines.
+
+The protocol (indexnow.org, "Documentation"): a key of 8 to 128 characters
+``[a-zA-Z0-9-]``, served as a text file at the host's root (``https://HOST/KEY.txt``)
+or at ``keyLocation`` on that host; a JSON POST of ``{"host", "key", "keyLocation"?,
+"urlList"}`` with at most 10,000 URLs, all of that host, to an engine's ``/indexnow``.
+The answers: 200 (taken), 202 (taken; the key is being validated), 400 (bad request),
+403 (the key is not valid), 422 (URLs not of the host, or a key that does not match),
+429 (too many requests). One engine shares what it is given with the others.
+
+Here: the URLs pending in the state (added or changed since they were last
+submitted) are read as a stream in URL order, which keeps each origin's URLs together,
+and sent in batches of at most ``batch`` URLs of one origin. Before an origin's first
+batch its key file is fetched and compared (R111: nothing is sent for that origin).
+200 and 202 are recorded in the state at once, one transaction a batch, so a run
+killed later sends them no more; 400, 403 and 422 are R112 with their meaning (after a
+403 the origin's other batches are not sent); 429 and 5xx are retried ``RETRIES``
+times, after ``Retry-After`` (at most ``FetchOptions.max_wait``) or 1, 2, 4 seconds,
+then R113, and the run stops: what is left stays pending for the next. The requests
+go through the live check's client (``read/http.py``): its guard refuses private
+addresses unless allowed, and every answer has its deadline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from .codes import REGISTRY
+from .diagnostics import Collector, Where
+from .folder import FolderBusy, lock_folder
+from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
+from .read.http_transport import answer
+from .state import Row, State, StateError, missing
+
+if TYPE_CHECKING:
+    import httpx
+
+DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
+MAX_BATCH = 10_000  # URLs in one request [INDEXNOW]
+RETRIES = 3  # after a 429 or 5xx
+KEY = re.compile(r"[a-zA-Z0-9-]{8,128}")
+_MEANING = {
+    400: "bad request: the request or its URLs are malformed",
+    403: "forbidden: the key is not valid (its key file was not found, or does not hold the key)",
+    422: "unprocessable: URLs that are not of the host, or a key that does not match the protocol's form",
+}
+
+
+@dataclass(frozen=True)
+class SubmitProgress:
+    """How far a submission is: URLs accepted so far, and pending when it started."""
+
+    accepted: int
+    pending: int
+    seconds: float
+
+
+@dataclass
+class SubmitResult:
+    """What a submission did: its findings (``collector``), the URLs pending when it
+    started, those accepted (recorded in the state) and those a dry run would send."""
+
+    collector: Collector
+    pending: int = 0
+    accepted: int = 0
+    requests: int = 0
+    would_send: list[str] = field(default_factory=list)  # a dry run's URLs, in order
+
+    @property
+    def ok(self) -> bool:
+        return self.collector.errors == 0
+
+
+class _Stop(Exception):
+    """The endpoint cannot take more now (R113 reported): the rest stays pending."""
+
+
+@dataclass
+class _Run:
+    state: State
+    key: str
+    endpoint: str
+    key_location: str | None
+    fetcher: Fetcher | None
+    result: SubmitResult
+    progress: Callable[[SubmitProgress], None] | None
+    started: float = field(default_factory=time.monotonic)
+    keys: dict[str, bool] = field(default_factory=dict)  # origin -> its key file holds the key
+    refused: set[str] = field(default_factory=set)  # origins whose key the endpoint refused (403)
+    pending_noted: set[str] = field(default_factory=set)  # origins whose 202 was reported
+
+    def report(self, code: str, message: str, url: str | None = None) -> None:
+        self.result.collector.report(code, message, Where(self.endpoint), url=url)
+
+
+def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT, key_location: str | None = None,
+                 dry_run: bool = False, fetch: FetchOptions | None = None, batch: int = MAX_BATCH,
+                 progress: Callable[[SubmitProgress], None] | None = None, description: str | None = None,
+                 collector: Collector | None = None, listed: Callable[[str], None] | None = None) -> SubmitResult:
+    """Submit the URLs pending in the state at ``state_path`` (see the module's
+    docstring). A state that cannot be read is F105 (O108 when ``description`` names
+    another description than the state's). ``listed``: each URL a dry run would send
+    goes to it, as it is read, instead of into ``would_send``."""
+    result = SubmitResult(collector if collector is not None else Collector(REGISTRY))
+    lock = None
+    try:
+        # (the lock a build into the state's folder takes: no build replaces the state meanwhile)
+        lock = None if dry_run else lock_folder(os.path.dirname(os.path.abspath(state_path)))
+        state = State(state_path, description=description, write=not dry_run)
+    except (StateError, FolderBusy) as exc:
+        result.collector.report(exc.code, str(exc), Where(state_path))
+        _unlock(lock)
+        return result
+    except OSError as exc:  # (its folder is missing or unreadable)
+        problem = missing(state_path) if not os.path.lexists(state_path) else \
+            StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
+        result.collector.report(problem.code, str(problem), Where(state_path))
+        return result
+    folder = None if dry_run else tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
+    try:
+        result.pending = state.count(pending=True)
+        run = _Run(state, key, endpoint, key_location,
+                   None if folder is None else Fetcher(fetch or FetchOptions(), folder), result, progress)
+        try:
+            for origin, urls in batches(state.rows(pending=True), batch):
+                if dry_run and listed is not None:
+                    for url in urls:
+                        listed(url)
+                elif dry_run:
+                    result.would_send.extend(urls)
+                else:
+                    _send(run, origin, urls)
+        except _Stop:
+            pass
+        finally:
+            if run.fetcher is not None:
+                run.fetcher.close()
+    except StateError as exc:
+        result.collector.report(exc.code, str(exc), Where(state_path))
+    finally:
+        state.close()
+        _unlock(lock)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def _unlock(lock: int | None) -> None:
+    if lock is not None:
+        os.close(lock)
+
+
+def batches(rows: Iterator[Row], size: int) -> Iterator[tuple[str, list[str]]]:
+    """(origin, URLs) batches of at most ``size`` URLs of one origin, in the order given
+    (URL order keeps each origin's URLs together)."""
+    origin, urls = "", list[str]()
+    for row in rows:
+        url = row.url
+        own = _origin(url)
+        if urls and (own != origin or len(urls) >= size):
+            yield origin, urls
+            urls = []
+        origin = own
+        urls.append(url)
+    if urls:
+        yield origin, urls
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _send(run: _Run, origin: str, urls: list[str]) -> None:
+    """One batch: the origin's key checked (once), then POSTed until it is answered."""
+    if origin in run.refused or not _key_ok(run, origin):
+        return
+    body = {"host": urlsplit(origin).netloc, "key": run.key, "urlList": urls}
+    if run.key_location is not None:
+        body["keyLocation"] = run.key_location
+    status, text = _post(run, json.dumps(body).encode("utf-8"), len(urls))
+    if status in (200, 202):
+        run.state.mark_sent(urls, _now())
+        run.result.accepted += len(urls)
+        if status == 202 and origin not in run.pending_noted:
+            run.pending_noted.add(origin)
+            run.report("R114", f"{run.endpoint} answered 202 for {origin}: the URLs are taken while the key is "
+                       "validated; they count as submitted")
+        if run.progress is not None:
+            run.progress(SubmitProgress(run.result.accepted, run.result.pending, time.monotonic() - run.started))
+        return
+    meaning = _MEANING.get(status, "the endpoint refused the request")
+    if status == 403:
+        run.refused.add(origin)
+    run.report("R112", f"{run.endpoint} answered {status} for {len(urls):,} URLs of {origin} ({meaning})"
+               f"{_said(text)}; they stay pending", url=urls[0])
+
+
+def _key_ok(run: _Run, origin: str) -> bool:
+    """R111: the origin's key file must answer 200 with the key (checked once)."""
+    found = run.keys.get(origin)
+    if found is not None:
+        return found
+    assert run.fetcher is not None
+    where = run.key_location or f"{origin}/{run.key}.txt"
+    fetched = run.fetcher.get(where, limit=4096, prefix=True)
+    problem = None
+    if fetched.problem is not None:
+        problem = fetched.problem[1]
+    elif fetched.status != 200 or fetched.path is None:
+        problem = f"answers {fetched.status}"
+    else:
+        with open(fetched.path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace").strip()
+        run.fetcher.release(fetched.path)
+        if text != run.key:
+            problem = "does not hold the key"
+    run.keys[origin] = problem is None
+    if problem is not None:
+        run.result.collector.report(
+            "R111", f"the IndexNow key file {where} {problem}: engines would refuse the key (403); publish a file "
+            f"holding only the key there; nothing is sent for {origin}", Where(where), url=where)
+    return problem is None
+
+
+def _post(run: _Run, body: bytes, count: int) -> tuple[int, str]:
+    """The endpoint's answer to one batch (status, its first words), after the retries
+    of a 429 or 5xx; raises _Stop (R113) when it does not take it."""
+    assert run.fetcher is not None
+    options = run.fetcher.options
+    for attempt in range(RETRIES + 1):
+        run.result.requests += 1
+        try:
+            guard(run.endpoint, options.allow_private)
+            status, text, wait = _request(run.fetcher, run.endpoint, body, options, attempt)
+        except (Refusal, ValueError, OSError) as exc:
+            run.report("R113", f"{run.endpoint} cannot be reached ({str(exc)[:200]}); {count:,} URLs and the rest "
+                       "stay pending: run submit again")
+            raise _Stop from None
+        if wait is None:
+            return status, text
+        if attempt < RETRIES:
+            time.sleep(wait)
+    run.report("R113", f"{run.endpoint} still answered {status} after {RETRIES} retries{_said(text)}; {count:,} URLs "
+               "and the rest stay pending: run submit again later")
+    raise _Stop
+
+
+def _request(fetcher: Fetcher, endpoint: str, body: bytes, options: FetchOptions,
+             attempt: int) -> tuple[int, str, float | None]:
+    """One POST: its status, the start of its body, and the seconds to wait before
+    asking again (429, 5xx), else None."""
+    import httpx
+
+    answer.end = time.monotonic() + options.deadline
+    try:
+        with fetcher.client.stream("POST", endpoint, content=body,
+                                   headers={"Content-Type": "application/json; charset=utf-8"}) as response:
+            text = _start(response)
+            status = response.status_code
+            wait = retry_after(response.headers.get("retry-after"), attempt, options.max_wait) \
+                if status == 429 or 500 <= status < 600 else None
+            return status, text, wait
+    except httpx.HTTPError as exc:
+        raise OSError(str(exc) or type(exc).__name__) from None
+    finally:
+        answer.end = None
+
+
+def _start(response: httpx.Response) -> str:
+    data = b""
+    for chunk in response.iter_bytes():
+        data += chunk
+        if len(data) >= 300:
+            break
+    return data[:300].decode("utf-8", "replace")
+
+
+def _said(text: str) -> str:
+    words = " ".join(text.split())[:200]
+    return f" (it said: {words})" if words else ""
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def key_problem(key: object) -> str | None:
+    """Why ``key`` is no IndexNow key (None: it is one)."""
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        return "an IndexNow key is 8 to 128 characters of a-z, A-Z, 0-9 and '-'"
+    return None
+
+
+__all__ = ["DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_problem",
+           "submit_state"]
