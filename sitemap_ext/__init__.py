@@ -37,7 +37,7 @@ from .api import (
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
-__all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult", "DiffResult", "Diagnostic",
-           "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
-           "submit", "SubmitResult", "SubmitProgress",
-           "Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site", "Video"]
+__all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult",
+           "DiffResult", "Diagnostic", "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
+           "submit", "SubmitResult", "SubmitProgress", "Alternate", "Image", "Locale", "NewsArticle",
+           "NewsPublication", "Output", "Page", "Site", "Video"]

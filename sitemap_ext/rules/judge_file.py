@@ -29,7 +29,7 @@ from ..urls import resolve_http, url_key
 from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .config import Policy
 from .context import Context
-from .hreflang import judge_links
+from .hreflang import Judged, judge_links
 
 _TAG_LINES = 64  # a start tag is looked for this many lines back
 _LONG_LINE = 1 << 16
@@ -206,8 +206,12 @@ def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     for check, reads in rules.ENTRY_DISPATCH:
         if reads is None or getattr(entry, reads):
             check(entry, ctx)
-    if loc is None:
-        return
+    if loc is not None:
+        _logged(entry, ctx, log, loc, judged)
+
+
+def _logged(entry: UrlEntry, ctx: Context, log: ClusterLog, loc: str, judged: Judged | None) -> None:
+    """The entry into the file's cluster log, with its alternates as judged."""
     instant = _instant(entry, ctx) if log.dated else NO_LASTMOD
     if judged is not None:
         kind = _kind(entry)
