@@ -10,6 +10,8 @@ the same files rewritten as other generators write them:
   scattered   start tags over several lines, attributes in another order
   query       10% of URLs with a query string (consistently, in locs and links)
   40-locales  the same number of entries over 40 locales (40 alternates and x-default each)
+  twice       every file as written and a copy of it: each URL listed twice (U104 on
+              every entry), the findings read back from the compressed index
 Where xmllint is installed, each layout also gets a row for `xmllint --stream --noout
 --schema` with the sitemaps.org and Google schemas (../shared/xsd/all.xsd, when present):
 XSD validation alone, one core, no hreflang clusters.
@@ -133,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
                          ("query", query)):
         folders[name] = os.path.join(scratch, name)
         rewrite(ours, folders[name], change)
+    folders["twice"] = os.path.join(scratch, "twice")
+    shutil.copytree(ours, folders["twice"])
+    for name in os.listdir(ours):
+        shutil.copy(os.path.join(ours, name), os.path.join(folders["twice"], "copy-" + name))
     folders["40-locales"] = os.path.join(scratch, "forty")
     subprocess.run([sys.executable, "-m", "sitemap_ext", "build", forty_locales(os.path.join(scratch, "forty-site"),
                     opts.rows), "-o", folders["40-locales"], "--quiet"], check=True)

@@ -311,8 +311,8 @@ output:
 def test_the_build_writes_the_headers_and_its_output_checks_clean(here: Path, host: str, name: str) -> None:
     (here / "site.yaml").write_text(SITE.format(host=host), encoding="utf-8")
     result = build("site.yaml", "out", now=NOW)
-    assert result.ok and [(f.name, f.kind, f.urls) for f in result.files] == [("sitemap.xml", "urlset", 4),
-                                                                                (name, "headers", 2)]
+    assert result.ok and [(f.name, f.kind, f.urls) for f in result.files] == [
+        ("sitemap.xml", "urlset", 4), ("sitemap.html", "html", 0), ("sitemaps.html", "html", 0), (name, "headers", 2)]
     first = (here / "out" / name).read_bytes()
     assert build("site.yaml", "out", now=NOW).ok and (here / "out" / name).read_bytes() == first  # deterministic
     if host == "netlify":
@@ -475,7 +475,7 @@ def test_the_python_objects_take_output_headers(here: Path) -> None:
     pages = [Page(alternates=(Alternate(code="en", url="/en/guide.pdf"),
                               Alternate(code="de", url="/de/leitfaden.pdf")))]
     result = build(site, "out", pages=pages)
-    assert result.ok and [f.name for f in result.files] == ["sitemap.xml", "vercel.json"]
+    assert result.ok and [f.name for f in result.files] == ["sitemap.xml", "sitemap.html", "sitemaps.html", "vercel.json"]
     assert [rule["source"] for rule in json.loads((here / "out" / "vercel.json").read_text())["headers"]] == \
         ["/de/leitfaden.pdf", "/en/guide.pdf"]
 

@@ -1,0 +1,49 @@
+"""The cluster index's compact storage: URLs kept compressed and read back for findings."""
+
+from __future__ import annotations
+
+import zlib
+from array import array
+
+import pytest
+
+from sitemap_ext.rules import cluster_store
+from sitemap_ext.rules.cluster_store import PackedText
+
+
+def _packed(count: int, block: int) -> tuple[PackedText, list[str]]:
+    texts = [f"https://www.example.com/{'de' if i % 2 else 'en'}/page-{i}" for i in range(count)]
+    packed = PackedText()
+    packed.BLOCK = block  # (small blocks: many of them for a few strings)
+    for text in texts:
+        data = text.encode()
+        packed.extend_packed(data, array("I", [len(data)]))
+    return packed, texts
+
+
+def test_every_string_reads_back_as_written() -> None:
+    packed, texts = _packed(3000, 4096)
+    assert len(packed) == len(texts) and len(packed.blocks) > 20
+    assert [packed[i] for i in range(len(texts))] == texts
+    assert [packed[i] for i in reversed(range(len(texts)))] == texts[::-1]
+
+
+def test_findings_that_go_back_and_forth_between_two_places_inflate_each_block_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A URL listed in two sitemaps is read from its first listing and its second, in
+    turn, once per duplicate: each block is inflated once, not once a finding."""
+    packed, texts = _packed(3000, 4096)
+    inflated: list[int] = []
+    real = zlib.decompress
+
+    def counted(data: bytes) -> bytes:
+        inflated.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(cluster_store.zlib, "decompress", counted)
+    half = len(texts) // 2
+    for i in range(200):
+        assert packed[i] == texts[i] and packed[half + i] == texts[half + i]
+    blocks = {cluster_store.bisect_right(packed.starts, packed.ends[i - 1] if i else 0) - 1
+              for j in range(200) for i in (j, half + j)}
+    assert len(inflated) == len(blocks) < 20
