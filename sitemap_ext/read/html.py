@@ -270,17 +270,24 @@ def _is_version(link: Element) -> bool:
     return kind in _PAGE_TYPES
 
 
+def within(chunks: Iterator[bytes], limit: int) -> Iterator[bytes]:
+    """The chunks of a page up to ``limit`` bytes: the chunk that would pass it and
+    the rest are not read."""
+    read = 0
+    for chunk in chunks:
+        read += len(chunk)
+        if read > limit:
+            return
+        yield chunk
+
+
 def read_time(chunks: Iterator[bytes], selector: tuple[str, str] | None, limit: int) -> Placed | None:
     """The ``datetime`` of the first ``<time>`` in a page that ``selector`` picks:
     None (any), ("class", NAME) or ("id", NAME); the page is read as a stream and no
     further than ``limit`` bytes (a date past that is not looked for)."""
     parser = etree.HTMLPullParser(events=("start",), tag="time", recover=True, no_network=True,
                                   remove_comments=True, remove_pis=True, huge_tree=False)
-    read = 0
-    for chunk in chunks:
-        read += len(chunk)
-        if read > limit:
-            break
+    for chunk in within(chunks, limit):
         parser.feed(chunk)
         # (events=("start",): each is an element; the stubs' union covers every kind of event)
         for _, element in cast("Iterator[tuple[str, Element]]", parser.read_events()):

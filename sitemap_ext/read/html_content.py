@@ -19,6 +19,7 @@ from typing import Any, cast
 from lxml import etree
 
 from ..lxml_types import Element
+from .html import within
 
 _SKIP = frozenset({"script", "style", "template"})
 _IGNORED_ATTRIBUTES = frozenset({"nonce"})
@@ -49,11 +50,7 @@ def content_digest(chunks: Iterator[bytes], selector: tuple[str, str | None, str
     holds no HTML at all."""
     parser = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True,
                               huge_tree=False, encoding="utf-8")
-    read = 0
-    for chunk in chunks:
-        read += len(chunk)
-        if read > limit:
-            break
+    for chunk in within(chunks, limit):
         parser.feed(chunk)
     try:
         root = cast("Element | None", parser.close())
