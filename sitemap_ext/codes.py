@@ -253,8 +253,8 @@ _ENTRIES: tuple[Code, ...] = (
     Code("O105", E, "output-not-ours",
          "A link, folder or special file stands where the build writes; it is never followed or replaced."),
     Code("O106", E, "header-injection",
-         "A value to be written into a _headers file or vercel.json holds CR, LF or another control character; "
-         "nothing is written."),
+         "A value to be written into a _headers file or vercel.json holds CR, LF or another control character, or "
+         "a _headers path holds a pattern ('*', ':name', whitespace); nothing is written."),
     Code("O107", E, "headers-file-not-ours",
          "A _headers or vercel.json that this build did not write stands in the output folder; it is never replaced."),
     Code("O108", E, "state-other-site", "A build state file was written for another site description."),

@@ -234,6 +234,21 @@ def test_exit_codes_for_the_removed_share(builds: Path) -> None:
     assert run("diff", old, new, "--now", NOW, "-q", "--fail-on-removed", "5", "--exit-zero")[0] == 0
 
 
+@pytest.mark.parametrize(("name", "content", "code"), [
+    ("error-page.xml", b"<html><body>502 Bad Gateway</body></html>", "X104"),
+    ("cut.xml", b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>', "X101"),
+])
+def test_an_old_side_that_holds_no_sitemap_stops_the_diff(builds: Path, tmp_path: Path, name: str, content: bytes,
+                                                           code: str) -> None:
+    """The deployed sitemap answered with an error page (or was cut short): diffing
+    against nothing would pass the guard, so nothing is diffed and the exit is 3."""
+    old = tmp_path / name
+    old.write_bytes(content)
+    exit_code, out, err = run("diff", str(old), str(builds / "new"), "--now", NOW, "--fail-on-removed", "5")
+    assert exit_code == 3 and out == ""
+    assert f" {code} " in err and "a side could not be read; no diff was made" in err
+
+
 def test_new_errors_fail_and_old_ones_do_not(tmp_path: Path) -> None:
     old_errors = entry("https://www.example.com/a", lastmod="2026-02-30")  # D101 on both sides: not new
     write(tmp_path / "old" / "sitemap.xml", old_errors + entry("https://www.example.com/b"))

@@ -351,10 +351,27 @@ def test_a_bad_output_headers_value_is_c109_at_its_key(here: Path) -> None:
 @pytest.mark.parametrize("bad", ["/en/a\r\nSet-Cookie: x=1.pdf", "/en/a\x00.pdf"])
 def test_header_injection_is_refused(bad: str) -> None:
     files = {bad: ("https://e.com/en/a%0D%0A.pdf", [("en", "https://e.com/en/a%0D%0A.pdf")])}
-    assert injected(files) == ("https://e.com/en/a%0D%0A.pdf", bad)
-    assert injected({"/en/a.pdf": ("https://e.com/en/a.pdf", [("en\n", "https://e.com/en/a.pdf")])}) == \
+    assert injected(files)[:2] == ("https://e.com/en/a%0D%0A.pdf", bad)
+    assert injected({"/en/a.pdf": ("https://e.com/en/a.pdf", [("en\n", "https://e.com/en/a.pdf")])})[:2] == \
         ("https://e.com/en/a.pdf", "en\n")
     assert render("netlify", {"/a.pdf": ("https://e.com/a.pdf", [("en", "https://e.com/a.pdf")])}).count("\n") == 3
+
+
+@pytest.mark.parametrize("path", ["/en/x/*.pdf", "/en/x/%2A.pdf", "/en/:lang/a.pdf", "/en/a%20b.pdf",
+                                  "/en/a%E2%80%A8b.pdf"])
+def test_a_path_headers_would_read_as_a_pattern_is_o106_for_netlify(here: Path, path: str) -> None:
+    """_headers has no escape: '*', ':name' and whitespace in a path are patterns, which
+    would give this file's Link headers to others (and a line separator ends the line).
+    vercel.json escapes them and is written."""
+    (here / "site.yaml").write_text(SITE.format(host="netlify").replace("/de/leitfaden.pdf", path),
+                                    encoding="utf-8")
+    result = build("site.yaml", "out", now=NOW)
+    assert [d.code for d in result.collector.diagnostics if d.code == "O106"] == ["O106"]
+    assert not (here / "out" / "_headers").exists()
+    if "%E2%80%A8" not in path:
+        (here / "site.yaml").write_text(SITE.format(host="vercel").replace("/de/leitfaden.pdf", path),
+                                        encoding="utf-8")
+        assert build("site.yaml", "out2", now=NOW).ok and (here / "out2" / "vercel.json").exists()
 
 
 def test_a_url_whose_path_decodes_to_a_line_break_is_o106_and_nothing_is_written(here: Path) -> None:
@@ -489,3 +506,17 @@ def test_a_link_s_own_findings_are_at_its_line_and_column_once_per_rule(here: Pa
     l102 = [(d.file, d.line, d.column, d.suggestion) for d in result.collector.sorted() if d.code == "L102"]
     assert l102 == [("public/_headers", 2, 9 + value.index('</en/guide.pdf>; rel="alternate"; hreflang="en-UK"'),
                      "en-GB")]
+
+
+@pytest.mark.parametrize("name", ["_headers", "vercel.json"])
+def test_a_header_file_that_is_a_link_is_not_followed(here: Path, name: str) -> None:
+    """A built folder (from a pull request, say) whose _headers links to another file of
+    the machine: the link is not opened, so nothing of that file is read or echoed."""
+    public = site(here)
+    secret = here / "secret.txt"
+    secret.write_text("/*\n  Link: TOKEN=ghp_secret_value\n", encoding="utf-8")
+    (public / name).symlink_to(secret)
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    said = [(d.code, d.message) for d in result.collector.diagnostics if d.where.file.endswith(name)]
+    assert [code for code, _ in said] == ["H121"] and "cannot be read" in said[0][1]
+    assert all("ghp_secret_value" not in d.message for d in result.collector.diagnostics)

@@ -103,7 +103,8 @@ def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
     """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site."""
     found = HeadersFile(display)
     try:
-        data = read_bounded(path, MAX_HEADERS_FILE_BYTES)
+        # (follow=False: a link in a built folder is never followed; it could name any file of the machine)
+        data = read_bounded(path, MAX_HEADERS_FILE_BYTES, follow=False)
     except (OSError, Refused) as exc:
         found.problems.append(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
                                "header rules are not judged", 1, 1))

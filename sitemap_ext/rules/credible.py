@@ -42,16 +42,18 @@ def credible_lastmod(ctx: Context) -> None:
     shared = facts.lastmod_at_newest
     if shared >= MOST_AT_LEAST and shared >= MOST * facts.entries:
         ctx.report("D109", f"{shared:,} of {facts.entries:,} lastmods are {format_instant(newest)}, the newest of "
-                   "the file: the time it was generated, not when each page changed; Google uses lastmod only if it "
-                   "is consistently and verifiably accurate: give each page the date its content last changed "
-                   "(lastmod: content), or leave lastmod out", None)
+                   "the file: this looks like the time it was generated, not when each page changed (unless they did "
+                   "all change then); Google uses lastmod only if it is consistently and verifiably accurate: give "
+                   "each page the date its content last changed (sitemap-ext's lastmod: content keeps it from build "
+                   "to build), or leave lastmod out", None)
     elif facts.lastmod_count >= LARGE_FILE and len(facts.lastmods) > 1 and \
             newest - facts.lastmod_oldest <= ONE_MINUTE:
         ctx.report("D109", f"all {facts.lastmod_count:,} lastmods fall within one minute "
-                   f"({format_instant(facts.lastmod_oldest)} to {format_instant(newest)}): the time the file was "
-                   "generated, not when each page changed; Google uses lastmod only if it is consistently and "
-                   "verifiably accurate: give each page the date its content last changed (lastmod: content), or "
-                   "leave lastmod out", None)
+                   f"({format_instant(facts.lastmod_oldest)} to {format_instant(newest)}): this looks like the "
+                   "time the file was generated, not when each page changed (unless they did all change then); "
+                   "Google uses lastmod only if it is consistently and verifiably accurate: give each page the date "
+                   "its content last changed (sitemap-ext's lastmod: content keeps it from build to build), or leave "
+                   "lastmod out", None)
 
 
 def moved_same_content(report: Report, url: str, before: str, now: str, at: object) -> None:

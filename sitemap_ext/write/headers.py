@@ -12,9 +12,11 @@ methods then agree). The alternates are read back from the sitemaps just written
 with the one XML reader, so every page of every source gets them alike.
 
 Deterministic: rules sorted by path, nothing dated. A path or a value with CR, LF or
-another control character would end the header and start another: it is refused
-(O106) and nothing is written. A ``_headers`` or ``vercel.json`` already in the
-output folder that no build of this description wrote is never replaced (O107).
+another control character would end the header and start another, and a path that
+``_headers`` would read as a pattern (``*``, ``:name``, whitespace) would give its
+headers to other files: either is refused (O106) and nothing is written. A
+``_headers`` or ``vercel.json`` already in the output folder that no build of this
+description wrote is never replaced (O107).
 """
 
 from __future__ import annotations
@@ -102,12 +104,18 @@ def render(host: str, files: dict[str, tuple[str, Alternates]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def injected(files: dict[str, tuple[str, Alternates]]) -> tuple[str, str] | None:
-    """The first URL whose path or alternates hold a control character, and the value; None: none."""
+def injected(files: dict[str, tuple[str, Alternates]], host: str = "netlify") -> tuple[str, str, str] | None:
+    """The first URL whose path or alternates the header file cannot hold, the value,
+    and why; None: none. A control character (or a line or paragraph separator) in any
+    value would end the header and start another. In ``_headers``, which has no escape,
+    a path holding whitespace, ``*`` or a segment that starts with ``:`` would be read as
+    a pattern (a splat, a placeholder) and give these Link headers to other files."""
     for path, (url, pairs) in sorted(files.items()):
         for value in (path, *(part for pair in pairs for part in pair)):
-            if _CONTROL.search(value):
-                return url, value
+            if _CONTROL.search(value) or not value.isprintable():
+                return url, value, "a control character: CR or LF ends a header and starts another (header injection)"
+        if host != "vercel" and (any(c.isspace() for c in path) or "*" in path or "/:" in path):
+            return url, path, "whitespace, '*' or a segment starting with ':', which _headers reads as a pattern"
     return None
 
 
@@ -119,12 +127,11 @@ def write_headers(host: str, sitemaps: list[str], origin: str, staging: Staging,
     files = file_alternates(sitemaps, origin)
     if not files:
         return [], []
-    bad = injected(files)
+    bad = injected(files, host)
     if bad is not None:
-        url, value = bad
-        collector.report("O106", f"the Link header of {url} would hold a control character ({value!r}): CR or LF "
-                         f"ends a header and starts another (header injection); {name} is not written: fix the "
-                         "URL or the code", Where(site_file), url=url)
+        url, value, why = bad
+        collector.report("O106", f"the Link header of {url} cannot be written: {value!r} holds {why}; {name} is not "
+                         "written: fix the URL or the code", Where(site_file), url=url)
         return [], []
     if staging.foreign(name):
         collector.report("O107", f"{name} stands in the output folder and was not written by this build (the site "
