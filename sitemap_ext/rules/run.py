@@ -57,8 +57,9 @@ class Run(FolderWalk, IndexFollowing):
                 self._take(self._page_batches.pop(0))
             for result in checked:
                 self._merge(result)
-            for pending in plan:
-                self._take(pending)
+            plan.reverse()
+            while plan:  # (each batch let go once taken: its results, a file's cluster log with its
+                self._take(plan.pop())  # URLs, are in the index now, and would stay until the end)
             self._late()
             self._static_headers()
             if self.remote is not None and self.pages_budget != 0:
