@@ -249,6 +249,16 @@ def test_an_old_side_that_holds_no_sitemap_stops_the_diff(builds: Path, tmp_path
     assert f" {code} " in err and "a side could not be read; no diff was made" in err
 
 
+def test_an_old_side_with_one_broken_file_among_others_is_diffed(builds: Path, tmp_path: Path) -> None:
+    """A deployed site whose one sitemap is broken still gives its other URLs: the diff
+    is made (a deploy that mends the file is not held back)."""
+    old = tmp_path / "old"
+    shutil.copytree(builds / "old", old)
+    (old / "broken.xml").write_bytes(b"<html><body>502 Bad Gateway</body></html>")
+    exit_code, out, _ = run("diff", str(old), str(builds / "new"), "--now", NOW, "-q")
+    assert exit_code == 0 and "URLs added" in out
+
+
 def test_new_errors_fail_and_old_ones_do_not(tmp_path: Path) -> None:
     old_errors = entry("https://www.example.com/a", lastmod="2026-02-30")  # D101 on both sides: not new
     write(tmp_path / "old" / "sitemap.xml", old_errors + entry("https://www.example.com/b"))
