@@ -41,6 +41,7 @@ from .folder import FolderBusy, lock_folder
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_transport import answer
 from .state import Row, State, StateError, missing
+from .urls import origin_of
 
 if TYPE_CHECKING:
     import httpx
@@ -177,8 +178,7 @@ def batches(rows: Iterator[Row], size: int) -> Iterator[tuple[str, list[str]]]:
 
 
 def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    return str(origin_of(url)).lower()
 
 
 def _send(run: _Run, origin: str, urls: list[str]) -> None:

@@ -100,8 +100,9 @@ def _clusters(index: ClusterIndex) -> list[int]:
 
 
 def _pairs(index: ClusterIndex, list_id: int) -> dict[tuple[str, int], int]:
-    """A list's members: (code in lower case, URL key) -> item."""
-    return {(index.codes[index.item_code[item]].lower(), index.item_key[item]): item for item in index.items(list_id)}
+    """A list's members: (code, URL key) -> item. The index holds each code in its one
+    canonical form (langtags.judge), so codes compare as they are."""
+    return {(index.codes[index.item_code[item]], index.item_key[item]): item for item in index.items(list_id)}
 
 
 class _Matching:
@@ -203,8 +204,8 @@ class ClusterChanges(Sequence[ClusterChange]):
         assert old is not None and new is not None
         shown, list_id = (new, n) if n >= 0 else (old, o)
         members = tuple(sorted((_member(shown, item) for item in shown.items(list_id)),
-                               key=lambda m: (m.hreflang.lower() == X_DEFAULT, m.hreflang.lower(), m.url)))
-        name = next((m.url for m in members if m.hreflang.lower() != X_DEFAULT), members[0].url)
+                               key=lambda m: (m.hreflang == X_DEFAULT, m.hreflang.lower(), m.url)))
+        name = next((m.url for m in members if m.hreflang != X_DEFAULT), members[0].url)
         change = NEW if o < 0 else GONE if n < 0 else CHANGED
         return ClusterChange(name, change, members,
                              tuple(_member(new, item, new.member_state(n, item, pages=False)) for item in gained),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import overload
 
@@ -83,9 +83,6 @@ class Urls(Sequence[str]):
         assert self._index is not None
         return self._index.locs[self._entries[number]]
 
-    def __iter__(self) -> Iterator[str]:
-        return (self[number] for number in range(len(self)))
-
 
 class Changes(Sequence[UrlChange]):
     """URLs whose lastmod moved, in NEW's order, read from its index when asked."""
@@ -108,9 +105,6 @@ class Changes(Sequence[UrlChange]):
         if isinstance(number, slice):
             return [self[i] for i in range(*number.indices(len(self)))]
         return UrlChange(self._urls[number], lastmod_text(self._before[number]), lastmod_text(self._after[number]))
-
-    def __iter__(self) -> Iterator[UrlChange]:
-        return (self[number] for number in range(len(self)))
 
 
 _EMPTY = Urls(None, array("I"))

@@ -73,8 +73,6 @@ RULES: tuple[Rule, ...] = (
     Rule("credible-lastmod", "file", ("D109",), credible.credible_lastmod),
 )
 
-ENTRY_RULES = tuple(rule.check for rule in RULES if rule.scope == "entry")
-INDEX_RULES = tuple(rule.check for rule in RULES if rule.scope == "index")
 # (rule, the field it reads): how a record is handed to the rules of its scope, so that
 # a rule is not called for a record without the field it judges (most entries have no
 # changefreq, priority or unknown elements).
