@@ -33,6 +33,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:1rem;color:#1b1b1b}
 h1{font-size:1.3rem;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}
 th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ddd;overflow-wrap:anywhere}
 th{background:#f3f3f3;position:sticky;top:0;overflow-wrap:normal;white-space:nowrap}td.n{color:#777;width:3rem}
+td.d{white-space:nowrap}
 ul{margin:0;padding-left:1rem}nav{margin:.8rem 0}nav a{margin-right:.8rem}
 @media (max-width:700px){thead{display:none}td{display:block;border:0;padding:.1rem 0}td:empty{display:none}
 tr{display:block;border-bottom:1px solid #ccc;padding:.4rem 0}
@@ -88,7 +89,7 @@ def _row(number: int, url: etree._Element) -> etree._Element:
     lastmod = url.findtext(f"{_SM}lastmod") or ""
     row: etree._Element = E.TR(  # (lxml.html.builder is untyped)
         E.TD(str(number), E.CLASS("n")), E.TD(_url(loc)),
-        E.TD(lastmod, {"data-label": "lastmod"}) if lastmod else E.TD(),
+        E.TD(lastmod, E.CLASS("d"), {"data-label": "lastmod"}) if lastmod else E.TD(),
         E.TD(E.UL(*alternates), {"data-label": "alternates"}) if alternates else E.TD(),
         E.TD(E.UL(*images), {"data-label": "images"}) if images else E.TD(),
         E.TD(E.UL(*media), {"data-label": "video, news"}) if media else E.TD())
@@ -144,7 +145,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
 def write_index_view(path: str, listed: list[tuple[str, str, int, str | None]]) -> int:
     """The list of sitemaps: (sitemap name, its first view, URLs, newest lastmod)."""
     rows = [E.TR(E.TD(E.A(name, href=view)), E.TD(f"{urls:,}", {"data-label": "URLs"}),
-                 E.TD(lastmod, {"data-label": "newest lastmod"}) if lastmod else E.TD())
+                 E.TD(lastmod, E.CLASS("d"), {"data-label": "newest lastmod"}) if lastmod else E.TD())
             for name, view, urls, lastmod in listed]
     total = sum(urls for _, _, urls, _ in listed)
     data = _page(f"{len(listed):,} sitemaps, {total:,} URLs",
