@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from typing import Any
 
 from .safeio import Refused, read_bounded
@@ -82,11 +83,12 @@ _VIEW_MARK = f'<meta name="generator" content="{VIEW_GENERATOR}">'.encode()
 _VIEW_HEAD = 1024  # the mark stands in a view's first bytes
 
 
-def is_view(path: str) -> bool:
+def is_view(path: str, siblings: Collection[str] | None = None) -> bool:
     """Whether an HTML file is one of the views a build writes beside its sitemaps
     (output.html): named as one (``sitemaps.html`` and ``NAME.sitemaps.html``, or ``NAME.html`` / ``NAME.2.html``
     beside ``NAME.xml`` or ``NAME.xml.gz``) and naming our generator in its first bytes.
-    A check of a built folder takes these for no pages of the site."""
+    A check of a built folder takes these for no pages of the site. ``siblings``: the
+    names of the files in the page's folder, where a walk has them (else each is looked for)."""
     folder, name = os.path.split(path)
     if not name.endswith(".html"):
         return False
@@ -95,7 +97,9 @@ def is_view(path: str) -> bool:
         number = stem.rpartition(".")[2]
         if number.isdigit() and number[:1] != "0":
             stem = stem.rpartition(".")[0]
-        if not any(os.path.isfile(os.path.join(folder, stem + ext)) for ext in (".xml", ".xml.gz")):
+        beside = (stem + ".xml", stem + ".xml.gz")
+        if not (any(name in siblings for name in beside) if siblings is not None
+                else any(os.path.isfile(os.path.join(folder, name)) for name in beside)):
             return False
     try:
         with open(path, "rb") as handle:

@@ -83,6 +83,14 @@ def walk_inside(folder: str) -> Iterator[tuple[str, str | None]]:
     folder). Hidden files and folders are skipped; no folder link is followed. The
     kind of each entry comes with the folder's listing, so a file that is no link costs
     no call of its own: it lies where its folder does."""
+    for path, real, _ in walk_listed(folder):
+        yield path, real
+
+
+def walk_listed(folder: str) -> Iterator[tuple[str, str | None, frozenset[str] | None]]:
+    """As ``walk_inside``, each file with the names of the files beside it in its real
+    folder (hidden ones too), from the listing the walk reads anyway: None for a link
+    (its real folder is another one)."""
     root = os.path.realpath(folder)
     prefix = root.rstrip(os.sep) + os.sep
     pending = [(folder, root)]
@@ -94,6 +102,7 @@ def walk_inside(folder: str) -> Iterator[tuple[str, str | None]]:
         except OSError:  # unreadable or vanished: as os.walk, passed over
             continue
         folders = []
+        siblings: frozenset[str] | None = None
         for entry in entries:
             if entry.name.startswith("."):
                 continue
@@ -103,9 +112,23 @@ def walk_inside(folder: str) -> Iterator[tuple[str, str | None]]:
                 elif entry.is_symlink():
                     if regular_file(entry.path):
                         real = os.path.realpath(entry.path)
-                        yield entry.path, (real if real == root or real.startswith(prefix) else None)
+                        yield entry.path, (real if real == root or real.startswith(prefix) else None), None
                 elif entry.is_file(follow_symlinks=False):
-                    yield entry.path, os.path.join(top_real, entry.name)
+                    if siblings is None:
+                        siblings = _files(entries)
+                    yield entry.path, os.path.join(top_real, entry.name), siblings
             except OSError:
                 continue
         pending.extend(reversed(folders))
+
+
+def _files(entries: list[os.DirEntry[str]]) -> frozenset[str]:
+    """The names of a listing's files (a link to a file included, as os.path.isfile says)."""
+    names = []
+    for entry in entries:
+        try:
+            if entry.is_file():
+                names.append(entry.name)
+        except OSError:
+            continue
+    return frozenset(names)

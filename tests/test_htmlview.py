@@ -120,3 +120,27 @@ def test_a_check_of_a_built_folder_takes_the_views_for_no_pages(tmp_path: Path) 
     assert sorted((d.code, d.url) for d in result.collector.sorted()) == [("U113", "https://e.com/b"),
                                                                           ("U114", "https://e.com/a.html")]
     assert [os.path.basename(str(f["file"])) for f in result.files if f.get("kind") == "html"] == ["a.html"]
+
+
+def test_a_view_is_told_the_same_from_the_walks_listing_as_by_looking(tmp_path: Path) -> None:
+    """The folder walk hands each file the names beside it (so a check of a large built
+    site looks for no sitemap beside each page); the verdict is the one the files give."""
+    from sitemap_ext.folder import is_view
+    from sitemap_ext.safeio import walk_listed
+
+    mark = '<html><head><meta name="generator" content="sitemap-ext output.html"></head></html>'
+    (tmp_path / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    (tmp_path / "sitemap.html").write_text(mark, encoding="utf-8")  # a view: its sitemap beside it
+    (tmp_path / "sitemap.2.html").write_text(mark, encoding="utf-8")  # its second page
+    (tmp_path / "news.html").write_text(mark, encoding="utf-8")  # the mark, but no news.xml: a page
+    (tmp_path / "plain.html").write_text("<html></html>", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "sitemap.html").write_text(mark, encoding="utf-8")  # its sitemap is elsewhere
+    (tmp_path / "sub" / "linked.html").symlink_to(tmp_path / "sitemap.html")
+    listed = {os.path.relpath(path, tmp_path): (real, siblings) for path, real, siblings in walk_listed(str(tmp_path))}
+    assert listed["sitemap.html"][1] == {"sitemap.xml", "sitemap.html", "sitemap.2.html", "news.html", "plain.html"}
+    assert listed[os.path.join("sub", "linked.html")][1] is None  # a link: its real folder is another one
+    verdicts = {name: is_view(str(real), siblings) for name, (real, siblings) in listed.items()}
+    assert verdicts == {name: is_view(str(real)) for name, (real, _) in listed.items()}
+    assert sorted(name for name, view in verdicts.items() if view) == sorted([
+        os.path.join("sub", "linked.html"), "sitemap.2.html", "sitemap.html"])

@@ -14,7 +14,7 @@ from ..folder import retained_files
 from ..read.live import sitemap_lines
 from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
-from ..safeio import Refused, open_regular, walk_inside
+from ..safeio import Refused, open_regular, walk_listed
 from ..urls import origin_text
 from .header_files import HeaderSite, header_files_in
 from .judge_file import Task, is_page
@@ -33,7 +33,7 @@ class FolderWalk(RunState):
         retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
         headers = header_files_in(folder)  # (_headers, vercel.json: applied to every file, once all are known)
         served: list[str] = []
-        for path, real in walk_inside(folder):
+        for path, real, siblings in walk_listed(folder):
             if real is None or path in retained:  # a link out; a previous build's file
                 self.skipped.append(display_name(path))
                 continue
@@ -46,7 +46,7 @@ class FolderWalk(RunState):
                 self._robots(path)
                 continue
             if self.options.html != "off" and path.lower().endswith((".html", ".htm")):
-                task = self._task(path, None, None, False)  # a page, most likely: its worker reads its content
+                task = self._task(path, None, None, False, siblings)  # a page, most likely: its worker reads it
                 if task is not None:
                     pages.append(task)
                     if len(pages) == PAGE_BATCH:

@@ -66,12 +66,13 @@ class RunState:
         self.clusters = ClusterIndex(self.collector)
 
 
-    def _task(self, path: str, sniffed: Sniffed | None, url: str | None, submitted: bool) -> Task | None:
+    def _task(self, path: str, sniffed: Sniffed | None, url: str | None, submitted: bool,
+              siblings: frozenset[str] | None = None) -> Task | None:
         real = self._real.pop(path, None) or os.path.realpath(path)
         if real in self._done:
             return None
         if sniffed is None or is_page(path, sniffed):
-            url = self._page_url(real) if self.options.html != "off" else None
+            url = self._page_url(real, siblings) if self.options.html != "off" else None
             if url is None:  # a page whose URL is not known (no --base-url for its folder)
                 self.skipped.append(display_name(path))
                 return None
@@ -147,14 +148,15 @@ class RunState:
         links resolved first): an untrusted index cannot point the check elsewhere."""
         return inside(candidate, self.roots) and regular_file(candidate)
 
-    def _page_url(self, real: str) -> str | None:
-        """A built page's URL, through --base-url and the conventions of --html."""
+    def _page_url(self, real: str, siblings: frozenset[str] | None = None) -> str | None:
+        """A built page's URL, through --base-url and the conventions of --html
+        (``siblings``: the files beside it, where the walk listed them)."""
         for prefix, root in self._base_roots():
             if real.startswith(root + os.sep):
                 relative = "/".join(real[len(root) + 1:].split(os.sep))
                 if is_error_page(relative):  # served with an error status: no page, in any language
                     return None
-                if relative.endswith(".html") and is_view(real):  # a build's HTML view of its sitemaps
+                if relative.endswith(".html") and is_view(real, siblings):  # a build's HTML view of its sitemaps
                     return None
                 if not name_is_utf8(relative):
                     rules.files.name_not_utf8(self.collector.report, Where(display_name(real)))
