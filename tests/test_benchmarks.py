@@ -36,3 +36,17 @@ def test_each_bare_writer_writes_the_builds_bytes(shape, tmp_path: Path, monkeyp
     SHAPES.bare(shape, str(source), str(tmp_path / "bare"))
     ours, bare = SHAPES.files_of(str(tmp_path / "ours")), SHAPES.files_of(str(tmp_path / "bare"))
     assert len(ours) > 2 and ours == bare
+
+
+def test_the_record_path_benchmark_hands_the_builds_pages_to_the_rules_and_they_find_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/record_path.py times the build with each URL it writes handed to the
+    check's entry rules; it stops (SystemExit) if the rules find anything in them."""
+    spec = importlib.util.spec_from_file_location("record_path", ROOT / "benchmarks" / "record_path.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--rows", "300", "--repeat", "1"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [row.split()[0] for row in rows] == ["shape", "w", "single"]
+    assert all(float(row.split()[3]) > 0 for row in rows[1:])
