@@ -19,6 +19,7 @@ from . import check as check_cmd
 from . import diff as diff_cmd
 from . import rules as rules_cmd
 from . import submit as submit_cmd
+from .heap import give_back_large_blocks
 
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
             "the system clock)")
@@ -182,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    give_back_large_blocks()
     try:
         code = main()
         sys.stdout.flush()
