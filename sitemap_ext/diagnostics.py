@@ -296,3 +296,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
     found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+CODES: tuple[Code, ...] = (
+    Code("C102", Severity.ERROR, "unknown-key", "A key the format does not define (often a misspelling)."),
+)
