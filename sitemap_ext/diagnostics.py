@@ -1,9 +1,10 @@
 """Diagnostics as data, and the collector every stage reports into.
 
-A diagnostic has a stable code (see ``codes.py``), a severity taken from the
-code's registry entry, a message saying what is wrong and how to fix it, and a
-location: file, line, column for descriptions and text input, the URL for
-sitemap input. Printing is the CLI's job; nothing here writes to a stream.
+A diagnostic has a stable code (declared as a ``Code`` in the module that reports
+it, gathered in ``codes.py``), a severity taken from the code's registry entry, a
+message saying what is wrong and how to fix it, and a location: file, line, column
+for descriptions and text input, the URL for sitemap input. Printing is the CLI's
+job; nothing here writes to a stream.
 """
 
 from __future__ import annotations
