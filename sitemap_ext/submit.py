@@ -109,8 +109,9 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
                  collector: Collector, listed: Callable[[str], None] | None = None) -> SubmitResult:
     """Submit the URLs pending in the state at ``state_path`` (see the module's
     docstring). A state that cannot be read is F105 (O108 when ``description`` names
-    another description than the state's). ``listed``: each URL a dry run would send
-    goes to it, as it is read, instead of into ``would_send``."""
+    another description than the state's), into ``collector`` (its caller's, made with
+    the registry of codes). ``listed``: each URL a dry run would send goes to it, as it
+    is read, instead of into ``would_send``."""
     result = SubmitResult(collector)
     lock = None
     try:
