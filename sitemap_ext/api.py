@@ -256,7 +256,7 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
             return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls
 
         return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
-                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe)
+                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY)
 
 
 def _arguments(base_urls: Any, jobs: Any, policy: Any, cross_submitted: Any, allow_read: Any, max_per_code: Any,

@@ -1,9 +1,10 @@
 """Diagnostics as data, and the collector every stage reports into.
 
-A diagnostic has a stable code (see ``codes.py``), a severity taken from the
-code's registry entry, a message saying what is wrong and how to fix it, and a
-location: file, line, column for descriptions and text input, the URL for
-sitemap input. Printing is the CLI's job; nothing here writes to a stream.
+A diagnostic has a stable code (declared as a ``Code`` in the module that reports
+it, gathered in ``codes.py``), a severity taken from the code's registry entry, a
+message saying what is wrong and how to fix it, and a location: file, line, column
+for descriptions and text input, the URL for sitemap input. Printing is the CLI's
+job; nothing here writes to a stream.
 """
 
 from __future__ import annotations
@@ -296,3 +297,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
     found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+CODES: tuple[Code, ...] = (
+    Code("C102", Severity.ERROR, "unknown-key", "A key the format does not define (often a misspelling)."),
+)

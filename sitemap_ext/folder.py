@@ -11,6 +11,7 @@ import os
 from collections.abc import Collection
 from typing import Any
 
+from .diagnostics import Code, Severity
 from .safeio import Refused, read_bounded
 
 try:  # POSIX; elsewhere builds are not locked
@@ -128,3 +129,8 @@ def lock_folder(folder: str) -> int | None:
         raise FolderBusy(f"another sitemap-ext build or submission is using {folder}; run them one after "
                          "another") from None
     return descriptor
+
+
+CODES: tuple[Code, ...] = (
+    Code("F103", Severity.ERROR, "output-locked", "Another build is writing into the same output folder.", io=True),
+)

@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import quote
 
+from .diagnostics import Code, Severity
+
 FORMAT = "sitemap-ext state"
 VERSION = "1"
 _HEADER = b"SQLite format 3\0"
@@ -246,4 +248,10 @@ def _row(found: tuple[object, ...], path: str) -> Row:
     return Row._make(found)
 
 
-__all__ = ["FORMAT", "Row", "State", "StateError", "VERSION", "connect", "missing", "read_meta"]
+CODES: tuple[Code, ...] = (
+    Code("F105", Severity.ERROR, "state-unreadable",
+         "A build state file cannot be used: not SQLite, damaged, or not a sitemap-ext state.", io=True),
+    Code("O108", Severity.ERROR, "state-other-site", "A build state file was written for another site description."),
+)
+
+__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "missing", "read_meta"]

@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from .codes import REGISTRY
-from .diagnostics import Collector, Where
+from .diagnostics import Code, Collector, Severity, Where
 from .folder import FolderBusy, lock_folder
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_transport import answer
@@ -107,12 +106,13 @@ class _Run:
 def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT, key_location: str | None = None,
                  dry_run: bool = False, fetch: FetchOptions | None = None, batch: int = MAX_BATCH,
                  progress: Callable[[SubmitProgress], None] | None = None, description: str | None = None,
-                 collector: Collector | None = None, listed: Callable[[str], None] | None = None) -> SubmitResult:
+                 collector: Collector, listed: Callable[[str], None] | None = None) -> SubmitResult:
     """Submit the URLs pending in the state at ``state_path`` (see the module's
     docstring). A state that cannot be read is F105 (O108 when ``description`` names
-    another description than the state's). ``listed``: each URL a dry run would send
-    goes to it, as it is read, instead of into ``would_send``."""
-    result = SubmitResult(collector if collector is not None else Collector(REGISTRY))
+    another description than the state's), into ``collector`` (its caller's, made with
+    the registry of codes). ``listed``: each URL a dry run would send goes to it, as it
+    is read, instead of into ``would_send``."""
+    result = SubmitResult(collector)
     lock = None
     try:
         # (the lock a build into the state's folder takes: no build replaces the state meanwhile)
@@ -302,5 +302,15 @@ def key_problem(key: object) -> str | None:
     return None
 
 
-__all__ = ["DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_problem",
+CODES: tuple[Code, ...] = (
+    Code("R111", Severity.ERROR, "indexnow-key-file",
+         "The IndexNow key file at a host's root is missing or does not hold the key; nothing is sent for that host."),
+    Code("R112", Severity.ERROR, "indexnow-refused", "An IndexNow endpoint refused a submission (400, 403, 422)."),
+    Code("R113", Severity.ERROR, "indexnow-unavailable",
+         "An IndexNow endpoint cannot be reached, or answers 429 or 5xx after the retries."),
+    Code("R114", Severity.INFO, "indexnow-key-pending",
+         "An IndexNow endpoint took URLs while it validates the key (202)."),
+)
+
+__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_problem",
            "submit_state"]

@@ -145,9 +145,9 @@ def test_a_recursive_alias_and_control_characters_give_diagnostics(make_site: Ca
 
 def test_a_description_too_large_is_refused(make_site: Callable[..., Path], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitemap_ext.read.site_yaml as site_module
+    import sitemap_ext.read.description_file as description_file  # (where a description's text is read)
 
-    monkeypatch.setattr(site_module, "MAX_DESCRIPTION_BYTES", 100)
+    monkeypatch.setattr(description_file, "MAX_DESCRIPTION_BYTES", 100)
     site = make_site(HEAD + "pages:\n" + "".join(f"  - loc: /p{i}/\n" for i in range(20)))
     result = build(str(site), str(tmp_path / "out"))
     assert found(result) == [("F101", "site.yaml", None, None)]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..codes import REGISTRY
 from ..diagnostics import Collector
 from ..limits import MAX_STORED_PER_CODE
 from ..read.http import FetchOptions
@@ -99,7 +100,7 @@ def read_side(given: str, reading: Reading) -> Side:
     # no million objects), but errors are all kept: the diff compares every one.
     result = check_inputs([given], {}, reading.now, base_urls, reading.jobs, reading.policy, (),
                           MAX_STORED_PER_CODE, False, 0, reading.html, reading.fetch, 0, 0.0, reading.progress,
-                          describe, diff=True)
+                          describe, registry=REGISTRY, diff=True)
     side = Side(given, result, _base(given))
     if result.index is not None:
         side.keys, side.firsts, side.lastmods = _listed(result.index)

@@ -1,5 +1,5 @@
-"""One file of a site description: how findings name it, and typed access to its values
-(a wrong type is reported where the value is written, and gives None)."""
+"""One file of a site description: its text, how findings name it, and typed access to
+its values (a wrong type is reported where the value is written, and gives None)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..diagnostics import Collector, Where, unknown_keys
-from .description_findings import out_of_range, wrong_shape
+from ..limits import MAX_DESCRIPTION_BYTES
+from ..safeio import Refused, read_bounded
+from .description_findings import out_of_range, unreadable, wrong_shape
 from .yaml_doc import Doc, Path
 
 
@@ -26,6 +28,27 @@ def display_name(path: str) -> str:
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 
+
+def read_text(path: str, collector: Collector, display: str, code: str = "F101",
+              where: Where | None = None) -> str | None:
+    """A site description's text (at most ``MAX_DESCRIPTION_BYTES``, a regular file)."""
+    try:
+        data = read_bounded(path, MAX_DESCRIPTION_BYTES)
+    except Refused as exc:
+        hint = "; move page lists into a CSV or JSON Lines source" if "larger" in str(exc) else ""
+        collector.report(code, f"cannot read {display}: it is {exc}{hint}", where or Where(display))
+        return None
+    except (OSError, ValueError) as exc:
+        collector.report(code, f"cannot read {display}: {getattr(exc, 'strerror', None) or exc}",
+                         where or Where(display))
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        unreadable(collector.report, f"{display} is not valid UTF-8 ({exc.reason}); save it as UTF-8",
+                   Where(display, line))
+        return None
 
 
 class TypedDoc:

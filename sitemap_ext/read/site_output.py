@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Collector
+from ..diagnostics import Code, Collector, Severity
 from ..folder import XSL_FILE, reserved_name, safe_relative_name
 from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from ..urls import normalise
@@ -179,3 +179,7 @@ def _file_name_problem(key: str, name: str) -> str | None:
         return "takes no placeholders"
     return None
 
+
+CODES: tuple[Code, ...] = (
+    Code("C108", Severity.ERROR, "bad-output-name", "An output file name escapes the output folder or lacks {n}."),
+)

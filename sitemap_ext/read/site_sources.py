@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Collector, Where
+from ..diagnostics import Code, Collector, Severity, Where
 from ..safeio import inside, regular_file
 from ..urls import normalise
 from .description_file import TypedDoc, display_name
@@ -187,3 +187,9 @@ def _lastmod_place(item: Any) -> tuple[str, ...] | None:
             return ("time", kind, text[5:])
     return None
 
+
+CODES: tuple[Code, ...] = (
+    Code("S107", Severity.ERROR, "source-format-unknown", "A source's format cannot be told from its name."),
+    Code("S108", Severity.ERROR, "source-outside",
+         "A source lies outside the site description's folder (and the folders --allow-read names)."),
+)

@@ -17,14 +17,12 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import dates, langtags
-from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
+from ..diagnostics import NOWHERE, Code, Collector, Diagnostic, Severity, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
-from ..limits import MAX_DESCRIPTION_BYTES
-from ..safeio import Refused, read_bounded
 from ..urls import normalise, origin_of
-from .description_file import TypedDoc, display_name
-from .description_findings import given_twice, missing, unreadable, wrong_shape
+from .description_file import TypedDoc, display_name, read_text
+from .description_findings import given_twice, missing, wrong_shape
 from .normalised import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source, Unit
 from .pages import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
@@ -44,29 +42,6 @@ LOCALE_KEYS = ("prefix", "host")
 INCLUDED_KEYS = ("defaults", "pages", "sources", "include")
 SITE_KEYS = ("base_url", "now")
 DEFAULT_KEYS = ("lastmod", "changefreq", "priority")
-
-
-def read_text(path: str, collector: Collector, display: str, code: str = "F101",
-              where: Where | None = None) -> str | None:
-    """A site description's text (at most ``MAX_DESCRIPTION_BYTES``, a regular file)."""
-    try:
-        data = read_bounded(path, MAX_DESCRIPTION_BYTES)
-    except Refused as exc:
-        hint = "; move page lists into a CSV or JSON Lines source" if "larger" in str(exc) else ""
-        collector.report(code, f"cannot read {display}: it is {exc}{hint}", where or Where(display))
-        return None
-    except (OSError, ValueError) as exc:
-        collector.report(code, f"cannot read {display}: {getattr(exc, 'strerror', None) or exc}",
-                         where or Where(display))
-        return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        unreadable(collector.report, f"{display} is not valid UTF-8 ({exc.reason}); save it as UTF-8",
-                   Where(display, line))
-        return None
-
 
 
 def stand_in() -> str:
@@ -418,3 +393,11 @@ def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | 
     ``pages``: an iterable of pages, read as the site is built (a ``PageStream``)."""
     doc = Doc(file=OBJECTS, data=dict(data))
     return _Loader(collector, None, ()).load_doc(doc, os.path.join(os.getcwd(), OBJECTS), now, pages)
+
+
+CODES: tuple[Code, ...] = (
+    Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself."),
+    Code("C114", Severity.ERROR, "include-outside",
+         "An include lies outside the site description's folder (and the folders --allow-read names)."),
+    Code("C115", Severity.WARNING, "include-repeated", "A file is included more than once; it is read once."),
+)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ..diagnostics import Code, Severity
 from ..limits import MAX_BYTES_PER_FILE
 from ..safeio import Refused, open_regular
 
@@ -249,3 +250,10 @@ def sniff_open(path: str) -> Opened | None:
         return None
     return Opened(kind_of(first[:_PEEK]), raw, first)
 
+
+CODES: tuple[Code, ...] = (
+    Code("F101", Severity.ERROR, "input-unreadable", "An input file or folder cannot be read.", io=True),
+    Code("X103", Severity.ERROR, "xml-encoding", "The file is not UTF-8."),
+    Code("X109", Severity.ERROR, "file-too-large", "A file over 52,428,800 bytes uncompressed; reading stops there."),
+    Code("X114", Severity.ERROR, "gzip-invalid", "A .gz file that is not valid gzip, or is truncated."),
+)

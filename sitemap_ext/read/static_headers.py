@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from ..diagnostics import Code, Severity
 from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES
 from ..safeio import Refused, read_bounded
 from .link_header import Columns, Problem
@@ -300,5 +301,11 @@ def _escape_length(text: str, at: int) -> int:
     return 12 if "d800" <= high <= "dbff" and text[at + 6:at + 8] == "\\u" else 6
 
 
-__all__ = ["HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
+CODES: tuple[Code, ...] = (
+    Code("H121", Severity.ERROR, "headers-file-invalid",
+         "A _headers line that is neither a path pattern nor an indented 'Name: value' header, or a vercel.json "
+         "whose headers are not of the documented shape; that rule is not read."),
+)
+
+__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
            "read_headers_file", "vercel_matcher"]

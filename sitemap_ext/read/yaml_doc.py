@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..diagnostics import Collector, Where
+from ..diagnostics import Code, Collector, Severity, Where
 from ..limits import MAX_YAML_NODES
 from .description_findings import given_twice, unreadable, wrong_shape
 
@@ -409,3 +409,10 @@ def load_yaml(
         return None
     doc.data = _Converter(doc, collector, env).convert(node, ())
     return doc
+
+
+CODES: tuple[Code, ...] = (
+    Code("C105", Severity.ERROR, "undefined-variable",
+         "${VAR} names an unset environment variable and gives no default."),
+    Code("C110", Severity.ERROR, "yaml-too-large", "The YAML expands (through aliases) past the node limit."),
+)

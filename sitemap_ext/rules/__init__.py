@@ -2,16 +2,19 @@
 
 A rule is a function of a record (``record.py``) and a ``Context``; it never
 knows which reader made the record. The registry is explicit (no discovery by
-import): each line names the rule, what it judges, and its codes. The severity
-and the one-line summary of each code are in ``codes.py``; the rule's
-docstring is its documentation, with its sources in the module's docstring and
-in specs/rules.md. Adding a rule is one function and one line here; adding a
-reader is a module that yields records, and every rule then applies to it.
+import): each line names the rule, what it judges, and its codes. The severity,
+name and one-line summary of each code are declared beside the function that
+reports it, in the ``CODES`` at the end of its module (``codes.py`` gathers
+them); the rule's docstring is its documentation, with its sources in the
+module's docstring and in specs/rules.md. Adding a rule to a module is one
+function, its codes in that module's ``CODES``, and one line here (a new module
+adds one line to ``codes.py`` too); adding a reader is a module that yields
+records, and every rule then applies to it.
 
 Codes a reader reports itself (a file it cannot read or parse) and codes the
 cluster rules report once every file is read are listed too, so that every
-checker code has one home (a test holds this list, codes.py and specs/rules.md
-together).
+checker code has one home (a test holds this list, the registry of codes and
+specs/rules.md together).
 """
 
 from __future__ import annotations

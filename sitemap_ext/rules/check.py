@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..codes import REGISTRY
 from ..dates import default_clock, format_instant, now_argument, parse_now
-from ..diagnostics import Collector, Where
+from ..diagnostics import Code, Collector, Severity, Where
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..pool import default_jobs
 from ..read.http import FetchOptions
@@ -23,8 +22,10 @@ from ..read.yaml_doc import is_site_yaml
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .clusters import ClusterIndex, Coverage
-from .config import Policy
 from .run import Options, Run
+
+if TYPE_CHECKING:
+    from .config import Policy
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -105,15 +106,17 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                  policy: Policy | None, cross_submitted: Sequence[str], max_per_code: int | None,
                  only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
                  pages: int | str | None, delay: float, progress: Callable[[str], None] | None,
-                 describe: Describe, *, diff: bool = False) -> CheckResult:
+                 describe: Describe, *, registry: dict[str, Code], diff: bool = False) -> CheckResult:
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
-    API wires in: the judge imports no writer). For a ``diff``, the cluster index of
+    API wires in: the judge imports no writer), and ``registry`` is every code
+    (``codes.REGISTRY``, wired in too: it gathers the codes of this module and of every
+    module the judge imports, so none of them imports it). For a ``diff``, the cluster index of
     every entry read, each with its lastmod, is kept in ``result.index``, and every
     error is kept past ``max_per_code`` (which then bounds the warnings and infos)."""
     budget = _pages_budget(pages)
     now = now_argument(now)
-    collector = Collector(REGISTRY, policy=policy, limit=max_per_code, errors_kept=diff)
+    collector = Collector(registry, policy=policy, limit=max_per_code, errors_kept=diff)
     result = CheckResult(collector)
     given = now  # a site description without it takes its site.now, or the default clock
     if now is None:
@@ -123,7 +126,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     urls = [path for path in paths if is_url(path)]
     sitemaps, passed_over = _describe_sites(paths, result, given, only_site_yaml, describe)
     if sitemaps or urls:
-        options = Options(now=result.now, base_urls=parse_base_urls(base_urls),
+        options = Options(registry, now=result.now, base_urls=parse_base_urls(base_urls),
                           cross_submitted=_cross_hosts(cross_submitted), policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html, lastmods=diff,
                           errors_kept=diff)
@@ -208,7 +211,7 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
                     submitted.add(sitemap)
                     if origin_text(sitemap).lower() != origin:
                         cross.add(origin)  # this host lets that host's sitemap list its URLs
-            attempt = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code,
+            attempt = Collector(options.registry, policy=options.policy, limit=options.max_per_code,
                                 errors_kept=options.errors_kept)
             run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
                       submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
@@ -244,3 +247,9 @@ def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
         url, _, folder = pair.partition("=")
         out.append((url if url.endswith("/") else url + "/", folder))
     return tuple(sorted(out, key=lambda pair: len(pair[0]), reverse=True))
+
+
+CODES: tuple[Code, ...] = (
+    Code("F104", Severity.ERROR, "nothing-to-check",
+         "A check found no sitemap, feed or site description among its inputs."),
+)

@@ -11,6 +11,7 @@ a key signal, with date and time.
 from __future__ import annotations
 
 from ..dates import format_instant
+from ..diagnostics import Code, Severity
 from .context import Context, Report
 
 MOST_AT_LEAST = 5  # entries, as D103: fewer sharing one date say little
@@ -62,3 +63,12 @@ def moved_same_content(report: Report, url: str, before: str, now: str, at: obje
     template) and search engines learn to distrust it."""
     report("D110", f"the lastmod of {url} moved from {before} to {now} since the last build, but its content did "
            "not change; give the date its content last changed (lastmod: content)", at, url=url)
+
+
+CODES: tuple[Code, ...] = (
+    Code("D109", Severity.WARNING, "lastmod-not-credible",
+         "Most lastmods of a file are its newest one, or all of a large file's fall within one minute: the time it "
+         "was generated, not when pages changed."),
+    Code("D110", Severity.WARNING, "lastmod-moved-same-content",
+         "A page's lastmod moved since the last build while its content digest did not."),
+)

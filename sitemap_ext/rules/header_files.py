@@ -16,7 +16,7 @@ import os
 import posixpath
 from dataclasses import dataclass
 
-from ..diagnostics import Where
+from ..diagnostics import Code, Severity, Where
 from ..read.html import page_url
 from ..read.link_header import Problem, read_links
 from ..read.record import UrlEntry
@@ -118,4 +118,9 @@ class HeaderFiles(RunState):
         return None
 
 
-__all__ = ["HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]
+CODES: tuple[Code, ...] = (
+    Code("H120", Severity.WARNING, "header-rule-no-file",
+         "A _headers or vercel.json rule that gives hreflang links names no file of the built site."),
+)
+
+__all__ = ["CODES", "HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import langtags
+from ..diagnostics import Code, Severity
 from ..read.record import UrlEntry
 from ..urls import resolve_http, url_key
 from .context import Context, Report
@@ -213,3 +214,17 @@ def links(entry: UrlEntry, ctx: Context) -> None:
                    column=columns[place] if columns else None)
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
         no_self(ctx.report, ctx.loc, entry.line)
+
+
+CODES: tuple[Code, ...] = (
+    Code("L114", Severity.INFO, "hreflang-uk-ukrainian",
+         "'uk' (Ukrainian) beside only English versions, or on a .uk host: often meant as the United Kingdom, which is"
+         " en-GB."),
+    Code("H101", Severity.ERROR, "hreflang-link-malformed", "An xhtml:link without rel=alternate, hreflang or href."),
+    Code("H102", Severity.ERROR, "hreflang-href-invalid", "An alternate's href is relative or not an http(s) URL."),
+    Code("H103", Severity.ERROR, "hreflang-no-self", "A URL with alternates does not list itself among them."),
+    Code("H106", Severity.ERROR, "hreflang-code-twice", "One hreflang code names two URLs in one cluster."),
+    Code("H107", Severity.ERROR, "hreflang-url-twice",
+         "One URL is listed under two different languages (regions of one language may share a URL)."),
+    Code("H108", Severity.ERROR, "hreflang-x-default-twice", "A cluster has more than one x-default."),
+)

@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from .. import langtags, rules
-from ..codes import REGISTRY
-from ..diagnostics import Collector, Diagnostic, Where
+from ..diagnostics import Code, Collector, Diagnostic, Severity, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..read.html import PageHead, Placed, read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
@@ -27,9 +26,11 @@ from ..read.text import read_text
 from ..read.xml import read_xml
 from ..urls import resolve_http, url_key
 from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
-from .config import Policy
 from .context import Context
 from .hreflang import Judged, judge_links
+
+if TYPE_CHECKING:
+    from .config import Policy
 
 _TAG_LINES = 64  # a start tag is looked for this many lines back
 _LONG_LINE = 1 << 16
@@ -39,6 +40,9 @@ _STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
 
 @dataclass(frozen=True)
 class Options:
+    # Every code and its severity (codes.REGISTRY, which the check is given): this module
+    # is below the modules the registry gathers, so it takes it from the check.
+    registry: dict[str, Code]
     now: float | None = None
     base_urls: tuple[tuple[str, str], ...] = ()  # (URL prefix, folder), longest first
     cross_submitted: frozenset[str] = frozenset()  # origins
@@ -91,7 +95,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
             opened.close()
         return FileResult({}, [], Counter(), Counter(), None, resniffed=(task.path, sniffed))
     display = task.display or display_name(task.path)
-    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code,
+    collector = Collector(options.registry, policy=options.policy, limit=options.max_per_code,
                           errors_kept=options.errors_kept)
 
     facts = FileFacts(display, url=task.url, submitted=task.submitted)
@@ -129,7 +133,7 @@ def check_headers(display: str, entries: list[UrlEntry], options: Options,
     (kind HEADER). ``display`` names where they were read (a _headers file, a fetched
     URL). A rule applied to many files says a finding at its place once, unless the
     finding names the file's URL."""
-    collector = Collector(REGISTRY, policy=options.policy, limit=options.max_per_code)
+    collector = Collector(options.registry, policy=options.policy, limit=options.max_per_code)
     facts = FileFacts(display, kind="headers")
     said: set[tuple[str, int | None, int | None, str]] = set()
 
@@ -375,3 +379,11 @@ def _file_lines(path: str) -> Iterator[bytes]:
             pending = pending[-_LONG_LINE:]  # only a line's end can matter here
         yield from lines
     yield pending
+
+
+CODES: tuple[Code, ...] = (
+    Code("L113", Severity.INFO, "html-lang-differs",
+         "A built page's <html lang> names another language than its own hreflang code."),
+    Code("X116", Severity.INFO, "file-misnamed",
+         "A file's name says one kind (.txt, .xml, .gz) and its content another; it is read as its content."),
+)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..diagnostics import Code, Severity
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
@@ -92,3 +93,12 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
         ctx.report("N109", "children of news:news are out of the XSD's order: publication, publication_date, "
                    "title; search engines read any order", item.line, url=ctx.loc)
     news.parse(dict(item.fields), _context(ctx, ctx.loc, item), None)
+
+
+CODES: tuple[Code, ...] = (
+    Code("V116", Severity.WARNING, "video-order",
+         "Children of a video:video out of the XSD's strict order; search engines read any order."),
+    Code("N106", Severity.ERROR, "news-too-many", "More than 1,000 news entries in one sitemap."),
+    Code("N109", Severity.WARNING, "news-order",
+         "Children of news:news out of the XSD's order; search engines read any order."),
+)

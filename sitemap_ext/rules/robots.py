@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..diagnostics import Code, Severity
 from ..read.robots import CRAWLER, parse_robots
 from ..urls import origin_text
 from .context import Context, Report
@@ -36,3 +37,9 @@ def named_disallowed(report: Report, url: str, at: Any) -> None:
     """R107, for an alternate the sitemaps name (a live check fetches no such page)."""
     report("R107", f"{url} is named by the sitemaps, but robots.txt disallows it for {CRAWLER}: search engines do "
            "not crawl it, and this check does not fetch it", at, url=url)
+
+
+CODES: tuple[Code, ...] = (
+    Code("R107", Severity.ERROR, "url-disallowed",
+         "A listed URL is one its host's robots.txt disallows for Googlebot."),
+)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..diagnostics import Code, Severity
 from ..read.record import IndexEntry, Stray, UrlEntry
 from .context import Context
 
@@ -62,3 +63,12 @@ def stray(element: Stray, ctx: Context) -> None:
     """X112: an element where only entries belong."""
     container = _CONTAINER.get(ctx.facts.kind or "", "the root")
     ctx.report("X112", f"<{element.name}> does not belong in {container}; search engines ignore it", element.line)
+
+
+CODES: tuple[Code, ...] = (
+    Code("X106", Severity.WARNING, "xml-order",
+         "Elements out of the order the XSD requires (loc, lastmod, changefreq, priority, extensions); search engines "
+         "read any order."),
+    Code("X107", Severity.ERROR, "xml-loc", "A url or sitemap entry without exactly one loc."),
+    Code("X112", Severity.WARNING, "xml-unknown-element", "An element the sitemap schemas do not define."),
+)

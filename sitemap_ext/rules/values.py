@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, xsd_rejects
+from ..diagnostics import Code, Severity
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
 from .context import Context, Report
@@ -131,3 +132,10 @@ def priority(entry: object, ctx: Context) -> None:
     value: Value | None = entry.priority  # type: ignore[attr-defined]
     if value is not None:
         judge_priority(value.text, ctx.report, value.line, ctx.loc)
+
+
+CODES: tuple[Code, ...] = (
+    Code("D102", Severity.WARNING, "lastmod-future", "A lastmod lies after the build or check time."),
+    Code("D104", Severity.ERROR, "changefreq-invalid", "A changefreq is not one of the seven values."),
+    Code("D105", Severity.ERROR, "priority-invalid", "A priority is not a number from 0.0 to 1.0."),
+)

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
+from ..diagnostics import Code
 from ..pool import process_pool
 from .cluster_log import ClusterLog
 from .judge_file import FileResult, Options, Task, check_file
 
 PAGE_BATCH = 64  # built pages handed to a worker at once
 IN_FLIGHT = 8  # batches of pages per worker handed over and not yet taken
+
+# A worker's registry of codes: handed over once, as its pool starts (in place where the
+# pool forks), not in the options of every batch (19 KB to pickle each time).
+_WORKER_REGISTRY: dict[str, Code] = {}
 
 
 class Planner(Protocol):
@@ -56,8 +62,8 @@ class Workers:
         if self.pool is None and (options.jobs < 2 or alone):
             return Pending(partial(work_batch, tasks, options, self.run.noted))
         if self.pool is None:
-            self.pool = process_pool(options.jobs)
-        return Pending(self.pool.submit(work_batch, tasks, options).result)
+            self.pool = process_pool(options.jobs, _start, (options.registry,))
+        return Pending(self.pool.submit(_pooled_batch, tasks, replace(options, registry={})).result)
 
     def plan(self, tasks: list[Task]) -> list[Pending]:
         """Sitemaps, each in a batch of its own (so that large files spread evenly), and
@@ -79,3 +85,13 @@ def work_batch(tasks: list[Task], options: Options, noted: set[tuple[str, str]] 
         return [check_file(tasks[0], options, noted)], None
     log = ClusterLog(dated=options.lastmods)
     return [check_file(task, options, noted, log) for task in tasks], (log if log.keys else None)
+
+
+def _start(registry: dict[str, Code]) -> None:
+    """In a worker, as it starts: the registry its batches' options leave out."""
+    _WORKER_REGISTRY.update(registry)
+
+
+def _pooled_batch(tasks: list[Task], options: Options) -> tuple[list[FileResult], ClusterLog | None]:
+    """In a worker process: ``work_batch`` with the options' registry put back."""
+    return work_batch(tasks, replace(options, registry=_WORKER_REGISTRY))

@@ -35,8 +35,8 @@ from ..read.sources import SourceReader
 from ..rules.config import Policy
 from ..state import StateError
 from . import parallel
-from .files import Files
-from .output import OutputError, Staging, owner_key
+from .files import Files, no_pages
+from .output import OutputError, Staging, cannot_write, owner_key
 from .page_flow import PageFlow, SourceRows
 from .progress import Meter as _Meter  # (the tests set its interval here)
 from .progress import Progress
@@ -151,7 +151,7 @@ def build(
         try:
             result.urls = _run(site, collector, files, jobs, progress, kept)
         except OSError as exc:  # the disk filled, the folder went away, ...
-            _cannot_write(collector, result.out_dir, exc)
+            cannot_write(collector, result.out_dir, exc)
             return result
         except parallel.Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
@@ -237,10 +237,6 @@ def _staging(path: str | SiteObject, out_dir: str, result: BuildResult) -> Stagi
     return staging
 
 
-def _cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> None:
-    collector.report("F102", f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
-
-
 def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: BuildResult,
             kept: BuildState | None) -> None:
     """The files finished and moved into the output folder, unless the build failed
@@ -252,7 +248,7 @@ def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: Bu
         collector.report(exc.code, str(exc), Where(result.out_dir))
         return
     except OSError as exc:
-        _cannot_write(collector, result.out_dir, exc)
+        cannot_write(collector, result.out_dir, exc)
         return
     if collector.errors or (strict and collector.warnings):
         staging.discard()
@@ -287,7 +283,7 @@ def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
         collector.report(exc.code, str(exc), Where(state.path if state is not None else None))
         return urls
     if urls == 0 and collector.errors == 0:
-        collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site.file, 1, 1))
+        no_pages(collector, site.file)
     return urls
 
 
