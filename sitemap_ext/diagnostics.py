@@ -291,6 +291,12 @@ def unknown_keys(collector: Collector, keys: Iterable[Any], allowed: tuple[str, 
         collector.report("C102", f"unknown key '{key}' in {what}; {hint}", where_of(key), suggestion=guess)
 
 
+def unknown_field(report: Callable[..., Any], message: str, field: Any, suggestion: str | None) -> None:
+    """C102 for a field an extension's mapping does not define, in a description (a
+    sitemap being checked has X112 instead: ``rules.structure.unknown_field``)."""
+    report("C102", message, field, suggestion=suggestion)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """The closest known name to a misspelt one, or None."""
     import difflib

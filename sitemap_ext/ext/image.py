@@ -54,7 +54,7 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
         ctx.report("I104", other_host(host), "loc", once=f"image-host {host}")
     extra: dict[str, str | None] = {}
     for field in DEPRECATED:
-        value = text(raw, field, ctx, code="C103", what=f"image {field}")
+        value = text(raw, field, ctx, what=f"image {field}")
         if value is not None:
             dropped = " It is left out of the output (drop_deprecated)." if ctx.drop_deprecated else ""
             ctx.report("I103", f"image:{field} has been ignored by Google since 2022; remove it.{dropped}", field)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..dates import DateCache, Lastmod, from_python, xsd_rejects
+from ..diagnostics import did_you_mean, unknown_field
 from ..lxml_types import Element
 from ..read.description_findings import wrong_shape
 from ..write.xmlesc import xml_safe
@@ -53,6 +54,9 @@ class MediaContext:
     writing: bool = True  # building (False: checking an existing sitemap)
     # Facts already reported once per run (an image host, say); shared across pages.
     noted: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+    # How a field the extension does not define is reported: C102 in a description,
+    # X112 in a sitemap being checked (``rules.structure.unknown_field``).
+    unknown: Callable[[Reporter, str, Field, str | None], None] = unknown_field
 
     def within(self, *path: str | int) -> MediaContext:
         """The same context, its fields reported below ``path`` (an item of a list, say)."""
@@ -66,12 +70,13 @@ class MediaContext:
             return resolve(value, path + _path(field))
 
         return MediaContext(self.page_loc, sub_report, sub_resolve, self.dates, self.now, self.drop_deprecated,
-                            self.drop_old_news, self.writing, self.noted)
+                            self.drop_old_news, self.writing, self.noted, self.unknown)
 
 
-def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str,
-         max_len: int | None = None) -> str | None:
-    """A text field: a string (numbers are taken as their text), XML-safe, within max_len."""
+def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, what: str, max_len: int | None = None,
+         code: str | None = None) -> str | None:
+    """A text field: a string (numbers are taken as their text), XML-safe, within max_len
+    (``code``: the caller's code for a value over it)."""
     value = raw.get(key)
     if value is None or value == "":
         return None
@@ -82,7 +87,7 @@ def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     if not xml_safe(result):
         wrong_shape(ctx.report, f"{what} holds control characters XML cannot carry; remove them", key)
         return None
-    if max_len is not None and len(result) > max_len:
+    if max_len is not None and code is not None and len(result) > max_len:
         ctx.report(code, f"{what} has {len(result):,} characters; at most {max_len:,} are allowed", key)
         return None
     return result
@@ -176,11 +181,8 @@ def element_fields(element: Element) -> tuple[dict[str, Any], dict[str, int]]:
 
 
 def unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], ctx: MediaContext, what: str) -> None:
-    from ..diagnostics import did_you_mean
-
     for key in raw:
         if key not in known:
             guess = did_you_mean(str(key), known)
             hint = f"; did you mean '{guess}'?" if guess else ""
-            code = "C102" if ctx.writing else "X112"
-            ctx.report(code, f"unknown {what} field '{key}'{hint}", str(key), suggestion=guess)
+            ctx.unknown(ctx.report, f"unknown {what} field '{key}'{hint}", str(key), guess)

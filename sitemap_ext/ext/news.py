@@ -66,7 +66,7 @@ def parse_publication(raw: Any, ctx: MediaContext, field: str = "publication") -
         ctx.report("N101", "news publication needs name and language", field)
         return None
     unknown_keys(raw, ("name", "language"), ctx, "news publication")
-    name = text(raw, "name", ctx, code="C103", what="publication name")
+    name = text(raw, "name", ctx, what="publication name")
     given = raw.get("language")
     if not name or given in (None, ""):
         ctx.report("N101", f"news publication needs {'name' if not name else 'language'}", field)
@@ -103,7 +103,7 @@ def parse(raw: Any, ctx: MediaContext, default: Publication | None) -> News | No
         if raw.get(key) in (None, ""):
             ctx.report("N101", f"news needs {key}", key)
     published = date(raw, "publication_date", ctx, code="N103", what="news publication_date")
-    title = text(raw, "title", ctx, code="C103", what="news title")
+    title = text(raw, "title", ctx, what="news title")
     if published is not None and ctx.now is not None:
         _age(published, ctx.now, ctx)
     extra = _undocumented(raw, ctx)

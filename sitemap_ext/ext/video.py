@@ -207,7 +207,7 @@ def _others(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
                    "date", "expiration_date")
     publication = date(raw, "publication_date", ctx, code="V113", what="publication_date")
     tags = _tags(raw, ctx)
-    category = text(raw, "category", ctx, code="C103", what="category") \
+    category = text(raw, "category", ctx, what="category") \
         if _deprecated(raw, ctx, "category", "video:category") else None
     gallery = None
     if _deprecated(raw, ctx, "gallery_loc", "video:gallery_loc"):

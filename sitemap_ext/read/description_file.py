@@ -11,6 +11,7 @@ from ..diagnostics import Collector, Where, unknown_keys
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..safeio import Refused, read_bounded
 from .description_findings import out_of_range, unreadable, wrong_shape
+from .sniff import cannot_read
 from .yaml_doc import Doc, Path
 
 
@@ -29,18 +30,23 @@ def display_name(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def read_text(path: str, collector: Collector, display: str, code: str = "F101",
+def _cannot_read(collector: Collector, display: str, reason: str, code: str | None, where: Where | None) -> None:
+    found, message = cannot_read(display, reason)
+    collector.report(code or found, message, where or Where(display))
+
+
+def read_text(path: str, collector: Collector, display: str, code: str | None = None,
               where: Where | None = None) -> str | None:
-    """A site description's text (at most ``MAX_DESCRIPTION_BYTES``, a regular file)."""
+    """A site description's text (at most ``MAX_DESCRIPTION_BYTES``, a regular file);
+    one that cannot be read is ``code`` (an include's), else F101 (``sniff.cannot_read``)."""
     try:
         data = read_bounded(path, MAX_DESCRIPTION_BYTES)
     except Refused as exc:
         hint = "; move page lists into a CSV or JSON Lines source" if "larger" in str(exc) else ""
-        collector.report(code, f"cannot read {display}: it is {exc}{hint}", where or Where(display))
+        _cannot_read(collector, display, f"it is {exc}{hint}", code, where)
         return None
     except (OSError, ValueError) as exc:
-        collector.report(code, f"cannot read {display}: {getattr(exc, 'strerror', None) or exc}",
-                         where or Where(display))
+        _cannot_read(collector, display, str(getattr(exc, "strerror", None) or exc), code, where)
         return None
     try:
         return data.decode("utf-8-sig")

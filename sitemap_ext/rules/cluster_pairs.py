@@ -107,7 +107,7 @@ class Examination:
         names = {k: text for k, (_, text) in (*theirs.items(), *mine.items())}
         names.update({key: loc, target: href})
         missing = sorted(names[k] for k in (set(mine) | {key}) ^ (set(theirs) | {target}))
-        pair_key = (min(key, target), max(key, target), "H110")
+        pair_key = (min(key, target), max(key, target), "sets differ")
         if missing and pair_key not in self.reported:
             self.reported.add(pair_key)
             sets_differ(self.report, loc, href, where, related=related,
@@ -134,7 +134,7 @@ class Examination:
 
     def variant_pair(self, one: int, other: int) -> bool:
         """Whether H113 was said of these two spellings already (each end of the pair would say it)."""
-        mark = (min(one, other), max(one, other), "H113")
+        mark = (min(one, other), max(one, other), "spellings")
         if mark in self.reported:
             return True
         self.reported.add(mark)

@@ -19,6 +19,7 @@ from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
 from ..read.record import Media, UrlEntry
 from .context import Context
 from .locs import url_findings
+from .structure import unknown_field
 
 
 def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
@@ -40,7 +41,7 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
         return fixed
 
     return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=ctx.dates, now=ctx.now, writing=False,
-                        noted=ctx.noted)
+                        noted=ctx.noted, unknown=unknown_field)
 
 
 def _raw_text(item: Media, key: str) -> str | None:

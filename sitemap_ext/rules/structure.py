@@ -7,7 +7,9 @@ then extension elements, which search engines do not require).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from ..diagnostics import Code, Severity
 from ..read.record import IndexEntry, Stray, UrlEntry
@@ -57,6 +59,12 @@ def unknown_elements(entry: UrlEntry | IndexEntry, ctx: Context) -> None:
     for name, line in entry.unknown:
         if not name.startswith("{"):
             ctx.report("X112", f"<{name}> is not a sitemap element; search engines ignore it", line, url=ctx.loc)
+
+
+def unknown_field(report: Callable[..., Any], message: str, field: Any, suggestion: str | None) -> None:
+    """X112 for a child of an image, video or news element that its schema does not
+    define (in a description it is C102: ``diagnostics.unknown_field``)."""
+    report("X112", message, field, suggestion=suggestion)
 
 
 def stray(element: Stray, ctx: Context) -> None:

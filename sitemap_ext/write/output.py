@@ -53,11 +53,14 @@ _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
 
 
+UNWRITABLE = "F102"  # the output folder (or the build state beside it) cannot be written
+
+
 class OutputError(Exception):
     """The output folder cannot be used: ``code`` says why (F102 I/O, F103 locked,
     O103-O105 the folder's content or the names)."""
 
-    def __init__(self, message: str, code: str = "F102", *, partial: bool = False) -> None:
+    def __init__(self, message: str, code: str = UNWRITABLE, *, partial: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.partial = partial  # the commit was decided and stopped part-way: the folder changed
@@ -402,7 +405,7 @@ def _valid_state(state: Any) -> bool:
 
 def cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> None:
     """F102: the output folder cannot be written (the disk filled, the folder went away)."""
-    collector.report("F102", f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
+    collector.report(UNWRITABLE, f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
 
 
 CODES: tuple[Code, ...] = (

@@ -30,7 +30,7 @@ from ..read.normalised import BuiltSite, Page, Site
 from ..read.site_yaml import OBJECTS
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
-from .output import owner_key
+from .output import UNWRITABLE, owner_key
 
 BATCH = 4096  # new rows written at a time
 Report = Callable[..., object]
@@ -84,7 +84,7 @@ class BuildState:
                 ("build", str(self.build))))
         except (OSError, sqlite3.Error) as exc:
             self.discard()
-            raise StateError(f"cannot write the build state beside {self.path} ({exc})", "F102") from None
+            raise StateError(f"cannot write the build state beside {self.path} ({exc})", UNWRITABLE) from None
 
     def date(self, page: Page) -> Page:
         """The page with each URL's lastmod decided, and each URL recorded."""
@@ -142,7 +142,7 @@ class BuildState:
         try:
             self._new.executemany("INSERT OR REPLACE INTO urls VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._batch)
         except sqlite3.Error as exc:
-            raise StateError(f"cannot write the build state beside {self.path} ({exc})", "F102") from None
+            raise StateError(f"cannot write the build state beside {self.path} ({exc})", UNWRITABLE) from None
         self._batch.clear()
 
     def finish(self) -> tuple[str, str] | None:
@@ -161,7 +161,7 @@ class BuildState:
             finally:
                 os.close(descriptor)
         except (OSError, sqlite3.Error) as exc:
-            raise StateError(f"cannot write the build state beside {self.path} ({exc})", "F102") from None
+            raise StateError(f"cannot write the build state beside {self.path} ({exc})", UNWRITABLE) from None
         return self.new_path, self.path
 
     def discard(self) -> None:
@@ -193,7 +193,7 @@ def _locked(path: str) -> int | None:
         os.makedirs(folder, exist_ok=True)
         return lock_folder(folder)
     except OSError as exc:
-        raise StateError(f"cannot use the folder of the build state {path} ({exc.strerror or exc})", "F102") \
+        raise StateError(f"cannot use the folder of the build state {path} ({exc.strerror or exc})", UNWRITABLE) \
             from None
     except FolderBusy as exc:
         raise StateError(f"{exc} (the build state {path})", exc.code) from None
