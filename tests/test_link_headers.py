@@ -159,7 +159,9 @@ def test_a_vercel_source_that_could_backtrack_for_ever_is_not_run() -> None:
 ])
 def test_the_host_of_a_whole_url_pattern_matches_as_cloudflare_documents(pattern: str, host: str,
                                                                          matches: bool) -> None:
-    assert bool(host_matcher(pattern).fullmatch(host)) is matches
+    matcher = host_matcher(pattern)
+    assert matcher is not None and bool(matcher.fullmatch(host)) is matches
+    assert host_matcher("*a*a*a*a.e.com") is None  # (four splats: not run)
 
 
 # --- a built site -------------------------------------------------------------------------
@@ -266,6 +268,9 @@ def test_a_whole_url_rule_for_another_host_is_not_the_site_s(here: Path) -> None
     result = check(["public"], base_urls=[f"{preview}=public"], now=NOW)
     got = [(d.code, d.file, d.line, d.url) for d in result.collector.sorted() if d.severity.value != "info"]
     assert got == [("H115", "public/_headers", 3, preview)]  # (the page names /de/, which no file serves)
+    (public / "_headers").write_text("https://*a*a*a*a.pages.dev/*\n  X-Robots-Tag: none\n", encoding="utf-8")
+    assert [(code, line, column) for code, _, line, column, _ in
+            found(check(["public"], base_urls=[f"{preview}=public"], now=NOW))] == [("H121", 1, 1)]
 
 
 def test_a_headers_file_it_cannot_read_is_h121_at_its_line(here: Path) -> None:

@@ -155,7 +155,13 @@ def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile)
     path = pattern
     if pattern.lower().startswith(("http://", "https://")):
         parts = urlsplit(pattern)
-        if found.host is not None and not host_matcher(parts.netloc).fullmatch(found.host):
+        host = host_matcher(parts.netloc)
+        if host is None:
+            found.problems.append(("H121", f"the host of '{pattern[:80]}' has more than {MAX_PATTERN_QUANTIFIERS} "
+                                   "'*' (one that could run for ever is not run); its headers are not read",
+                                   line, column))
+            return None
+        if found.host is not None and not host.fullmatch(found.host):
             return None  # (another host's rule, a preview deployment's: its headers are not the site's)
         path = parts.path
     matcher = make(path) if path.startswith("/") else None
@@ -185,9 +191,12 @@ def netlify_matcher(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-def host_matcher(pattern: str) -> re.Pattern[str]:
+def host_matcher(pattern: str) -> re.Pattern[str] | None:
     """The host of a whole-URL ``_headers`` pattern as a regular expression (lower case):
-    ``:name`` one label, ``*`` anything; a port, if written, is no part of the host."""
+    ``:name`` one label, ``*`` anything; a port, if written, is no part of the host.
+    None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats (it could backtrack for ever)."""
+    if pattern.count("*") > MAX_PATTERN_QUANTIFIERS:
+        return None
     host = pattern.lower().rsplit("@", 1)[-1]
     host = re.sub(r":[0-9]*$", "", host)
     parts = []
