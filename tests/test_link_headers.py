@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from sitemap_ext import build, check
 from sitemap_ext.read.link_header import read_links
-from sitemap_ext.read.static_headers import netlify_matcher, vercel_matcher
+from sitemap_ext.read.static_headers import host_matcher, netlify_matcher, vercel_matcher
 from sitemap_ext.write.headers import injected, link_values, render
 
 BASE = "https://e.com/"
@@ -150,6 +150,20 @@ def test_a_vercel_source_that_could_backtrack_for_ever_is_not_run() -> None:
     assert vercel_matcher("/(a*)(a*)(a*)(a*)b") is None and vercel_matcher("/([)") is None
 
 
+@pytest.mark.parametrize(("pattern", "host", "matches"), [
+    (":project.pages.dev", "my-site.pages.dev", True), (":project.pages.dev", "www.my-site.com", False),
+    (":ref.:project.pages.dev", "0a1b2c3d.my-site.pages.dev", True), (":ref.:project.pages.dev", "my-site.pages.dev",
+                                                                      False),
+    ("WWW.E.com", "www.e.com", True), ("*.e.com", "docs.e.com", True), ("e.com:443", "e.com", True),
+    ("e.com", "e.comx", False),
+])
+def test_the_host_of_a_whole_url_pattern_matches_as_cloudflare_documents(pattern: str, host: str,
+                                                                         matches: bool) -> None:
+    matcher = host_matcher(pattern)
+    assert matcher is not None and bool(matcher.fullmatch(host)) is matches
+    assert host_matcher("*a*a*a*a.e.com") is None  # (four splats: not run)
+
+
 # --- a built site -------------------------------------------------------------------------
 
 
@@ -215,6 +229,48 @@ def test_vercel_json_gives_the_same_findings_at_its_own_lines(here: Path) -> Non
     assert [d.column for d in result.collector.diagnostics if d.code == "H104"] == \
         [line.index("<https://e.com/de/leitfaden.pdf>") + 1]
     assert {d.code for d in result.collector.diagnostics} == {"H104", "H116", "H120"}
+
+
+def test_a_rule_whose_link_headers_give_no_alternate_is_no_h120(here: Path) -> None:
+    """Real files give Link headers of other relations for paths a build may not have:
+    preloads for '/contact' where Hugo writes contact/index.html (served at /contact/;
+    tests/data/realworld/sites/hugo-2001y-headers), a service-doc for '/' (cloudflare-docs-
+    headers; this site has no root page). They carry no hreflang, so none is lost: no H120;
+    a rule that gives an alternate and matches no file still is."""
+    public = site(here)
+    (public / "_headers").write_text(
+        "/contact\n    Link: </contact.css>; rel=preload; as=stylesheet\n"
+        "    Link: </font/athens-regular-italic-sub.woff2>; rel=preload; as=font; type=font/woff2;\n"
+        '/\n\tLink: </api/>; rel="service-doc"\n'
+        f"/en/guide-2025.pdf\n  Link: {link('/en/guide-2025.pdf', 'en')}\n", encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert [(code, file, line, column) for code, file, line, column, _ in found(result)] == \
+        [("H120", "public/_headers", 6, 1)]
+    (public / "_headers").write_text("/contact\n    Link: </contact.css>; rel=preload; as=stylesheet\n",
+                                     encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert found(result) == [] and "public/_headers" in result.skipped
+
+
+def test_a_whole_url_rule_for_another_host_is_not_the_site_s(here: Path) -> None:
+    """Real files set headers for the preview host only (https://:project.pages.dev/*,
+    https://:ref.:project.pages.dev/*: tests/data/realworld/sites/hugo-animmouse-headers).
+    Such a rule is the site's only where it is served at that host: its Link values are
+    not applied to the production site (no finding from them, no H120), and are where
+    --base-url names a pages.dev host."""
+    public = here / "public"
+    public.mkdir()
+    (public / "index.html").write_text(page({}, "en"), encoding="utf-8")
+    (public / "_headers").write_text("https://:project.pages.dev/*\n  X-Robots-Tag: none\n"
+                                     f"  Link: {link('/', 'en')}, {link('/de/', 'de')}\n", encoding="utf-8")
+    assert found(check(["public"], base_urls=["https://www.e.com/=public"], now=NOW)) == []
+    preview = "https://my-site.pages.dev/"
+    result = check(["public"], base_urls=[f"{preview}=public"], now=NOW)
+    got = [(d.code, d.file, d.line, d.url) for d in result.collector.sorted() if d.severity.value != "info"]
+    assert got == [("H115", "public/_headers", 3, preview)]  # (the page names /de/, which no file serves)
+    (public / "_headers").write_text("https://*a*a*a*a.pages.dev/*\n  X-Robots-Tag: none\n", encoding="utf-8")
+    assert [(code, line, column) for code, _, line, column, _ in
+            found(check(["public"], base_urls=[f"{preview}=public"], now=NOW))] == [("H121", 1, 1)]
 
 
 def test_a_headers_file_it_cannot_read_is_h121_at_its_line(here: Path) -> None:

@@ -7,9 +7,12 @@ built folder says which ``Link`` headers each of its files is served with:
   then the headers of the files it matches on indented ``Name: value`` lines;
   ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
   included, and a segment ``:name`` (a placeholder) matches one segment. A
-  Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): its path
-  is taken. Every rule that matches a path applies. Cloudflare's ``! Name`` lines
-  (which detach a header another rule set) are taken as read, not applied.
+  Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): the rule
+  is the site's only where its host matches the host the folder is served at
+  (``:name`` one label, ``*`` anything), and then its path is taken; a rule for
+  another host (a preview deployment's, as real files give them) is not the site's.
+  Every rule that matches a path applies. Cloudflare's ``! Name`` lines (which
+  detach a header another rule set) are taken as read, not applied.
 * ``vercel.json``: ``headers`` is a list of ``{"source": PATTERN, "headers":
   [{"key": NAME, "value": VALUE}, ...]}``; ``source`` is a path-to-regexp pattern
   (``:name`` one segment, ``:name*`` any, ``:name+`` one or more, ``(regex)`` as
@@ -62,6 +65,7 @@ class HeadersFile:
     """A ``_headers`` or ``vercel.json``: its rules that give Link values, and what could not be read."""
 
     display: str
+    host: str | None = None  # the host the folder is served at (a rule for another host is not read)
     rules: list[HeaderRule] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     # The rules that give Link values: those of one path by it, the others (patterns) in order.
@@ -100,9 +104,10 @@ class HeadersFile:
         return values
 
 
-def read_headers_file(path: str, display: str, name: str) -> HeadersFile:
-    """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site."""
-    found = HeadersFile(display)
+def read_headers_file(path: str, display: str, name: str, host: str | None = None) -> HeadersFile:
+    """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site
+    served at ``host`` (the rules a whole-URL pattern gives another host are left out)."""
+    found = HeadersFile(display, host=host.lower() if host else None)
     try:
         # (follow=False: a link in a built folder is never followed; it could name any file of the machine)
         data = read_bounded(path, MAX_HEADERS_FILE_BYTES, follow=False)
@@ -146,8 +151,20 @@ def _netlify(text: str, found: HeadersFile) -> None:
 
 
 def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
-    """A rule for a pattern; None (H121) when the pattern is no path."""
-    path = urlsplit(pattern).path if pattern.lower().startswith(("http://", "https://")) else pattern
+    """A rule for a pattern; None (H121) when the pattern is no path, None (and
+    nothing said) when it is a whole URL for another host than the site's."""
+    path = pattern
+    if pattern.lower().startswith(("http://", "https://")):
+        parts = urlsplit(pattern)
+        host = host_matcher(parts.netloc)
+        if host is None:
+            found.problems.append(("H121", f"the host of '{pattern[:80]}' has more than {MAX_PATTERN_QUANTIFIERS} "
+                                   "'*' (one that could run for ever is not run); its headers are not read",
+                                   line, column))
+            return None
+        if found.host is not None and not host.fullmatch(found.host):
+            return None  # (another host's rule, a preview deployment's: its headers are not the site's)
+        path = parts.path
     matcher = make(path) if path.startswith("/") else None
     if matcher is None:
         found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
@@ -172,6 +189,20 @@ def netlify_matcher(pattern: str) -> re.Pattern[str]:
                 parts.append(re.escape(piece[last:match.start()]) + "[^/]+")
                 last = match.end()
         parts.append(re.escape(piece[last:]))
+    return re.compile("".join(parts))
+
+
+def host_matcher(pattern: str) -> re.Pattern[str] | None:
+    """The host of a whole-URL ``_headers`` pattern as a regular expression (lower case):
+    ``:name`` one label, ``*`` anything; a port, if written, is no part of the host.
+    None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats (it could backtrack for ever)."""
+    if pattern.count("*") > MAX_PATTERN_QUANTIFIERS:
+        return None
+    host = pattern.lower().rsplit("@", 1)[-1]
+    host = re.sub(r":[0-9]*$", "", host)
+    parts = []
+    for piece in re.split(r"(\*|:[a-z_][a-z0-9_]*)", host):
+        parts.append(".*" if piece == "*" else "[^.]+" if piece.startswith(":") else re.escape(piece))
     return re.compile("".join(parts))
 
 
@@ -307,5 +338,5 @@ CODES: tuple[Code, ...] = (
          "whose headers are not of the documented shape; that rule is not read."),
 )
 
-__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "netlify_matcher",
-           "read_headers_file", "vercel_matcher"]
+__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "host_matcher",
+           "netlify_matcher", "read_headers_file", "vercel_matcher"]

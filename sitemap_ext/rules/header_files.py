@@ -6,8 +6,10 @@ URL's own ``Link`` header is read as it comes (``live_fetch.py``). Either way th
 Link values go through the one Link reader (``read/link_header.py``), and each URL's
 alternates become an entry of kind HEADER: judged by the rules every entry goes
 through, then by the cluster rules with the sitemaps' and the pages' heads (return
-links, x-default, H116 when the methods contradict). A rule that gives Link values
-and matches no file of the folder is H120, at its line.
+links, x-default, H116 when the methods contradict). A rule whose Link values give
+hreflang alternates and that matches no file of the folder is H120, at its line (one
+whose Link values are preloads or other relations is no concern of hreflang: real
+files carry many, for paths a build may not have).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Severity, Where
 from ..read.html import page_url
@@ -66,13 +69,16 @@ class HeaderFiles(RunState):
                 if url is None:  # (no --base-url for the folder: its files have no URL, as its pages)
                     self.skipped.append(display_name(path))
                     continue
-                self._headers_file(read_headers_file(path, display_name(path), name), url, site.files)
+                found = read_headers_file(path, display_name(path), name, urlsplit(url).hostname)
+                self._headers_file(found, url, site.files)
 
     def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
         said: set[tuple[str, int, int]] = set()
         self._problems(found.display, found.problems, said)
         entries: list[UrlEntry] = []
         for relative in files:
+            if relative in HEADER_FILES:
+                continue  # (the hosts read the header file, and serve it to no one)
             values = found.links_for(served_paths(relative))
             if not values:
                 continue
@@ -82,16 +88,22 @@ class HeaderFiles(RunState):
             entry = links.entry(own)
             if entry is not None:
                 entries.append(entry)
-        for rule in found.rules:
-            if rule.links and not rule.used:
-                self.collector.report("H120", f"the rule '{rule.pattern}' gives Link headers, and no file of the "
-                                      "built site is served at a path it matches, so its hreflang links reach no "
-                                      "one: correct the pattern, or remove the rule",
-                                      Where(found.display, rule.line, rule.column))
+        unused = self._unused_rules(found, url)
         if entries:
             self._merge(check_headers(found.display, entries, self.options, self.noted))
-        elif not found.problems and not any(rule.links for rule in found.rules):
-            self.skipped.append(found.display)  # (security headers, caching: nothing for hreflang)
+        elif not said and not unused:
+            self.skipped.append(found.display)  # (security headers, caching, preloads: nothing for hreflang)
+
+    def _unused_rules(self, found: HeadersFile, url: str) -> int:
+        """H120 for each rule that gives hreflang alternates and matched no file; how many.
+        (Preloads and other relations for a path the build lacks are no concern of hreflang.)"""
+        unused = [rule for rule in found.rules if rule.links and not rule.used and read_links(rule.links, url).links]
+        for rule in unused:
+            self.collector.report("H120", f"the rule '{rule.pattern}' gives hreflang alternates in Link headers, and "
+                                  "no file of the built site is served at a path it matches, so they reach no one: "
+                                  "correct the pattern, or remove the rule",
+                                  Where(found.display, rule.line, rule.column))
+        return len(unused)
 
     def _link_header(self, url: str, value: str) -> None:
         """A fetched URL's Link header (the values of every Link field, as one)."""
