@@ -233,14 +233,14 @@ def test_vercel_json_gives_the_same_findings_at_its_own_lines(here: Path) -> Non
 
 def test_a_rule_whose_link_headers_give_no_alternate_is_no_h120(here: Path) -> None:
     """Real files give Link headers of other relations for paths a build may not have:
-    preloads for '/contact' where Hugo writes contact/index.html (served at /contact/;
-    tests/data/realworld/sites/hugo-2001y-headers), a service-doc for '/' (cloudflare-docs-
+    preloads for '/contact' where Hugo writes contact/index.html (served at /contact/; a
+    Hugo blog's file showed it), a service-doc for '/' (cloudflare-docs-
     headers; this site has no root page). They carry no hreflang, so none is lost: no H120;
     a rule that gives an alternate and matches no file still is."""
     public = site(here)
     (public / "_headers").write_text(
         "/contact\n    Link: </contact.css>; rel=preload; as=stylesheet\n"
-        "    Link: </font/athens-regular-italic-sub.woff2>; rel=preload; as=font; type=font/woff2;\n"
+        "    Link: </fonts/body-italic.woff2>; rel=preload; as=font; type=font/woff2;\n"
         '/\n\tLink: </api/>; rel="service-doc"\n'
         f"/en/guide-2025.pdf\n  Link: {link('/en/guide-2025.pdf', 'en')}\n", encoding="utf-8")
     result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
