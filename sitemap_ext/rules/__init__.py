@@ -2,14 +2,15 @@
 
 A rule is a function of a record (``record.py``) and a ``Context``; it never
 knows which reader made the record. The registry is explicit (no discovery by
-import): each line names the rule, what it judges, and its codes. The severity,
-name and one-line summary of each code are declared beside the function that
-reports it, in the ``CODES`` at the end of its module (``codes.py`` gathers
-them); the rule's docstring is its documentation, with its sources in the
-module's docstring and in specs/rules.md. Adding a rule to a module is one
-function, its codes in that module's ``CODES``, and one line here (a new module
-adds one line to ``codes.py`` too); adding a reader is a module that yields
-records, and every rule then applies to it.
+import): each rule module ends with its ``RULES`` (each rule's name, what it judges,
+its codes, its function and the field it reads) and its ``CODES`` (each code's
+severity, name and one-line summary), and this module gathers the ``RULES`` as
+``codes.py`` gathers the ``CODES``. The rule's docstring is its documentation, with
+its sources in the module's docstring and in specs/rules.md. Adding a rule to a
+module is that module (the function, its line in ``RULES``, its codes in
+``CODES``), its text in specs/rules.md and its examples in ``examples.yaml``; a new
+module adds one line here and one in ``codes.py``. Adding a reader is a module
+that yields records, and every rule then applies to it.
 
 Codes a reader reports itself (a file it cannot read or parse) and codes the
 cluster rules report once every file is read are listed too, so that every
@@ -19,61 +20,19 @@ specs/rules.md together).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from . import credible, files, hreflang, locs, media, robots, structure, values
+from .registry import Rule
 
-# What a rule judges: "entry" (a <url>, text line or feed item), "index" (a <sitemap>
-# of an index), "file" (a whole file, once read), "stray" (an element where
-# entries belong).
-SCOPES = ("entry", "index", "file", "stray")
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    scope: str
-    codes: tuple[str, ...]
-    check: Callable[..., Any]
-    # The record's field the rule judges: it is called only for records where that
-    # field is set (non-empty); None: for every record of its scope.
-    reads: str | None = None
-
-    @property
-    def doc(self) -> str:
-        return inspect.getdoc(self.check) or ""
-
-
+# Each rule module's RULES, in this order: within a scope, rules run in it.
 RULES: tuple[Rule, ...] = (
-    Rule("one-loc", "entry", ("X107",), structure.one_loc),
-    Rule("element-order", "entry", ("X106",), structure.element_order, reads="order"),
-    Rule("unknown-elements", "entry", ("X112",), structure.unknown_elements, reads="unknown"),
-    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
-         locs.loc, reads="locs"),
-    Rule("robots-disallowed", "entry", ("R107",), robots.disallowed),
-    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), values.lastmod, reads="lastmod"),
-    Rule("changefreq", "entry", ("D104",), values.changefreq, reads="changefreq"),
-    Rule("priority", "entry", ("D105",), values.priority, reads="priority"),
-    Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
-                                     "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"),
-         hreflang.links, reads="links"),
-    Rule("images", "entry", ("I101", "I102", "I103", "I104"), media.images, reads="media"),
-    Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117"), media.videos, reads="media"),
-    Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
-         media.news_article, reads="media"),
-    Rule("index-one-loc", "index", ("X107",), structure.one_loc),
-    Rule("index-unknown-elements", "index", ("X112",), structure.unknown_elements, reads="unknown"),
-    Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
-         locs.loc, reads="locs"),
-    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), values.lastmod, reads="lastmod"),
-    Rule("stray-element", "stray", ("X112",), structure.stray),
-    Rule("empty-file", "file", ("X115",), files.empty),
-    Rule("uniform-lastmod", "file", ("D103",), files.uniform_lastmod),
-    Rule("credible-lastmod", "file", ("D109",), credible.credible_lastmod),
+    *structure.RULES,
+    *locs.RULES,
+    *robots.RULES,
+    *values.RULES,
+    *hreflang.RULES,
+    *media.RULES,
+    *files.RULES,
+    *credible.RULES,
 )
 
 # (rule, the field it reads): how a record is handed to the rules of its scope, so that

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..dates import format_instant
 from ..diagnostics import Code, Severity
 from .context import Context, Report
+from .registry import Rule
 
 MOST_AT_LEAST = 5  # entries, as D103: fewer sharing one date say little
 # "Most": four entries in five. A section's pages given one date by hand (a default)
@@ -64,6 +65,10 @@ def moved_same_content(report: Report, url: str, before: str, now: str, at: obje
     report("D110", f"the lastmod of {url} moved from {before} to {now} since the last build, but its content did "
            "not change; give the date its content last changed (lastmod: content)", at, url=url)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("credible-lastmod", "file", ("D109",), credible_lastmod),
+)
 
 CODES: tuple[Code, ...] = (
     Code("D109", Severity.WARNING, "lastmod-not-credible",

@@ -13,6 +13,7 @@ from ..diagnostics import Code, Severity
 from ..limits import MAX_URLS_PER_FILE
 from ..read.html import HEAD_UNREAD, NAME_NOT_UTF8
 from .context import Context, Report
+from .registry import Rule
 
 _KINDS = {"sitemapindex": "sitemap index", "urlset": "urlset", "text": "text sitemap", "rss": "feed",
           "atom": "feed"}
@@ -65,6 +66,11 @@ def name_not_utf8(report: Report, at: Any) -> None:
     """U116: a built file whose name is not UTF-8 is no page of the site."""
     report("U116", NAME_NOT_UTF8, at)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("empty-file", "file", ("X115",), empty),
+    Rule("uniform-lastmod", "file", ("D103",), uniform_lastmod),
+)
 
 CODES: tuple[Code, ...] = (
     Code("U116", Severity.WARNING, "page-name-not-utf8",

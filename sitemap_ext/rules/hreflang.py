@@ -22,6 +22,7 @@ from ..diagnostics import Code, Severity
 from ..read.record import UrlEntry
 from ..urls import resolve_http, url_key
 from .context import Context, Report
+from .registry import Rule
 
 X_DEFAULT = langtags.X_DEFAULT
 LinkKey = tuple[tuple[str | None, str | None, str | None, str | None], ...]  # rel, hreflang, href, media
@@ -215,6 +216,12 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
         no_self(ctx.report, ctx.loc, entry.line)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
+                                     "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"),
+         links, reads="links"),
+)
 
 CODES: tuple[Code, ...] = (
     Code("L114", Severity.INFO, "hreflang-uk-ukrainian",

@@ -15,6 +15,7 @@ from ..diagnostics import Code, Severity
 from ..read.record import Value
 from ..urls import escaped_twice, is_clean, normalise, origin_text
 from .context import Context, Report
+from .registry import Rule
 from .structure import empty_loc
 
 
@@ -93,6 +94,13 @@ def loc(entry: object, ctx: Context) -> None:
     if len(locs) == 1:
         judge_loc(locs[0], ctx, "line" if getattr(entry, "source", "") == "line" else "loc")
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
+         loc, reads="locs"),
+    Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
+         loc, reads="locs"),
+)
 
 CODES: tuple[Code, ...] = (
     Code("U107", Severity.WARNING, "url-other-host",

@@ -19,6 +19,7 @@ from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
 from ..read.record import Media, UrlEntry
 from .context import Context
 from .locs import url_findings
+from .registry import Rule
 from .structure import unknown_field
 
 
@@ -95,6 +96,14 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
                    "title; search engines read any order", item.line, url=ctx.loc)
     news.parse(dict(item.fields), _context(ctx, ctx.loc, item), None)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("images", "entry", ("I101", "I102", "I103", "I104"), images, reads="media"),
+    Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
+                             "V112", "V113", "V114", "V115", "V116", "V117"), videos, reads="media"),
+    Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
+         news_article, reads="media"),
+)
 
 CODES: tuple[Code, ...] = (
     Code("V116", Severity.WARNING, "video-order",

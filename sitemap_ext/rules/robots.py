@@ -14,6 +14,7 @@ from ..diagnostics import Code, Severity
 from ..read.robots import CRAWLER, parse_robots
 from ..urls import origin_text
 from .context import Context, Report
+from .registry import Rule
 
 
 def disallowed(entry: object, ctx: Context) -> None:
@@ -38,6 +39,10 @@ def named_disallowed(report: Report, url: str, at: Any) -> None:
     report("R107", f"{url} is named by the sitemaps, but robots.txt disallows it for {CRAWLER}: search engines do "
            "not crawl it, and this check does not fetch it", at, url=url)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("robots-disallowed", "entry", ("R107",), disallowed),
+)
 
 CODES: tuple[Code, ...] = (
     Code("R107", Severity.ERROR, "url-disallowed",

@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import Code, Severity
 from ..read.record import IndexEntry, Stray, UrlEntry
 from .context import Context
+from .registry import Rule
 
 _RANK = {"loc": 0, "lastmod": 1, "changefreq": 2, "priority": 3}
 _CONTAINER = {"urlset": "<urlset>", "sitemapindex": "<sitemapindex>", "rss": "<channel>", "atom": "<feed>"}
@@ -72,6 +73,15 @@ def stray(element: Stray, ctx: Context) -> None:
     container = _CONTAINER.get(ctx.facts.kind or "", "the root")
     ctx.report("X112", f"<{element.name}> does not belong in {container}; search engines ignore it", element.line)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("one-loc", "entry", ("X107",), one_loc),
+    Rule("element-order", "entry", ("X106",), element_order, reads="order"),
+    Rule("unknown-elements", "entry", ("X112",), unknown_elements, reads="unknown"),
+    Rule("index-one-loc", "index", ("X107",), one_loc),
+    Rule("index-unknown-elements", "index", ("X112",), unknown_elements, reads="unknown"),
+    Rule("stray-element", "stray", ("X112",), stray),
+)
 
 CODES: tuple[Code, ...] = (
     Code("X106", Severity.WARNING, "xml-order",

@@ -17,6 +17,7 @@ from ..diagnostics import Code, Severity
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
 from .context import Context, Report
+from .registry import Rule
 
 
 def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
@@ -133,6 +134,13 @@ def priority(entry: object, ctx: Context) -> None:
     if value is not None:
         judge_priority(value.text, ctx.report, value.line, ctx.loc)
 
+
+RULES: tuple[Rule, ...] = (
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), lastmod, reads="lastmod"),
+    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq"),
+    Rule("priority", "entry", ("D105",), priority, reads="priority"),
+    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), lastmod, reads="lastmod"),
+)
 
 CODES: tuple[Code, ...] = (
     Code("D102", Severity.WARNING, "lastmod-future", "A lastmod lies after the build or check time."),

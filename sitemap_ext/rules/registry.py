@@ -1,0 +1,32 @@
+"""A rule as the registry holds it: its name, what it judges, its codes, its function.
+
+Each rule module ends with the ``RULES`` it defines (beside the ``CODES`` it declares);
+``rules/__init__.py`` gathers them into the one registry, in a fixed order.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# What a rule judges: "entry" (a <url>, text line or feed item), "index" (a <sitemap>
+# of an index), "file" (a whole file, once read), "stray" (an element where
+# entries belong).
+SCOPES = ("entry", "index", "file", "stray")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    scope: str
+    codes: tuple[str, ...]
+    check: Callable[..., Any]
+    # The record's field the rule judges: it is called only for records where that
+    # field is set (non-empty); None: for every record of its scope.
+    reads: str | None = None
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.check) or ""
