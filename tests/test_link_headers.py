@@ -576,3 +576,22 @@ def test_a_header_file_that_is_a_link_is_not_followed(here: Path, name: str) -> 
     said = [(d.code, d.message) for d in result.collector.diagnostics if d.where.file.endswith(name)]
     assert [code for code, _ in said] == ["H121"] and "cannot be read" in said[0][1]
     assert all("ghp_secret_value" not in d.message for d in result.collector.diagnostics)
+
+
+def test_a_headers_line_is_a_path_or_a_header_by_how_it_starts_not_its_indent(here: Path) -> None:
+    """Netlify's and Cloudflare's parsers both take a line that starts with '/' (or a
+    URL) for a path and any other for a header: headers written flush left, or a path
+    indented, are read as the hosts read them (before: H121 for each line)."""
+    public = site(here)
+    text = headers_text(clean_links(BASE))
+    flush = "\n".join(line.strip() for line in text.splitlines())
+    indented = "\n".join(("    " + line) if line.startswith("/") else line for line in text.splitlines())
+    for variant in (flush, indented):
+        (public / "_headers").write_text(variant, encoding="utf-8")
+        result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+        assert found(result) == [] and result.ok, variant
+        assert [(f["file"], f["urls"]) for f in result.files if f["kind"] == "headers"] == [("public/_headers", 2)]
+    (public / "_headers").write_text("Link: " + link(f"{BASE}en/guide.pdf", "en") + "\n", encoding="utf-8")
+    got = [(code, line, column) for code, _, line, column, _ in
+           found(check(["public"], base_urls=[f"{BASE}=public"], now=NOW))]
+    assert got == [("H121", 1, 1)]  # a header before any path belongs to no rule

@@ -4,8 +4,9 @@ Static hosts set a response's headers from a file deployed with the site, so a
 built folder says which ``Link`` headers each of its files is served with:
 
 * ``_headers`` (Netlify, Cloudflare Pages): a path pattern on a line of its own,
-  then the headers of the files it matches on indented ``Name: value`` lines;
-  ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
+  then the headers of the files it matches on ``Name: value`` lines (indented, as
+  the hosts' documentation writes them; their parsers tell a path from a header by
+  how the line starts, '/' or a URL, and so does this one); ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
   included, and a segment ``:name`` (a placeholder) matches one segment. A
   Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): the rule
   is the site's only where its host matches the host the folder is served at
@@ -124,6 +125,11 @@ def read_headers_file(path: str, display: str, name: str, host: str | None = Non
     return found
 
 
+# A _headers line that starts a rule: a path, or a whole URL (Netlify's and Cloudflare's
+# parsers both tell it so; indenting the headers under it is the documented style, not a rule).
+_PATH_LINE = re.compile(r"/|[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def _netlify(text: str, found: HeadersFile) -> None:
     rule: HeaderRule | None = None
     under_pattern = False  # (the headers of a pattern that is no path are skipped with it)
@@ -132,17 +138,17 @@ def _netlify(text: str, found: HeadersFile) -> None:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if line[0] not in " \t":
-            rule = _rule(stripped, number, 1, netlify_matcher, found)
+        column = len(line) - len(line.lstrip()) + 1
+        if _PATH_LINE.match(stripped):  # (as both hosts tell a path from a header: by how it starts, not its indent)
+            rule = _rule(stripped, number, column, netlify_matcher, found)
             under_pattern = True
             continue
         name, colon, value = stripped.partition(":")
-        column = len(line) - len(line.lstrip()) + 1
         if (rule is None and under_pattern) or (rule is not None and stripped.startswith("!")):
             continue  # (the headers of a pattern skipped; Cloudflare's "! Name", which detaches a header)
         if rule is None or not colon or not _NAME.fullmatch(name.strip()):
-            found.problems.append(("H121", "an indented line must be a header, 'Name: value', under a path pattern "
-                                   "(a line that starts with /); it is not read", number, column))
+            found.problems.append(("H121", "a line that is no path (one starts with / or a URL) must be a header, "
+                                   "'Name: value', under one; it is not read", number, column))
             continue
         if name.strip().lower() == "link":
             start = line.index(":", column - 1) + 1
@@ -334,7 +340,7 @@ def _escape_length(text: str, at: int) -> int:
 
 CODES: tuple[Code, ...] = (
     Code("H121", Severity.ERROR, "headers-file-invalid",
-         "A _headers line that is neither a path pattern nor an indented 'Name: value' header, or a vercel.json "
+         "A _headers line that is neither a path pattern nor a 'Name: value' header under one, or a vercel.json "
          "whose headers are not of the documented shape; that rule is not read."),
 )
 
