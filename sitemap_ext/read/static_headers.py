@@ -3,17 +3,18 @@
 Static hosts set a response's headers from a file deployed with the site, so a
 built folder says which ``Link`` headers each of its files is served with:
 
-* ``_headers`` (Netlify, Cloudflare Pages): a path pattern on a line of its own,
-  then the headers of the files it matches on ``Name: value`` lines (indented, as
-  the hosts' documentation writes them; their parsers tell a path from a header by
-  how the line starts, '/' or a URL, and so does this one); ``#`` starts a comment. In a pattern, ``*`` (a splat) matches anything, ``/``
-  included, and a segment ``:name`` (a placeholder) matches one segment. A
-  Cloudflare pattern may be a whole URL (``https://:project.pages.dev/*``): the rule
-  is the site's only where its host matches the host the folder is served at
-  (``:name`` one label, ``*`` anything), and then its path is taken; a rule for
-  another host (a preview deployment's, as real files give them) is not the site's.
-  Every rule that matches a path applies. Cloudflare's ``! Name`` lines (which
-  detach a header another rule set) are taken as read, not applied.
+* ``_headers`` (Netlify, Cloudflare Pages): a path pattern on a line of its own, then
+  the headers of the files it matches on ``Name: value`` lines (indented, as the
+  hosts' documentation writes them; their parsers tell a path from a header by how the
+  line starts, '/' or a URL, and so does this one); ``#`` starts a comment. In a
+  pattern, ``*`` (a splat) matches anything, ``/`` included, and a segment ``:name``
+  (a placeholder) matches one segment. A Cloudflare pattern may be a whole URL
+  (``https://:project.pages.dev/*``): the rule is the site's only where its host
+  matches the host the folder is served at (``:name`` one label, ``*`` anything), and
+  then its path is taken; a rule for another host (a preview deployment's, as real
+  files give them) is not the site's. Every rule that matches a path applies.
+  Cloudflare's ``! Name`` lines (which detach a header another rule set) are taken as
+  read, not applied.
 * ``vercel.json``: ``headers`` is a list of ``{"source": PATTERN, "headers":
   [{"key": NAME, "value": VALUE}, ...]}``; ``source`` is a path-to-regexp pattern
   (``:name`` one segment, ``:name*`` any, ``:name+`` one or more, ``(regex)`` as
