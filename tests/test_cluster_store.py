@@ -6,9 +6,13 @@ import zlib
 from array import array
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_ext.rules import cluster_store
-from sitemap_ext.rules.cluster_store import PackedText
+from sitemap_ext.rules.cluster_log import HEADER, HTML, NEWS, WEB, ClusterLog
+from sitemap_ext.rules.cluster_store import ClusterStore, PackedText
+from sitemap_ext.urls import url_key
 
 
 def _packed(count: int, block: int) -> tuple[PackedText, list[str]]:
@@ -47,3 +51,25 @@ def test_findings_that_go_back_and_forth_between_two_places_inflate_each_block_o
     blocks = {cluster_store.bisect_right(packed.starts, packed.ends[i - 1] if i else 0) - 1
               for j in range(200) for i in (j, half + j)}
     assert len(inflated) == len(blocks) < 20
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from((WEB, NEWS, HTML, HEADER)), st.integers(-1, 2)),
+                max_size=120),
+       st.integers(1, 4))
+@settings(max_examples=60, deadline=None)
+def test_the_counts_are_what_a_set_of_every_url_would_give(entries: list[tuple[int, int, int]], files: int) -> None:
+    """Distinct URLs listed (a page's head and a Link header list none) and alternates
+    given, counted without a Python object per URL, equal the plain count; in logs of
+    one file or several."""
+    lists = [(), (("en", "https://e.com/a"),), (("en", "https://e.com/a"), ("de", "https://e.com/b")),
+             (("en", "https://e.com/c"), ("fr", "https://e.com/d"), ("x-default", "https://e.com/c"))]
+    store = ClusterStore()
+    for part in range(files):
+        log = ClusterLog()
+        for key, kind, chosen in entries[part::files]:
+            pairs = lists[chosen + 1]
+            keys = tuple(url_key(href) for _, href in pairs)
+            log.add(f"https://e.com/{key}", key, 1, kind, pairs, keys, frozenset(keys))
+        store.add(f"f{part}.xml", log)
+    assert store.distinct_listed() == len({key for key, kind, _ in entries if kind not in (HTML, HEADER)})
+    assert store.alternates == sum(len(lists[chosen + 1]) for _, _, chosen in entries)

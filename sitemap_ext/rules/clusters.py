@@ -17,7 +17,6 @@ be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress
@@ -31,7 +30,6 @@ from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
 
-_NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
 # How a finding names each method that gives alternates (H116): a sitemap's listing, a
 # page's head, a URL's Link header.
 _METHOD = {HTML: ("its page", "the page"), HEADER: ("its Link header", "the Link header")}
@@ -142,11 +140,7 @@ class ClusterIndex(ClusterStore):
     def listed(self) -> tuple[int, int]:
         """The distinct URLs the entries of sitemaps, feeds and text files list (by URL
         key; pages' heads and Link headers add none), and the alternate links every entry gives."""
-        mask = self.kind.tobytes().translate(_NOT_OWN)
-        lists = Counter(self.held)
-        return (len(set(compress(self.key, mask))),
-                sum(count * (self.list_start[list_id + 1] - self.list_start[list_id])
-                    for list_id, count in lists.items() if list_id >= 0))
+        return self.distinct_listed(), self.alternates
 
     def excluded(self, pages: dict[int, Excluded]) -> None:
         """U112: a sitemap lists a page that keeps itself out of the index; H114: an
