@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, islice
 from operator import eq
 
 from .. import langtags
@@ -310,7 +310,7 @@ class ClusterIndex(ClusterStore):
         """U104 for a URL listed twice in sitemaps of one kind; the lists of every URL
         listed more than once (they are judged over all their listings)."""
         keys = self.sorted_keys
-        places = list(compress(range(1, len(keys)), map(eq, keys[1:], keys[:-1])))
+        places = list(compress(range(1, len(keys)), map(eq, islice(keys, 1, None), keys)))  # (no copies of keys)
         lists: set[int] = set()
         done_groups = self._repeated  # the keys listed more than once
         for place in places:
