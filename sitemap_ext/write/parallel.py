@@ -235,17 +235,22 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
         return urls + (own(Part(rest[0].start, rest[-1].stop, rest[0].line)) if rest else 0)
     sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
     settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
-    with process_pool(jobs - 1, initializer=_start, initargs=(kinds, source, site, settings, sink.scratch)) as pool:
+    # Who reads each piece: 0 no one yet, 1 a worker, 2 this process (shared by the forked workers).
+    claims = multiprocessing.get_context("fork").Array("b", len(pieces))
+    numbers = {piece.start: k for k, piece in enumerate(pieces)}
+    with process_pool(jobs - 1, initializer=_start,
+                      initargs=(kinds, source, site, settings, sink.scratch, (claims, numbers))) as pool:
         try:
-            pending: dict[int, Future[str]] = {}
+            pending: dict[int, Future[str | None]] = {}
             theirs = iter([(k, piece) for k, piece in enumerate(rest, 1) if k % jobs])
             for k, piece in enumerate(rest, 1):
                 while len(pending) < AHEAD * (jobs - 1):  # keep a few pieces a worker handed over
                     handed = next(theirs, None)
                     if handed is None:
                         break
-                    pending[handed[0]] = pool.submit(_render, handed[1])
-                if not k % jobs:
+                    pending[handed[0]] = pool.submit(_work, handed[1])
+                if not k % jobs or _steal(pending[k], claims, k):
+                    pending.pop(k, None)
                     urls += own(piece)
                     continue
                 chunk = _taken(pending.pop(k))
@@ -261,11 +266,27 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     return urls
 
 
-def _taken(future: Future[str]) -> Chunk:
+def _steal(future: Future[str | None], claims: Any, k: int) -> bool:
+    """Whether piece ``k``, handed to a worker, is read here instead: when no worker
+    has started it yet (a worker whose core is busy with other work, or slower
+    than this process). This process never waits for a piece no worker is reading,
+    so the pool cannot make a build slower than one process by more than the piece
+    a worker is reading."""
+    if future.done():
+        return False
+    with claims.get_lock():
+        if claims[k]:
+            return False  # a worker reads it: its chunk is taken
+        claims[k] = 2
+    return True
+
+
+def _taken(future: Future[str | None]) -> Chunk:
     try:
         path = future.result()
     except BrokenProcessPool as exc:  # a worker died (killed, out of memory): one process does it all
         raise Sequential from exc
+    assert path is not None  # (a piece this process took itself is never taken from a worker)
     try:
         with open(path, "rb") as handle:
             chunk: Chunk = pickle.load(handle)
@@ -276,18 +297,34 @@ def _taken(future: Future[str]) -> Chunk:
 
 # In a worker: what every piece shares, set once when the worker starts (forked: not pickled).
 _JOB: tuple[Source, dict[str, Any], str, PageNormaliser, Any, Any] | None = None
+_CLAIMS: tuple[Any, dict[int, int]] | None = None  # the claims on pieces, and each piece's number by its start
 
 
-def _start(kinds: Kinds, source: Source, site: Site, settings: dict[str, Any], scratch: str) -> None:
+def _start(kinds: Kinds, source: Source, site: Site, settings: dict[str, Any], scratch: str,
+           claims: tuple[Any, dict[int, int]]) -> None:
     """A worker's pipeline, made once: its memoised verdicts and templates serve every
     piece it reads (each piece's findings go to a collector of its own)."""
-    global _JOB
+    global _JOB, _CLAIMS
     assert site.scope is not None
+    _CLAIMS = claims
     rows, flow_kind, renderer = kinds
     findings = Collector(REGISTRY, limit=None, **settings)
     normaliser = PageNormaliser(site.scope, findings)
     flow = flow_kind(findings, site.now, renderer(), [locale.base for locale in site.scope.locales])
     _JOB = (source, settings, scratch, normaliser, flow, rows(site, source, normaliser, flow))
+
+
+def _work(piece: Part) -> str | None:
+    """In a worker: a piece claimed, then rendered (``_render``); None when the build's
+    process claimed it first (see ``_steal``)."""
+    assert _CLAIMS is not None
+    claims, numbers = _CLAIMS
+    k = numbers[piece.start]
+    with claims.get_lock():
+        if claims[k]:
+            return None
+        claims[k] = 1
+    return _render(piece)
 
 
 def _render(piece: Part) -> str:
