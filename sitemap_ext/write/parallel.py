@@ -45,7 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Protocol
 
@@ -111,9 +111,11 @@ def _cut(view: mmap.mmap, size: int, count: int, csv: bool) -> list[Part] | None
 @dataclass
 class Chunk:
     """A worker's piece: its pages' entries in one blob, flat arrays, its findings.
-    Pickled once, from the worker to this process."""
+    Passed once, from the worker to this process, through a file (``_save``): the
+    rest pickled, then the entries as they are, which this process maps (``_load``)
+    and writes from without a copy of its own."""
 
-    data: bytes  # every entry, one after another
+    data: bytes | memoryview  # every entry, one after another
     lengths: array[int]  # each entry's size
     counts: array[int]  # each page's entry count
     sizes: array[int]  # each page's size in bytes
@@ -142,8 +144,12 @@ class Chunk:
             lastmod = record.lastmod
             meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
                          lastmod.instant if lastmod else 0.0, record.news, record.key))
-        return cls(b"".join(blobs), lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                   findings.suppressed, findings.ignored)
+        chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
+                    findings.suppressed, findings.ignored)
+        chunk.blobs = blobs
+        return chunk
+
+    blobs: list[bytes | memoryview] = field(default_factory=list)  # (in the worker: the entries, page by page)
 
     @property
     def blob(self) -> memoryview:
@@ -288,10 +294,33 @@ def _taken(future: Future[str | None]) -> Chunk:
         raise Sequential from exc
     assert path is not None  # (a piece this process took itself is never taken from a worker)
     try:
-        with open(path, "rb") as handle:
-            chunk: Chunk = pickle.load(handle)
+        return _load(path)
     finally:
         os.unlink(path)
+
+
+_HEAD = 8  # bytes: the size of the pickled part of a chunk's file
+
+
+def _save(chunk: Chunk, path: str) -> None:
+    """A chunk into a file: the size of its pickled rest, that, then its entries."""
+    blobs, chunk.blobs = chunk.blobs, []
+    rest = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
+    with open(path, "wb") as handle:
+        handle.write(len(rest).to_bytes(_HEAD, "little"))
+        handle.write(rest)
+        handle.writelines(blobs)
+
+
+def _load(path: str) -> Chunk:
+    """A chunk from its file, its entries mapped: written from the page cache as they
+    are (the map is let go with the last slice of it)."""
+    with open(path, "rb") as handle:
+        size = int.from_bytes(handle.read(_HEAD), "little")
+        chunk: Chunk = pickle.loads(handle.read(size))
+        start = _HEAD + size
+        if os.fstat(handle.fileno()).st_size > start:
+            chunk.data = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))[start:]
     return chunk
 
 
@@ -336,8 +365,7 @@ def _render(piece: Part) -> str:
     reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=piece)
     records = [record for record in rows.records(reader) if record is not None]
     path = os.path.join(scratch, f".piece-{os.getpid()}-{piece.start}")
-    with open(path, "wb") as handle:
-        pickle.dump(Chunk.of(records, findings), handle, pickle.HIGHEST_PROTOCOL)
+    _save(Chunk.of(records, findings), path)
     return path
 
 
