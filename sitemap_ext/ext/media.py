@@ -176,10 +176,10 @@ def element_fields(element: Element) -> tuple[dict[str, Any], dict[str, int]]:
 
 
 def unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], ctx: MediaContext, what: str) -> None:
-    from ..diagnostics import did_you_mean
-
     for key in raw:
         if key not in known:
+            from ..diagnostics import did_you_mean  # (here: an import statement costs each time it runs)
+
             guess = did_you_mean(str(key), known)
             hint = f"; did you mean '{guess}'?" if guess else ""
             code = "C102" if ctx.writing else "X112"
