@@ -15,6 +15,7 @@ Python API::
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,11 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    try:  # a submodule, as when the api (which imports them) was imported here
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
     raise AttributeError(f"module 'sitemap_ext' has no attribute {name!r}")
 
 
