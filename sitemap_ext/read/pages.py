@@ -57,9 +57,7 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         urls = get("urls")
         media = digest_fields = True
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
-            url_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
-            if url_columns:
-                urls = self._row_urls(raw, urls, url_columns)
+            urls, media, digest_fields = self._row_fields(raw, urls, shape)
         has_path = path is not None and path != ""
         multilingual = has_path or bool(urls)
         if multilingual == (value is not None and value != ""):  # (loc and path / urls, or neither)
@@ -83,17 +81,22 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         lastmod, changefreq, priority = self._values(raw, where_of, defaults)
         if not locs:
             return None
-        digest = self.digest(raw, where_of) if digest_fields and ("digest" in raw or "content" in raw) else None
+        digest = self._digest_of(raw, where_of) if digest_fields else None
         return Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
                     digests=None if digest is None else (digest,))
 
-    def _row_urls(self, raw: Mapping[str, Any], urls: Any, url_columns: tuple[tuple[str, str], ...]) -> Any:
-        """A row's urls with its url:<code> columns joined in."""
-        columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")}
+    def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
+        """A row's urls with its url:<code> columns joined in, whether it has media
+        fields and whether digest fields (``shape``: its keys told, if known)."""
+        url_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
+        columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")} if url_columns else None
         if columns:
             urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
-        return urls
+        return urls, media, digest_fields
+
+    def _digest_of(self, raw: Mapping[str, Any], where_of: WhereOf) -> bytes | None:
+        return self.digest(raw, where_of) if "digest" in raw or "content" in raw else None
 
     def _one_kind(self, multilingual: bool, loc: Any, where_of: WhereOf, where: Where) -> bool:
         """C111 (loc beside path or urls), C104 (neither): whether the page can be made."""
