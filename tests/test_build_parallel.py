@@ -1,6 +1,7 @@
 """A build on several processes never waits for a piece no worker reads: the build's
 own process reads a piece handed to a worker that has not started it (a worker whose
-core is busy), and a worker skips a piece taken so. The output is the same."""
+core is busy), and a worker skips a piece taken so; and it starts no worker where no
+core is spare. The output is the same."""
 
 from __future__ import annotations
 
@@ -73,8 +74,38 @@ def test_pieces_no_worker_starts_are_read_here(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PIECE_BYTES", 100)
     monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
+    monkeypatch.setattr(parallel, "spare_cores", lambda: 8)
     monkeypatch.setattr(parallel, "_work", _never_starts)  # (a piece taken from a worker would fail: None)
     two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
     assert [d.code for d in one.collector.diagnostics] == ["U105"] * 3 + ["D101"]
     assert diagnostics(one) == diagnostics(two)
     assert files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+@pytest.mark.parametrize(("cores", "load", "spare"), [(2, 0.0, 1), (2, 0.4, 1), (2, 0.6, 0), (2, 2.5, 0),
+                                                      (4, 1.2, 2), (1, 0.0, 0)])
+def test_spare_cores_are_the_cores_less_the_load(monkeypatch: pytest.MonkeyPatch, cores: int, load: float,
+                                                 spare: int) -> None:
+    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, load, load))
+    assert parallel.spare_cores() == spare
+
+
+def _no_pool(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a worker was started with no core spare")
+
+
+def test_no_worker_is_started_where_no_core_is_spare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not FORK:
+        pytest.skip("no fork on this platform: builds run in one process")
+    (tmp_path / "site.yaml").write_text(yaml.safe_dump({
+        "site": {"base_url": "https://e.com/"}, "locales": LOCALES, "sources": [{"file": "rows.csv"}]}))
+    (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p{i}\n" for i in range(80)))
+    one = build(str(tmp_path / "site.yaml"), str(tmp_path / "one"), jobs=1)
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "PIECE_BYTES", 100)
+    monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
+    monkeypatch.setattr(parallel, "spare_cores", lambda: 0)
+    monkeypatch.setattr(parallel, "process_pool", _no_pool)
+    two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
+    assert one.ok and two.ok and files_of(tmp_path / "one") == files_of(tmp_path / "two")

@@ -4,7 +4,8 @@ process and by a process pool (``pool.process_pool``), taken in the source's ord
 ``split`` cuts a plain CSV or JSON Lines source of ``MIN_BYTES`` or more into pieces
 of about ``PIECE_BYTES`` at line ends (smaller sources are read by one process:
 the pool would not pay). ``render`` reads the first piece here, then picks the
-worker count from what it wrote: the rest is read here too when that is more than
+worker count: at most the cores no other work keeps busy (``spare_cores``), and from
+what the first piece wrote: the rest is read here too when that is more than
 ``MAX_EXPANSION`` bytes a byte read (forty locales' alternates: a worker's piece
 would be hundreds of megabytes to pass and to hold). Otherwise every ``jobs``-th
 piece is read here and the others by the pool, a few pieces per worker handed over
@@ -52,7 +53,7 @@ from typing import Any, Protocol
 from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic
-from ..pool import process_pool
+from ..pool import process_pool, usable_cores
 from ..read.normalised import Site, Source
 from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
@@ -237,7 +238,8 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     urls = own(pieces[0])
     rest = pieces[1:]
     first = pieces[0].stop - pieces[0].start
-    if not rest or sink.entry_bytes - before > MAX_EXPANSION * first:
+    jobs = min(jobs, 1 + spare_cores())
+    if not rest or jobs < 2 or sink.entry_bytes - before > MAX_EXPANSION * first:
         return urls + (own(Part(rest[0].start, rest[-1].stop, rest[0].line)) if rest else 0)
     sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
     settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
@@ -270,6 +272,20 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
         finally:
             pool.shutdown(cancel_futures=True)
     return urls
+
+
+def spare_cores() -> int:
+    """Cores beside this process's that no other process keeps busy: the usable cores
+    less the system's load (the last minute's average, to which this build has added
+    little yet), rounded. A worker is started only where one is spare: on cores that
+    other work keeps busy a second process only adds the cost of passing its pieces
+    over (measured on two shared cores: every shape slower on two processes than on
+    one while the load was over 2)."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average on this platform
+        return usable_cores() - 1
+    return max(0, int(usable_cores() - load - 0.5))
 
 
 def _steal(future: Future[str | None], claims: Any, k: int) -> bool:
