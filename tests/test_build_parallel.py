@@ -74,7 +74,7 @@ def test_pieces_no_worker_starts_are_read_here(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PIECE_BYTES", 100)
     monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
-    monkeypatch.setattr(parallel, "spare_cores", lambda: 8)
+    monkeypatch.setattr(parallel, "spare_cores", lambda *_: 8)
     monkeypatch.setattr(parallel, "_work", _never_starts)  # (a piece taken from a worker would fail: None)
     two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
     assert [d.code for d in one.collector.diagnostics] == ["U105"] * 3 + ["D101"]
@@ -105,7 +105,17 @@ def test_no_worker_is_started_where_no_core_is_spare(tmp_path: Path, monkeypatch
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PIECE_BYTES", 100)
     monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
-    monkeypatch.setattr(parallel, "spare_cores", lambda: 0)
+    monkeypatch.setattr(parallel, "spare_cores", lambda *_: 0)
     monkeypatch.setattr(parallel, "process_pool", _no_pool)
     two = build(str(tmp_path / "site.yaml"), str(tmp_path / "two"), jobs=2)
     assert one.ok and two.ok and files_of(tmp_path / "one") == files_of(tmp_path / "two")
+
+
+@pytest.mark.parametrize(("idle", "spare"), [(50, 1), (30, 1), (20, 0), (0, 0), (100, 1)])
+def test_spare_cores_are_those_idle_while_the_first_piece_was_read(monkeypatch: pytest.MonkeyPatch, idle: int,
+                                                                   spare: int) -> None:
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "cpu_times", lambda: (1000 + idle, 1100))  # 100 ticks since (1000, 1000)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (9.0, 9.0, 9.0))  # (not asked)
+    assert parallel.spare_cores((1000, 1000)) == spare
+    assert parallel.spare_cores((1000, 1099)) == 0  # one tick: too few to tell, so the load says

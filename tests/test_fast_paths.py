@@ -138,7 +138,7 @@ def _small_pieces(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
     monkeypatch.setattr(parallel, "PIECE_BYTES", size)
     monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
     monkeypatch.setattr(parallel, "_steal", lambda *_: False)
-    monkeypatch.setattr(parallel, "spare_cores", lambda: 8)  # (whatever else this machine runs)
+    monkeypatch.setattr(parallel, "spare_cores", lambda *_: 8)  # (whatever else this machine runs)
 
 
 def test_two_processes_write_what_one_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -235,10 +235,11 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     process (through its flow, into the sink) and gives its URL count; ``read`` counts
     the bytes read, a worker's piece when it is taken (for progress). The URLs written."""
     before = sink.entry_bytes
+    idle = cpu_times()
     urls = own(pieces[0])
     rest = pieces[1:]
     first = pieces[0].stop - pieces[0].start
-    jobs = min(jobs, 1 + spare_cores())
+    jobs = min(jobs, 1 + spare_cores(idle))
     if not rest or jobs < 2 or sink.entry_bytes - before > MAX_EXPANSION * first:
         return urls + (own(Part(rest[0].start, rest[-1].stop, rest[0].line)) if rest else 0)
     sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
@@ -274,18 +275,34 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     return urls
 
 
-def spare_cores() -> int:
-    """Cores beside this process's that no other process keeps busy: the usable cores
-    less the system's load (the last minute's average, to which this build has added
-    little yet), rounded. A worker is started only where one is spare: on cores that
-    other work keeps busy a second process only adds the cost of passing its pieces
-    over (measured on two shared cores: every shape slower on two processes than on
-    one while the load was over 2)."""
+def cpu_times() -> tuple[int, int] | None:
+    """The system's idle and total CPU time so far, in ticks (Linux's /proc/stat);
+    None where it cannot be read."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            fields = [int(field) for field in handle.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[3] + fields[4], sum(fields)) if len(fields) >= 5 else None
+
+
+def spare_cores(since: tuple[int, int] | None = None) -> int:
+    """Cores beside this process's that no other process keeps busy, rounded: those
+    idle since ``since`` (``cpu_times()`` when the first piece began: this process
+    kept one busy meanwhile), else the usable cores less the last minute's load. A
+    worker is started only where one is spare: on cores that other work keeps busy a
+    second process only adds the cost of passing its pieces over (measured on two
+    shared cores: every shape slower on two processes than on one while the load
+    was over 2)."""
+    cores = usable_cores()
+    now = cpu_times()
+    if since is not None and now is not None and now[1] - since[1] >= 4 * cores:  # (ticks enough to tell)
+        return min(cores - 1, int(cores * (now[0] - since[0]) / (now[1] - since[1]) + 0.5))
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # pragma: no cover - no load average on this platform
-        return usable_cores() - 1
-    return max(0, int(usable_cores() - load - 0.5))
+        return cores - 1
+    return max(0, int(cores - load - 0.5))
 
 
 def _steal(future: Future[str | None], claims: Any, k: int) -> bool:
