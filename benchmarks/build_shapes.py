@@ -2,6 +2,7 @@
 
     python benchmarks/build_shapes.py --scale 1.0 --repeat 3     # the sizes below
     python benchmarks/build_shapes.py --scale 0.05 --repeat 1    # a quick look
+    python benchmarks/build_shapes.py --only w --only single --also-jobs 1   # and one process, in the same run
 
 Shapes (at --scale 1.0):
   w            W(200,000): 5 locales by prefix, x-default, an image each (1M URLs)
@@ -17,7 +18,10 @@ For each shape the bare writer (in this file) renders the same pages straight fr
 the source with no check at all: f-strings, the same escaping, the same splits at
 50,000 URLs / 52,428,800 bytes, the same index. Its output is compared byte for byte
 with the build's before any time is reported, so the floor is a fair one. Each row
-gives both medians, timed in the same run, and the ratio build / bare.
+gives both medians, timed in the same run, and the ratio build / bare. With
+--also-jobs N each round also times the build with --jobs N (its output compared
+too), so that the default and N processes are compared in one run: on a machine
+shared with other work, runs apart are not comparable.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import time
 import dataclasses
+import filecmp
 from dataclasses import dataclass
 from typing import Callable, Iterator
 from urllib.parse import quote
@@ -330,6 +335,30 @@ def files_of(folder: str) -> dict[str, bytes]:
     return found
 
 
+def names_of(folder: str) -> list[str]:
+    """The files files_of() reads, by relative path."""
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [os.path.relpath(os.path.join(top, name), folder) for name in names if not name.startswith(".")]
+    return sorted(found)
+
+
+def same_files(one: str, other: str) -> bool:
+    """files_of(one) == files_of(other), a file at a time (40 locales write gigabytes)."""
+    names = names_of(one)
+    return names == names_of(other) and all(
+        filecmp.cmp(os.path.join(one, name), os.path.join(other, name), shallow=False) for name in names)
+
+
+def url_count(folder: str) -> int:
+    count = 0
+    for name in names_of(folder):
+        with open(os.path.join(folder, name), "rb") as handle:
+            count += handle.read().count(b"<url>")
+    return count
+
+
 def timed(command: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -342,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", action="append", default=[], metavar="SHAPE", help="run only these shapes")
     parser.add_argument("--jobs", type=int, default=None, help="the build's --jobs (default: the build's own default)")
+    parser.add_argument("--also-jobs", type=int, default=None, metavar="N",
+                        help="also time the build with --jobs N in each round (a column of its own)")
     parser.add_argument("--scratch", default="/dev/shm" if os.path.isdir("/dev/shm") else WORK,
                         help="folder for the outputs (default /dev/shm: no disk write-back noise)")
     args = parser.parse_args(argv)
@@ -365,24 +396,33 @@ def main(argv: list[str] | None = None) -> int:
         ours_cmd = [sys.executable, "-m", "sitemap_ext", "build", site, "--quiet",
                     "--now", "2026-11-21T12:00:00Z", "-o", ours_out] + (["--jobs", str(args.jobs)] if args.jobs else [])
         bare_cmd = [sys.executable, os.path.abspath(__file__), "--bare", shape.name, str(args.scale), source, bare_out]
-        ours_times, bare_times = [], []
+        also_out = os.path.join(scratch, "also")
+        also_cmd = ours_cmd[:ours_cmd.index("-o")] + ["-o", also_out, "--jobs", str(args.also_jobs or 1)]
+        ours_times, bare_times, also_times = [], [], []
         for _ in range(args.repeat):
-            for out in (ours_out, bare_out):
+            for out in (ours_out, bare_out, also_out):
                 shutil.rmtree(out, ignore_errors=True)
             bare_times.append(timed(bare_cmd))
             ours_times.append(timed(ours_cmd))
-        same = files_of(ours_out) == files_of(bare_out)
-        urls = sum(len(data.split(b"<url>")) - 1 for name, data in files_of(ours_out).items())
-        rows.append((shape.name, urls, statistics.median(bare_times), statistics.median(ours_times), same))
+            if args.also_jobs:
+                also_times.append(timed(also_cmd))
+        same = same_files(ours_out, bare_out) and (not args.also_jobs or same_files(also_out, bare_out))
+        urls = url_count(ours_out)
+        for out in (ours_out, bare_out, also_out):
+            shutil.rmtree(out, ignore_errors=True)
+        rows.append((shape.name, urls, statistics.median(bare_times), statistics.median(ours_times), same,
+                     statistics.median(also_times) if also_times else None))
         print(f"{shape.name} done", file=sys.stderr)
     shutil.rmtree(scratch, ignore_errors=True)
     print(f"\nbuild {f'--jobs {args.jobs}' if args.jobs else '(default --jobs)'} on each shape against its bare "
           f"writer; median of {args.repeat}, "
           f"{os.cpu_count()} cores, "
           f"outputs in {args.scratch}\n")
-    print(f"{'shape':12} {'URLs':>10} {'bare s':>8} {'build s':>8} {'ratio':>6}  same bytes")
-    for name, urls, bare_s, ours_s, same in rows:
-        print(f"{name:12} {urls:10,} {bare_s:8.2f} {ours_s:8.2f} {ours_s / bare_s:6.2f}  {'yes' if same else 'NO'}")
+    also = f"  --jobs {args.also_jobs} s  ratio" if args.also_jobs else ""
+    print(f"{'shape':12} {'URLs':>10} {'bare s':>8} {'build s':>8} {'ratio':>6}{also}  same bytes")
+    for name, urls, bare_s, ours_s, same, also_s in rows:
+        extra = f"  {also_s:10.2f} {also_s / bare_s:6.2f}" if also_s is not None else ""
+        print(f"{name:12} {urls:10,} {bare_s:8.2f} {ours_s:8.2f} {ours_s / bare_s:6.2f}{extra}  {'yes' if same else 'NO'}")
     return 0 if all(row[4] for row in rows) else 1
 
 

@@ -15,29 +15,73 @@ Python API::
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .api import (
-    BuildResult,
-    CheckResult,
-    DiffResult,
-    FetchOptions,
-    Rendered,
-    Row,
-    SitemapWriter,
-    StateError,
-    SubmitProgress,
-    SubmitResult,
-    build,
-    check,
-    diff,
-    render,
-    state_rows,
-    submit,
-)
 from .diagnostics import Diagnostic, Severity
 from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
+
+if TYPE_CHECKING:  # (at run time the api is imported on first use: see __getattr__)
+    from .api import (
+        BuildResult,
+        CheckResult,
+        DiffResult,
+        FetchOptions,
+        Rendered,
+        Row,
+        SitemapWriter,
+        StateError,
+        SubmitProgress,
+        SubmitResult,
+        build,
+        check,
+        diff,
+        render,
+        state_rows,
+        submit,
+    )
 
 __all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult",
            "DiffResult", "Diagnostic", "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
            "submit", "SubmitResult", "SubmitProgress", "Alternate", "Image", "Locale", "NewsArticle",
            "NewsPublication", "Output", "Page", "Site", "Video"]
+
+_API = frozenset({"build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult",
+                  "DiffResult", "FetchOptions", "state_rows", "Row", "StateError", "submit", "SubmitResult",
+                  "SubmitProgress"})
+
+
+def __getattr__(name: str) -> Any:
+    """The api's names, imported when first asked for: the command line imports only
+    what its verb needs (a build never loads the checker, diff or live HTTP), which
+    is most of its start-up time."""
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    try:  # a submodule, as when the api (which imports them) was imported here
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+    raise AttributeError(f"module 'sitemap_ext' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)
+
+
+class _Package(types.ModuleType):
+    """The package: the import system names a submodule on it (``sitemap_ext.diff``,
+    ``sitemap_ext.submit``), where the api's function of that name belongs."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _API and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -131,10 +131,14 @@ def test_layouts_write_what_url_by_url_writes(case: tuple[str, str, str]) -> Non
 
 
 def _small_pieces(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
-    """Any source is cut, into pieces of ``size`` bytes, and handed to workers."""
+    """Any source is cut, into pieces of ``size`` bytes, and handed to workers (which
+    read every piece handed to them: this process takes none of theirs, see
+    tests/test_build_parallel.py)."""
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PIECE_BYTES", size)
     monkeypatch.setattr(parallel, "MAX_EXPANSION", float("inf"))
+    monkeypatch.setattr(parallel, "_steal", lambda *_: False)
+    monkeypatch.setattr(parallel, "spare_cores", lambda *_: 8)  # (whatever else this machine runs)
 
 
 def test_two_processes_write_what_one_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

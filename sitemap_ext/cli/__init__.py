@@ -14,12 +14,11 @@ from .._version import __version__
 from ..dates import ClockError, default_clock
 from ..limits import MAX_STORED_PER_CODE
 from ..report.formats import EXIT_USAGE, FORMATS
-from . import build as build_cmd
-from . import check as check_cmd
-from . import diff as diff_cmd
-from . import rules as rules_cmd
-from . import submit as submit_cmd
 from .heap import give_back_large_blocks
+
+# (Each verb's module is imported when that verb runs: a build does not load the
+# checker, diff or live HTTP, which were most of its start-up time.)
+VERBS = ("build", "check", "diff", "submit", "rules")
 
 NOW_HELP = ("the instant dates are judged against, as a W3C date-time (default: SOURCE_DATE_EPOCH if set, else "
             "the system clock)")
@@ -34,12 +33,35 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (a verb), that verb's alone (the same
+    arguments, help and errors for a command line of that verb)."""
     top = _Parser(prog="sitemap-ext", description="Standards-exact XML sitemaps from a YAML site description, "
                   "and a strict checker for sitemaps that exist.")
     top.add_argument("--version", action="version", version=f"sitemap-ext {__version__}")
     verbs = top.add_subparsers(dest="verb", metavar="{build,check,diff,submit,rules}", parser_class=_Parser)
 
+    if only in (None, "build"):
+        _build_verb(verbs)
+    if only in (None, "check"):
+        _check_verb(verbs)
+    if only in (None, "diff"):
+        from . import diff as diff_cmd
+
+        diff_cmd.add_parser(verbs, NOW_HELP)
+    if only in (None, "submit"):
+        from . import submit as submit_cmd
+
+        submit_cmd.add(verbs)
+    if only in (None, "rules"):
+        rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
+        rules.add_argument("names", nargs="*", metavar="CODE|NAME",
+                           help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
+        rules.add_argument("--format", choices=("text", "json"), default="text")
+    return top
+
+
+def _build_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # (argparse's private class)
     build = verbs.add_parser("build", help="write the sitemaps of a site description")
     build.add_argument("site", metavar="SITE.yaml")
     build.add_argument("-o", "--out", metavar="DIR", help="output folder (default: output.dir, else ./sitemaps)")
@@ -64,6 +86,11 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
     _findings_options(build)
 
+
+def _check_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # (argparse's private class)
+    allow = ("a folder besides the site description's own that its sources and includes may come from "
+             "(repeatable)")
+    per_code = f"findings kept per code (default {MAX_STORED_PER_CODE:,}; 0: all); the rest are counted"
     check = verbs.add_parser("check", help="run every rule on site descriptions or sitemaps; write nothing")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=FORMATS, default="text",
@@ -109,15 +136,6 @@ def parser() -> argparse.ArgumentParser:
                       "default, so that a check run by a CI service cannot reach that service's network")
     _findings_options(check)
 
-    diff_cmd.add_parser(verbs, NOW_HELP)
-    submit_cmd.add(verbs)
-
-    rules = verbs.add_parser("rules", help="list every diagnostic code, or explain one")
-    rules.add_argument("names", nargs="*", metavar="CODE|NAME",
-                       help="a code (H104), a prefix (H1) or a rule name (hreflang-no-return): explain it")
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-    return top
-
 
 def _findings_options(verb: argparse.ArgumentParser) -> None:
     """What build and check share: which findings are shown and how (the policy, its
@@ -158,8 +176,9 @@ def _count(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv[0] if argv and argv[0] in VERBS else None).parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
     if args.verb in ("build", "check", "diff"):
@@ -169,14 +188,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(f"sitemap-ext {args.verb}: {exc}\n")
             return EXIT_USAGE
     if args.verb == "build":
+        from . import build as build_cmd
+
         return build_cmd.run(args)
     if args.verb == "check":
+        from . import check as check_cmd
+
         return check_cmd.run(args)
     if args.verb == "diff":
+        from . import diff as diff_cmd
+
         return diff_cmd.run(args)
     if args.verb == "rules":
+        from . import rules as rules_cmd
+
         return rules_cmd.run(args)
     if args.verb == "submit":
+        from . import submit as submit_cmd
+
         return submit_cmd.run(args)
     parser().print_help(sys.stderr)
     return EXIT_USAGE

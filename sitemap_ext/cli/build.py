@@ -17,7 +17,6 @@ from ..report.formats import (
     write_json,
     write_step_summary,
 )
-from ..report.html import write_html
 from ..rules import config
 from ..rules.config import ConfigError, Policy
 from ..write.build import BuildResult, Progress, build
@@ -49,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
                    removed=result.removed, now=clock_json(*_clock(result)))
         return code
     if args.format == "html":
+        from ..report.html import write_html  # (here: it loads diff's and the checker's modules)
+
         write_html(collector, sys.stdout, title=f"sitemap-ext build {args.site}", read=built,
                    clock=_clock_text(result), quiet=args.quiet)
     else:

@@ -142,6 +142,7 @@ def _deprecated(raw: Mapping[str, Any], ctx: MediaContext, key: str, what: str) 
     return not dropped
 
 
+_WRITTEN, _READ = frozenset(FIELDS), frozenset(FIELDS + XSD_ONLY)  # the fields a build, a check takes
 # The fields most videos have; parse_one() judges the others only when one is given.
 _BASIC = frozenset({"thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration"})
 
@@ -150,7 +151,8 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     if not isinstance(raw, dict):
         wrong_shape(ctx.report, "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
         return None
-    unknown_keys(raw, FIELDS if ctx.writing else FIELDS + XSD_ONLY, ctx, "video")
+    if not (_WRITTEN if ctx.writing else _READ).issuperset(raw):  # (most videos name known fields only)
+        unknown_keys(raw, FIELDS if ctx.writing else FIELDS + XSD_ONLY, ctx, "video")
     fields = _basics(raw, ctx)
     if not _BASIC.issuperset(raw):  # (the common video gives none of the other fields: nothing more to judge)
         fields.update(_others(raw, ctx))  # every field is judged before giving up: one run reports every problem
@@ -290,9 +292,15 @@ def _host(url: str) -> str:
 
 
 def parse(raw: Any, ctx: MediaContext) -> tuple[Video, ...]:
-    items = raw if isinstance(raw, list) else [raw]
-    videos = (parse_one(item, ctx.within(i) if isinstance(raw, list) else ctx) for i, item in enumerate(items))
-    return tuple(video for video in videos if video is not None)
+    if not isinstance(raw, list):
+        one = parse_one(raw, ctx)
+        return () if one is None else (one,)
+    videos = []
+    for i, item in enumerate(raw):
+        video = parse_one(item, ctx.within(i))
+        if video is not None:
+            videos.append(video)
+    return tuple(videos)
 
 
 _NO_ATTRIBUTES: dict[str, str] = {}  # shared, never changed

@@ -41,6 +41,10 @@ def source_column(name: str) -> bool:
 
 MEMO_LIMIT = 4096  # entries a memo of verdicts on repeated values keeps before it starts again
 
+# A row's keys, told once per shape: its url:<code> columns (each with the urls key
+# it gives), whether it has media fields, whether digest fields.
+RowShape = tuple[tuple[tuple[str, str], ...], bool, bool]
+
 
 class FieldNormaliser:
     """The site's scope, and the verdicts on a page's single fields."""
@@ -66,8 +70,8 @@ class FieldNormaliser:
         self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
         self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
         self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
-        # row shape -> its url:<code> columns, and whether it has media fields
-        self._shapes: dict[tuple[str, ...], tuple[tuple[tuple[str, str], ...], bool]] = {}
+        self._shapes: dict[tuple[str, ...], RowShape] = {}  # a row's keys -> what they hold
+        self.quiet_dates: dict[str, Lastmod] = {}  # lastmod texts with nothing to say -> their Lastmod
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
         self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
         self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
@@ -90,6 +94,11 @@ class FieldNormaliser:
             lastmod, problems = self.dates.parse(value)
             for problem in problems:
                 self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
+            if lastmod is not None and not problems:
+                quiet = self.quiet_dates
+                if len(quiet) >= MEMO_LIMIT:
+                    quiet.clear()
+                quiet[value] = lastmod
             return lastmod
         if isinstance(value, dt.date):
             return from_python(value)

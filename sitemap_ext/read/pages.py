@@ -25,6 +25,7 @@ from .page_fields import (
     PAGE_KEYS,
     URL_COLUMN,
     FieldNormaliser,
+    RowShape,
     WhereOf,
     source_column,
 )
@@ -36,7 +37,8 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
     """A page from its fields (``page``), and its defaults (``defaults``)."""
 
     def page(
-        self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults, where: Where, *, row: bool = False
+        self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults, where: Where, *, row: bool = False,
+        shape: RowShape | None = None,
     ) -> Page | None:
         """A page from its fields; ``where`` is the entry's (or row's) own position.
 
@@ -45,18 +47,21 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         take this one way; what makes it cheap per row is that every verdict on a
         value that repeats (a lastmod, a changefreq, a priority, an image host, a
         row shape) is memoised, and a path over every locale is joined to the
-        locales' bases once, as a ``Layout`` the writer renders from.
+        locales' bases once, as a ``Layout`` the writer renders from. ``shape``: the
+        row's keys told by ``row_shape``, when the caller has it (a CSV source's rows
+        share their header's).
         """
         get = raw.get
         value = get("loc")
         path = get("path")
         urls = get("urls")
-        media = True
+        media = digest_fields = True
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
-            urls, media = self._row_urls(raw, urls)
+            urls, media, digest_fields = self._row_fields(raw, urls, shape)
         has_path = path is not None and path != ""
         multilingual = has_path or bool(urls)
-        if not self._one_kind(multilingual, value, where_of, where):
+        if multilingual == (value is not None and value != ""):  # (loc and path / urls, or neither)
+            self._one_kind(multilingual, value, where_of, where)
             return None
         layout: Layout | None = None
         rest = ""
@@ -76,19 +81,22 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         lastmod, changefreq, priority = self._values(raw, where_of, defaults)
         if not locs:
             return None
-        digest = self.digest(raw, where_of) if "digest" in raw or "content" in raw else None
+        digest = self._digest_of(raw, where_of) if digest_fields else None
         return Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
                     digests=None if digest is None else (digest,))
 
-    def _row_urls(self, raw: Mapping[str, Any], urls: Any) -> tuple[Any, bool]:
-        """A row's urls with its url:<code> columns joined in, and whether it has media fields."""
-        url_columns, media = self._row_shape(raw)
-        if url_columns:
-            columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")}
-            if columns:
-                urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
-        return urls, media
+    def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
+        """A row's urls with its url:<code> columns joined in, whether it has media
+        fields and whether digest fields (``shape``: its keys told, if known)."""
+        url_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
+        columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")} if url_columns else None
+        if columns:
+            urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
+        return urls, media, digest_fields
+
+    def _digest_of(self, raw: Mapping[str, Any], where_of: WhereOf) -> bytes | None:
+        return self.digest(raw, where_of) if "digest" in raw or "content" in raw else None
 
     def _one_kind(self, multilingual: bool, loc: Any, where_of: WhereOf, where: Where) -> bool:
         """C111 (loc beside path or urls), C104 (neither): whether the page can be made."""
@@ -109,7 +117,12 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         else its defaults."""
         get = raw.get
         text = get("lastmod")
-        lastmod = defaults.lastmod if text is None or text == "" else self.lastmod(text, where_of("lastmod"))
+        if text is None or text == "":
+            lastmod = defaults.lastmod
+        else:  # (a text judged before with nothing to say: one look-up)
+            lastmod = self.quiet_dates.get(text) if type(text) is str else None
+            if lastmod is None:
+                lastmod = self.lastmod(text, where_of("lastmod"))
         text = get("changefreq")
         changefreq = defaults.changefreq if text is None or text == "" else \
             text if type(text) is str and text in CHANGEFREQS else self.changefreq(text, where_of("changefreq"))
@@ -117,17 +130,17 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         priority = defaults.priority if text is None or text == "" else self.priority(text, where_of("priority"))
         return lastmod, changefreq, priority
 
-    def _row_shape(self, raw: Mapping[str, Any]) -> tuple[tuple[tuple[str, str], ...], bool]:
-        """A row's url:<code> columns (each with the key it gives urls), and whether it
-        has media fields: once per shape (a CSV source has one; JSON Lines, a few)."""
-        shape = tuple(raw)
+    def row_shape(self, shape: tuple[str, ...]) -> RowShape:
+        """A row's url:<code> columns (each with the key it gives urls), whether it has
+        media fields and whether digest fields, from its keys: once per shape (a CSV
+        source has one; JSON Lines, a few)."""
         found = self._shapes.get(shape)
         if found is None:
             if len(self._shapes) >= MEMO_LIMIT:
                 self._shapes.clear()
             found = self._shapes[shape] = (
                 tuple((key, key[len(URL_COLUMN):]) for key in shape if key.startswith(URL_COLUMN)),
-                not MEDIA_KEYS.isdisjoint(shape))
+                not MEDIA_KEYS.isdisjoint(shape), "digest" in shape or "content" in shape)
         return found
 
 

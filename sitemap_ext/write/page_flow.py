@@ -33,17 +33,20 @@ class SourceRows:
         """Each row's record (None for a row that gives no page), in order."""
         display, defaults, page, flow = self.source.display, self.source.defaults, self.normaliser.page, self.flow
         columns: list[str] | None = None
+        shape = None  # (a CSV's rows share their header's keys: told once)
         first = True
         for values, line in reader:
             if first:  # the header has been read
                 first = False
                 columns = reader.columns
+                if columns is not None:
+                    shape = self.normaliser.row_shape(tuple(dict.fromkeys(columns)))
             raw = dict(zip(columns, values, strict=False)) if columns is not None else values
             where = Where(display, line)
 
             def where_of(_key: str | tuple[str, ...], where: Where = where) -> Where:
                 return where  # (every field of a row is at the row; as a lambda would cost)
-            found = page(raw, where_of, defaults, where, row=True)
+            found = page(raw, where_of, defaults, where, row=True, shape=shape)
             yield flow(found) if found is not None else None
 
 
@@ -65,7 +68,7 @@ class PageFlow:
         page: Page | None = given
         key = None
         layout = given.layout
-        if layout is not None and self._by_rest(layout):
+        if layout is not None and (self._keyed.get(layout) or self._by_rest(layout)):
             key = self.seen.add_cluster_if_new(given.rest)
             if key is None:
                 page = self._drop_duplicates(given)  # (None: nothing added; it reports which)

@@ -4,7 +4,8 @@ process and by a process pool (``pool.process_pool``), taken in the source's ord
 ``split`` cuts a plain CSV or JSON Lines source of ``MIN_BYTES`` or more into pieces
 of about ``PIECE_BYTES`` at line ends (smaller sources are read by one process:
 the pool would not pay). ``render`` reads the first piece here, then picks the
-worker count from what it wrote: the rest is read here too when that is more than
+worker count: at most the cores no other work keeps busy (``spare_cores``), and from
+what the first piece wrote: the rest is read here too when that is more than
 ``MAX_EXPANSION`` bytes a byte read (forty locales' alternates: a worker's piece
 would be hundreds of megabytes to pass and to hold). Otherwise every ``jobs``-th
 piece is read here and the others by the pool, a few pieces per worker handed over
@@ -45,14 +46,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic
-from ..pool import process_pool
+from ..pool import process_pool, usable_cores
 from ..read.normalised import Site, Source
 from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
@@ -111,9 +112,11 @@ def _cut(view: mmap.mmap, size: int, count: int, csv: bool) -> list[Part] | None
 @dataclass
 class Chunk:
     """A worker's piece: its pages' entries in one blob, flat arrays, its findings.
-    Pickled once, from the worker to this process."""
+    Passed once, from the worker to this process, through a file (``_save``): the
+    rest pickled, then the entries as they are, which this process maps (``_load``)
+    and writes from without a copy of its own."""
 
-    data: bytes  # every entry, one after another
+    data: bytes | memoryview  # every entry, one after another
     lengths: array[int]  # each entry's size
     counts: array[int]  # each page's entry count
     sizes: array[int]  # each page's size in bytes
@@ -142,8 +145,12 @@ class Chunk:
             lastmod = record.lastmod
             meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
                          lastmod.instant if lastmod else 0.0, record.news, record.key))
-        return cls(b"".join(blobs), lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                   findings.suppressed, findings.ignored)
+        chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
+                    findings.suppressed, findings.ignored)
+        chunk.blobs = blobs
+        return chunk
+
+    blobs: list[bytes | memoryview] = field(default_factory=list)  # (in the worker: the entries, page by page)
 
     @property
     def blob(self) -> memoryview:
@@ -228,24 +235,31 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     process (through its flow, into the sink) and gives its URL count; ``read`` counts
     the bytes read, a worker's piece when it is taken (for progress). The URLs written."""
     before = sink.entry_bytes
+    idle = cpu_times()
     urls = own(pieces[0])
     rest = pieces[1:]
     first = pieces[0].stop - pieces[0].start
-    if not rest or sink.entry_bytes - before > MAX_EXPANSION * first:
+    jobs = min(jobs, 1 + spare_cores(idle))
+    if not rest or jobs < 2 or sink.entry_bytes - before > MAX_EXPANSION * first:
         return urls + (own(Part(rest[0].start, rest[-1].stop, rest[0].line)) if rest else 0)
     sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
     settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
-    with process_pool(jobs - 1, initializer=_start, initargs=(kinds, source, site, settings, sink.scratch)) as pool:
+    # Who reads each piece: 0 no one yet, 1 a worker, 2 this process (shared by the forked workers).
+    claims = multiprocessing.get_context("fork").Array("b", len(pieces))
+    numbers = {piece.start: k for k, piece in enumerate(pieces)}
+    with process_pool(jobs - 1, initializer=_start,
+                      initargs=(kinds, source, site, settings, sink.scratch, (claims, numbers))) as pool:
         try:
-            pending: dict[int, Future[str]] = {}
+            pending: dict[int, Future[str | None]] = {}
             theirs = iter([(k, piece) for k, piece in enumerate(rest, 1) if k % jobs])
             for k, piece in enumerate(rest, 1):
                 while len(pending) < AHEAD * (jobs - 1):  # keep a few pieces a worker handed over
                     handed = next(theirs, None)
                     if handed is None:
                         break
-                    pending[handed[0]] = pool.submit(_render, handed[1])
-                if not k % jobs:
+                    pending[handed[0]] = pool.submit(_work, handed[1])
+                if not k % jobs or _steal(pending[k], claims, k):
+                    pending.pop(k, None)
                     urls += own(piece)
                     continue
                 chunk = _taken(pending.pop(k))
@@ -261,33 +275,118 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     return urls
 
 
-def _taken(future: Future[str]) -> Chunk:
+def cpu_times() -> tuple[int, int] | None:
+    """The system's idle and total CPU time so far, in ticks (Linux's /proc/stat);
+    None where it cannot be read."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            fields = [int(field) for field in handle.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[3] + fields[4], sum(fields)) if len(fields) >= 5 else None
+
+
+def spare_cores(since: tuple[int, int] | None = None) -> int:
+    """Cores beside this process's that no other process keeps busy, rounded: those
+    idle since ``since`` (``cpu_times()`` when the first piece began: this process
+    kept one busy meanwhile), else the usable cores less the last minute's load. A
+    worker is started only where one is spare: on cores that other work keeps busy a
+    second process only adds the cost of passing its pieces over (measured on two
+    shared cores: every shape slower on two processes than on one while the load
+    was over 2)."""
+    cores = usable_cores()
+    now = cpu_times()
+    if since is not None and now is not None and now[1] - since[1] >= 4 * cores:  # (ticks enough to tell)
+        return min(cores - 1, int(cores * (now[0] - since[0]) / (now[1] - since[1]) + 0.5))
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average on this platform
+        return cores - 1
+    return max(0, int(cores - load - 0.5))
+
+
+def _steal(future: Future[str | None], claims: Any, k: int) -> bool:
+    """Whether piece ``k``, handed to a worker, is read here instead: when no worker
+    has started it yet (a worker whose core is busy with other work, or slower
+    than this process). This process never waits for a piece no worker is reading,
+    so the pool cannot make a build slower than one process by more than the piece
+    a worker is reading."""
+    if future.done():
+        return False
+    with claims.get_lock():
+        if claims[k]:
+            return False  # a worker reads it: its chunk is taken
+        claims[k] = 2
+    return True
+
+
+def _taken(future: Future[str | None]) -> Chunk:
     try:
         path = future.result()
     except BrokenProcessPool as exc:  # a worker died (killed, out of memory): one process does it all
         raise Sequential from exc
+    assert path is not None  # (a piece this process took itself is never taken from a worker)
     try:
-        with open(path, "rb") as handle:
-            chunk: Chunk = pickle.load(handle)
+        return _load(path)
     finally:
         os.unlink(path)
+
+
+_HEAD = 8  # bytes: the size of the pickled part of a chunk's file
+
+
+def _save(chunk: Chunk, path: str) -> None:
+    """A chunk into a file: the size of its pickled rest, that, then its entries."""
+    blobs, chunk.blobs = chunk.blobs, []
+    rest = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
+    with open(path, "wb") as handle:
+        handle.write(len(rest).to_bytes(_HEAD, "little"))
+        handle.write(rest)
+        handle.writelines(blobs)
+
+
+def _load(path: str) -> Chunk:
+    """A chunk from its file, its entries mapped: written from the page cache as they
+    are (the map is let go with the last slice of it)."""
+    with open(path, "rb") as handle:
+        size = int.from_bytes(handle.read(_HEAD), "little")
+        chunk: Chunk = pickle.loads(handle.read(size))
+        start = _HEAD + size
+        if os.fstat(handle.fileno()).st_size > start:
+            chunk.data = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))[start:]
     return chunk
 
 
 # In a worker: what every piece shares, set once when the worker starts (forked: not pickled).
 _JOB: tuple[Source, dict[str, Any], str, PageNormaliser, Any, Any] | None = None
+_CLAIMS: tuple[Any, dict[int, int]] | None = None  # the claims on pieces, and each piece's number by its start
 
 
-def _start(kinds: Kinds, source: Source, site: Site, settings: dict[str, Any], scratch: str) -> None:
+def _start(kinds: Kinds, source: Source, site: Site, settings: dict[str, Any], scratch: str,
+           claims: tuple[Any, dict[int, int]]) -> None:
     """A worker's pipeline, made once: its memoised verdicts and templates serve every
     piece it reads (each piece's findings go to a collector of its own)."""
-    global _JOB
+    global _JOB, _CLAIMS
     assert site.scope is not None
+    _CLAIMS = claims
     rows, flow_kind, renderer = kinds
     findings = Collector(REGISTRY, limit=None, **settings)
     normaliser = PageNormaliser(site.scope, findings)
     flow = flow_kind(findings, site.now, renderer(), [locale.base for locale in site.scope.locales])
     _JOB = (source, settings, scratch, normaliser, flow, rows(site, source, normaliser, flow))
+
+
+def _work(piece: Part) -> str | None:
+    """In a worker: a piece claimed, then rendered (``_render``); None when the build's
+    process claimed it first (see ``_steal``)."""
+    assert _CLAIMS is not None
+    claims, numbers = _CLAIMS
+    k = numbers[piece.start]
+    with claims.get_lock():
+        if claims[k]:
+            return None
+        claims[k] = 1
+    return _render(piece)
 
 
 def _render(piece: Part) -> str:
@@ -299,8 +398,7 @@ def _render(piece: Part) -> str:
     reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=piece)
     records = [record for record in rows.records(reader) if record is not None]
     path = os.path.join(scratch, f".piece-{os.getpid()}-{piece.start}")
-    with open(path, "wb") as handle:
-        pickle.dump(Chunk.of(records, findings), handle, pickle.HIGHEST_PROTOCOL)
+    _save(Chunk.of(records, findings), path)
     return path
 
 

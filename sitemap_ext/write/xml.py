@@ -40,9 +40,14 @@ def all_prefixes() -> dict[str, str]:
 _NAMESPACES: dict[tuple[bool, tuple[str, ...]], frozenset[str]] = {}
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def page_namespaces(page: Page) -> frozenset[str]:
     """Prefixes of the extension namespaces a page's entries use."""
     extensions = page.extensions
+    if not extensions and page.codes is None and page.x_default is None:
+        return _NONE  # (a plain page: the common case of a site in one language)
     shape = (page.codes is not None or page.x_default is not None,
              tuple([name for name, _ in extensions]) if extensions else ())
     found = _NAMESPACES.get(shape)
@@ -161,6 +166,10 @@ class Renderer:
         """A page's <url> entries, one after another, and each one's size in bytes."""
         extensions = page.extensions
         media = "".join([EXTENSIONS[name].render(value) for name, value in extensions]) if extensions else ""
+        if page.codes is None and page.x_default is None and page.lastmods is None:
+            # A page without alternates has one URL (the common case of a site in one language).
+            entry = f"<url><loc>{escape(page.locs[0])}</loc>{self._core(page)}{media}</url>\n".encode()
+            return entry, [len(entry)]
         if page.lastmods is not None:  # versions that changed at different times: an entry each
             locs = [escape(loc) for loc in page.locs]
             links = xhtml.render(page, locs) if page.codes is not None or page.x_default is not None else ""
@@ -180,9 +189,6 @@ class Renderer:
             end = f"{rest}</loc>{shared}{close.join(template.link_starts)}{close}{media}</url>\n".encode()
             size = len(end)
             return end.join(template.starts), [start + size for start in template.start_sizes]
-        if page.codes is None and page.x_default is None:
-            entry = f"<url><loc>{escape(page.locs[0])}</loc>{shared}{media}</url>\n".encode()
-            return entry, [len(entry)]  # (a page without alternates has one URL)
         locs = [escape(loc) for loc in page.locs]
         found = entries(locs, tail(shared + xhtml.render(page, locs) + media))
         return b"".join(found), [len(entry) for entry in found]

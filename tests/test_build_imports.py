@@ -1,0 +1,38 @@
+"""A build imports what it uses: not the checker, diff, live HTTP or the HTML report
+(their import was most of a build's start-up time), and ``import sitemap_ext`` loads
+the api only when one of its names is asked for."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+UNUSED = ("sitemap_ext.api", "sitemap_ext.diff", "sitemap_ext.read.http", "sitemap_ext.read.live",
+          "sitemap_ext.report.html", "sitemap_ext.rules.check", "sitemap_ext.deploys", "sitemap_ext.cli.check")
+
+
+def _modules_after(code: str, cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+                          cwd=cwd, capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return done.stdout.split()
+
+
+def test_a_build_on_the_command_line_loads_no_checker(tmp_path: Path) -> None:
+    (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
+    loaded = _modules_after("from sitemap_ext.cli import main\n"
+                            "assert main(['build', 'site.yaml', '-o', 'out', '-q']) == 0", tmp_path)
+    assert "sitemap_ext.write.build" in loaded
+    assert [name for name in UNUSED if name in loaded] == []
+    assert (tmp_path / "out" / "sitemap.xml").is_file()
+
+
+def test_the_api_is_loaded_when_a_name_of_it_is_asked_for(tmp_path: Path) -> None:
+    assert "sitemap_ext.api" not in _modules_after("import sitemap_ext", tmp_path)
+    loaded = _modules_after("import sitemap_ext\nfrom sitemap_ext import diff, submit\n"
+                            "import sitemap_ext.diff.compare\n"
+                            "assert callable(diff) and callable(submit) and sitemap_ext.diff is diff\n"
+                            "assert sitemap_ext.check.__module__ == 'sitemap_ext.api'", tmp_path)
+    assert "sitemap_ext.api" in loaded
