@@ -22,12 +22,13 @@ def usable_cores() -> int:
 
 
 def default_jobs() -> int:
-    """One process per core, at most four. Measured on two cores
-    (benchmarks/build_shapes.py, 1,000,000 URLs a shape, medians of 3 in one run),
-    two processes beat one on every shape: W 3.8 -> 3.3 s, one locale 8.9 -> 6.8 s,
-    non-ASCII paths 6.5 -> 4.0 s, translated slugs 8.0 -> 5.9 s, three hosts 5.7 ->
-    4.9 s, 40 locales 12.7 -> 10.4 s, videos 4.2 -> 2.6 s, query strings 3.6 -> 2.9 s.
-    A build's sources under 4 MiB, and a check of one file, use one process whatever this says."""
+    """One process per core, at most four: the most a build or a check may use. Where
+    its cores are free, two processes beat one on every shape of
+    benchmarks/build_shapes.py (0.3's run on two idle cores: W 3.29 -> 2.73 s, one
+    locale 8.18 -> 5.89 s, videos 4.10 -> 2.76 s); where they are busy with other
+    work a second process only adds the cost of handing pieces over, so a build starts
+    its workers only for cores found spare (``write.parallel.spare_cores``). A build's
+    sources under 4 MiB, and a check of one file, use one process whatever this says."""
     return min(usable_cores(), 4)
 
 
