@@ -109,7 +109,7 @@ def forty_locales(folder: str, rows: int) -> str:
     site = os.path.join(folder, "site.yaml")
     with open(site, "w", encoding="utf-8") as out:
         out.write(f"site:\n  base_url: https://docs.example.com/\nlocales:\n{locales}x_default: en\n"
-                  "sources:\n  - file: pages.csv\n")
+                  "sources:\n  - file: pages.csv\noutput:\n  html: false  # (the sitemaps only, as W)\n")
     return site
 
 
