@@ -144,3 +144,33 @@ def test_a_view_is_told_the_same_from_the_walks_listing_as_by_looking(tmp_path: 
     assert verdicts == {name: is_view(str(real)) for name, (real, _) in listed.items()}
     assert sorted(name for name, view in verdicts.items() if view) == sorted([
         os.path.join("sub", "linked.html"), "sitemap.2.html", "sitemap.html"])
+
+
+def test_a_host_of_more_than_50000_urls_gets_no_views_unless_asked(tmp_path: Path) -> None:
+    """Where output.html is not set, the views are written for a host of at most 50,000
+    URLs; above that they are left out (O109, an info at the description) unless
+    output.html: true asks for them. output.html: false says nothing."""
+    def site(count: int, output: str = "") -> str:
+        folder = tmp_path / f"s{count}{output.strip().replace(' ', '').replace(':', '')}"
+        folder.mkdir()
+        (folder / "p.csv").write_text("loc\n" + "".join(f"/p/{i}\n" for i in range(count)), encoding="utf-8")
+        (folder / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - p.csv\n" + output,
+                                          encoding="utf-8")
+        return str(folder / "site.yaml")
+
+    def views(result: object) -> list[str]:
+        return sorted(f.name for f in result.files if f.kind == "html")  # type: ignore[attr-defined]
+
+    at_limit = build(site(50_000), str(tmp_path / "a"))
+    assert views(at_limit) == sorted(["sitemap.html", *[f"sitemap.{n}.html" for n in range(2, 51)], "sitemaps.html"])
+    assert [d.code for d in at_limit.collector.diagnostics] == []
+    over = build(site(50_001), str(tmp_path / "b"))
+    assert views(over) == [] and over.ok
+    assert [(d.code, d.severity.value, d.where.file, d.where.line) for d in over.collector.diagnostics] == [
+        ("O109", "info", over.collector.diagnostics[0].where.file, None)]  # (the description, no key to point at)
+    assert over.collector.diagnostics[0].where.file.endswith("site.yaml")
+    asked = build(site(50_001, "output:\n  html: true\n"), str(tmp_path / "c"))
+    assert "sitemap-1.html" in views(asked) and "sitemaps.html" in views(asked)
+    assert [d.code for d in asked.collector.diagnostics] == []
+    refused = build(site(50_001, "output:\n  html: false\n"), str(tmp_path / "d"))
+    assert views(refused) == [] and [d.code for d in refused.collector.diagnostics] == []

@@ -145,7 +145,9 @@ class OutputConfig:
     drop_deprecated: bool = False  # leave deprecated image and video fields out of the output
     drop_old_news: bool = False  # leave articles older than 48 hours out of news sitemaps
     versioned: bool = False  # name an index's files by their content; keep the previous build's
-    html: bool = True  # a static HTML view of every sitemap, for people (false: none, as before 0.4)
+    # A static HTML view of every sitemap, for people (false: none, as before 0.4); not
+    # set (None): the views of a host whose sitemaps list at most VIEWS_UP_TO URLs.
+    html: bool | None = None
     xsl: bool = False  # a stylesheet beside the files, named by each of them, for browsers
     headers: str | None = None  # "netlify" (_headers) or "vercel" (vercel.json): Link headers of non-HTML files
     state: str | None = None  # the build state file, as written (relative to the description's folder)

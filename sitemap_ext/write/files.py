@@ -18,7 +18,7 @@ from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from ..read.normalised import Site
 from ..urls import Origin, origin_of, origin_text
 from .headers import write_headers
-from .htmlview import write_index_view, write_sitemap_views
+from .htmlview import VIEWS_UP_TO, write_index_view, write_sitemap_views
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
 from .stylesheet import STYLESHEET
@@ -80,7 +80,7 @@ class _HostFiles:
             text_parts = self.text.finish()
             for (scratch, stats), name in zip(text_parts, file_names(out, len(text_parts), text=True), strict=False):
                 self._place(scratch, name, stats, moves, written)
-        self._beside(sitemaps, entry_point, moves, written)
+        self._beside(sitemaps, entry_point, moves, written, collector)
         return moves, written
 
     def _index(self, count: int, moves: list[tuple[str, str]], written: list[WrittenFile],
@@ -102,7 +102,7 @@ class _HostFiles:
         return index.url
 
     def _beside(self, sitemaps: list[WrittenFile], entry_point: str | None, moves: list[tuple[str, str]],
-                written: list[WrittenFile]) -> None:
+                written: list[WrittenFile], collector: Collector) -> None:
         """What goes beside the sitemaps: the stylesheet, the HTML views, robots.txt."""
         out = self.site.output
         if out.xsl and sitemaps:
@@ -112,7 +112,7 @@ class _HostFiles:
                 handle.write(STYLESHEET)
             moves.append((path, name))
             written.append(WrittenFile(name=name, kind="xsl", bytes=len(STYLESHEET), uncompressed=len(STYLESHEET)))
-        if out.html and sitemaps:
+        if sitemaps and self._viewed(sitemaps, collector):
             self._views(sitemaps, moves, written)
         if out.robots is not None and entry_point is not None:
             name = self.folder + out.robots
@@ -122,6 +122,20 @@ class _HostFiles:
                 handle.write(line)
             moves.append((path, name))
             written.append(WrittenFile(name=name, kind="robots", bytes=len(line), uncompressed=len(line)))
+
+    def _viewed(self, sitemaps: list[WrittenFile], collector: Collector) -> bool:
+        """Whether this host's sitemaps get their HTML views: output.html, or where it is
+        not set, a host of at most VIEWS_UP_TO URLs (O109 says when they are left out)."""
+        html = self.site.output.html
+        if html is not None:
+            return html
+        urls = sum(stats.urls for stats in sitemaps)
+        if urls <= VIEWS_UP_TO:
+            return True
+        collector.report("O109", f"the sitemaps of {self.public} list {urls:,} URLs, more than {VIEWS_UP_TO:,}, so "
+                         "their HTML views (a row for each URL) are not written; set output.html: true to write "
+                         "them, or output.html: false to say you want none", Where(self.site.file))
+        return False
 
     def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
         """output.html: a static HTML view of each sitemap and a list of them all."""
@@ -256,6 +270,8 @@ def no_pages(collector: Collector, site_file: str | None) -> None:
 
 
 CODES: tuple[Code, ...] = (
+    Code("O109", Severity.INFO, "views-left-out",
+         "output.html is not set and a host's sitemaps list more than 50,000 URLs: their HTML views are not written."),
     Code("O101", Severity.ERROR, "too-many-sitemaps", "More than 50,000 sitemaps would be needed for one index."),
     Code("O102", Severity.ERROR, "no-urls", "The site has no URLs to write (an empty urlset fails the XSD)."),
 )
