@@ -178,6 +178,24 @@ class Collector:
         default = self.registry[code].severity
         return default if self.policy is None else self.policy.severity_of(code, default)
 
+    def keeps(self, code: str, file: str | None) -> bool:
+        """Whether a finding of ``code`` in ``file`` would be kept (shown, and within the
+        limit per code): a rule with a million findings of one code need not compose
+        the message of one that is only counted (``tally``)."""
+        if self.policy is not None and not self.policy.shown(code, file):
+            return False
+        return self.limit is None or self.counts[code] < self.limit or \
+            (self.errors_kept and self.severity_of(code) is Severity.ERROR)
+
+    def tally(self, code: str, file: str | None) -> None:
+        """A finding of ``code`` counted as ``report`` counts one it does not keep."""
+        self.registry[code]  # KeyError here is a programming error
+        if self.policy is not None and not self.policy.shown(code, file):
+            self.ignored[code] += 1
+            return
+        self.counts[code] += 1
+        self.suppressed[code] += 1
+
     def report(
         self,
         code: str,

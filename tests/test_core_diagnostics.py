@@ -198,3 +198,26 @@ def test_many_bad_rows_keep_memory_bounded(make_site: Callable[..., Path]) -> No
     assert result.collector.counts["D101"] == 1_500
     assert len(result.collector.diagnostics) == 1_000
     assert result.collector.suppressed["D101"] == 500
+
+
+def test_a_finding_only_counted_is_counted_as_report_counts_it() -> None:
+    """``keeps`` says whether a finding would be kept; ``tally`` counts one that would
+    not, as ``report`` does (beyond the limit per code: not shown; ignored by the
+    policy for its file: ignored), so a rule with a million findings of one code reads
+    back the URLs of the thousand it keeps only."""
+    from sitemap_ext.codes import REGISTRY
+    from sitemap_ext.diagnostics import Collector, Where
+    from sitemap_ext.rules.config import make_policy
+
+    policy = make_policy((), (), {}, per_path={"skipped/*": ["U104"]})
+    counted, reported = (Collector(REGISTRY, policy=policy, limit=2) for _ in range(2))
+    for n, file in enumerate(["a.xml", "skipped/b.xml", "a.xml", "a.xml", "skipped/b.xml", "c.xml"]):
+        reported.report("U104", f"m{n}", Where(file, n))
+        if counted.keeps("U104", file):
+            counted.report("U104", f"m{n}", Where(file, n))
+        else:
+            counted.tally("U104", file)
+    assert [d.message for d in counted.diagnostics] == [d.message for d in reported.diagnostics] == ["m0", "m2"]
+    assert (counted.counts, counted.suppressed, counted.ignored) == \
+        (reported.counts, reported.suppressed, reported.ignored)
+    assert (reported.suppressed["U104"], reported.ignored["U104"]) == (2, 2)

@@ -22,11 +22,14 @@ def named_code(code: str) -> str:
     return f"{code} ({name})" if name else code
 
 
+LISTED_TWICE = "U104"
+
+
 def listed_twice(report: Report, loc: str, at: object, same: str = "", consequence: str = "",
                  related: tuple[Related, ...] = ()) -> None:
     """U104: a URL listed more than once."""
-    report("U104", f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap{consequence}",
-           at, url=loc, related=related)
+    report(LISTED_TWICE, f"{loc} is listed more than once{same}; list each URL once in each kind of sitemap"
+           f"{consequence}", at, url=loc, related=related)
 
 
 def no_return(report: Report, loc: str, href: str, code: str, at: object, detail: str = "",

@@ -25,7 +25,7 @@ from operator import eq
 from .. import langtags
 from ..diagnostics import Code, Collector, Related, Severity
 from ..urls import url_key
-from .cluster_findings import NOT_BUILT, listed_twice, to_excluded, to_missing
+from .cluster_findings import LISTED_TWICE, NOT_BUILT, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
@@ -336,9 +336,15 @@ class ClusterIndex(ClusterStore):
                     continue  # feeds overlap by design (a home feed and each section's); a URL's headers add up
                 first = first_of_kind.setdefault(kind, entry)
                 if first != entry:
+                    where = self.where(entry)
+                    if not self.collector.keeps(LISTED_TWICE, where.file):
+                        # (only counted: its URLs are not read back, which for a million duplicates
+                        # in key order meant a compressed block inflated for nearly each one)
+                        self.collector.tally(LISTED_TWICE, where.file)
+                        continue
                     loc = self.locs[entry]
                     same = "" if self.locs[first] == loc else f" (as {self.locs[first]})"
-                    listed_twice(self.collector.report, loc, self.where(entry), same,
+                    listed_twice(self.collector.report, loc, where, same,
                                  related=(self.related(first, "first listed here"),))
         return lists
 
