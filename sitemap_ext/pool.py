@@ -32,11 +32,16 @@ def default_jobs() -> int:
     return min(usable_cores(), 4)
 
 
+def pool_context() -> Any:
+    """The start method of the pool: fork where the platform has it (a worker starts as
+    a copy of this process), else the platform's default."""
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+
+
 def process_pool(jobs: int, initializer: Callable[..., None] | None = None,
                  initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
     """A pool of ``jobs`` processes, forked where the platform can: a worker starts as a
     copy of this process, with its modules loaded and ``initargs`` in place (not
     pickled), in milliseconds. All of them start at the first task."""
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if fork else None)
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer, initargs=initargs)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(), initializer=initializer,
+                               initargs=initargs)

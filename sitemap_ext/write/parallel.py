@@ -53,7 +53,7 @@ from typing import Any, Protocol
 from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic
-from ..pool import process_pool, usable_cores
+from ..pool import pool_context, process_pool, usable_cores
 from ..read.normalised import Site, Source
 from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
@@ -245,7 +245,7 @@ def render(pieces: list[Part], jobs: int, source: Source, site: Site, kinds: Kin
     sink.quiesce()  # no writer thread across the fork (the pool forks its workers at the first task)
     settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
     # Who reads each piece: 0 no one yet, 1 a worker, 2 this process (shared by the forked workers).
-    claims = multiprocessing.get_context("fork").Array("b", len(pieces))
+    claims = pool_context().Array("b", len(pieces))
     numbers = {piece.start: k for k, piece in enumerate(pieces)}
     with process_pool(jobs - 1, initializer=_start,
                       initargs=(kinds, source, site, settings, sink.scratch, (claims, numbers))) as pool:
