@@ -166,8 +166,8 @@ def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile)
         host = host_matcher(parts.netloc)
         if host is None:
             found.problems.append(("H121", f"the host of '{pattern[:80]}' has more than {MAX_PATTERN_QUANTIFIERS} "
-                                   "'*' (one that could run for ever is not run); its headers are not read",
-                                   line, column))
+                                   "'*' and ':name' labels (one that could run for ever is not run); its headers are "
+                                   "not read", line, column))
             return None
         if found.host is not None and not host.fullmatch(found.host):
             return None  # (another host's rule, a preview deployment's: its headers are not the site's)
@@ -199,18 +199,27 @@ def netlify_matcher(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+_PLACEHOLDER = re.compile(r":[a-z_][a-z0-9_]*")
+
+
 def host_matcher(pattern: str) -> re.Pattern[str] | None:
     """The host of a whole-URL ``_headers`` pattern as a regular expression (lower case):
-    ``:name`` one label, ``*`` anything; a port, if written, is no part of the host.
-    None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats (it could backtrack for ever)."""
-    if pattern.count("*") > MAX_PATTERN_QUANTIFIERS:
-        return None
+    a label ``:name`` is any one label, ``*`` anything; a port, if written, is no part of
+    the host. None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats and
+    placeholders together (it could backtrack for ever: ``:a:b:c...`` in one label
+    would, so a placeholder is a whole label or plain text)."""
     host = pattern.lower().rsplit("@", 1)[-1]
     host = re.sub(r":[0-9]*$", "", host)
     parts = []
-    for piece in re.split(r"(\*|:[a-z_][a-z0-9_]*)", host):
-        parts.append(".*" if piece == "*" else "[^.]+" if piece.startswith(":") else re.escape(piece))
-    return re.compile("".join(parts))
+    quantifiers = 0
+    for label in host.split("."):
+        if _PLACEHOLDER.fullmatch(label):
+            parts.append("[^.]+")
+            quantifiers += 1
+        else:
+            parts.append(".*".join(re.escape(piece) for piece in label.split("*")))
+            quantifiers += label.count("*")
+    return re.compile(r"\.".join(parts)) if quantifiers <= MAX_PATTERN_QUANTIFIERS else None
 
 
 def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
