@@ -62,11 +62,12 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
-    try:  # a submodule, as when the api (which imports them) was imported here
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
+    if name.isidentifier() and not name.startswith("_"):  # a submodule, as when the api imported them here
+        try:  # (never __main__, which runs the command line, nor a dunder a tool probes for)
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
     raise AttributeError(f"module 'sitemap_ext' has no attribute {name!r}")
 
 

@@ -39,3 +39,13 @@ def test_the_api_is_loaded_when_a_name_of_it_is_asked_for(tmp_path: Path) -> Non
                             "assert callable(diff) and callable(submit) and sitemap_ext.diff is diff\n"
                             "assert sitemap_ext.check.__module__ == 'sitemap_ext.api'", tmp_path)
     assert "sitemap_ext.api" in loaded
+
+
+def test_probing_the_package_for_a_name_it_lacks_imports_nothing_and_runs_nothing(tmp_path: Path) -> None:
+    """hasattr on the package: False for what it lacks, without running __main__ (the
+    command line) or raising for a dotted name."""
+    loaded = _modules_after("import sitemap_ext\n"
+                            "assert not hasattr(sitemap_ext, '__main__') and not hasattr(sitemap_ext, 'x.y')\n"
+                            "assert not hasattr(sitemap_ext, 'no_such_module')\n"
+                            "assert sitemap_ext.write.__name__ == 'sitemap_ext.write'", tmp_path)
+    assert "sitemap_ext.__main__" not in loaded and "sitemap_ext.cli" not in loaded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import platform
 import subprocess
 import sys
@@ -60,3 +61,8 @@ def test_the_command_line_fixes_glibcs_mmap_threshold_and_the_library_does_not()
     on_heap = {mode: subprocess.run([sys.executable, "-c", probe, mode], capture_output=True, text=True,
                                     check=True).stdout.strip() for mode in ("cli", "library")}
     assert on_heap == {"cli": "False", "library": "True"}
+    # A user who tunes malloc through the environment keeps that tuning.
+    tuned = subprocess.run([sys.executable, "-c", "from sitemap_ext.cli import heap\n"
+                            "print(heap.give_back_large_blocks())"], capture_output=True, text=True, check=True,
+                           env={**os.environ, "MALLOC_MMAP_THRESHOLD_": "1048576"})
+    assert tuned.stdout.strip() == "False"

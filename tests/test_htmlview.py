@@ -174,3 +174,16 @@ def test_a_host_of_more_than_50000_urls_gets_no_views_unless_asked(tmp_path: Pat
     assert [d.code for d in asked.collector.diagnostics] == []
     refused = build(site(50_001, "output:\n  html: false\n"), str(tmp_path / "d"))
     assert views(refused) == [] and [d.code for d in refused.collector.diagnostics] == []
+
+
+def test_links_between_views_are_percent_encoded_paths(tmp_path: Path) -> None:
+    """A view links to the others by their file names, which output.pattern gives: each is
+    percent-encoded, so none reads as a scheme (javascript:), a query or a fragment."""
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\noutput:\n  pattern: 'javascript:alert(1)#é {n}.xml'\n"
+                    "  max_urls: 1\n  index: always\npages:\n  - loc: /a\n  - loc: /b\n", encoding="utf-8")
+    result = build(str(site), str(tmp_path / "out"))
+    assert result.ok, result.collector.sorted()
+    listing = (tmp_path / "out" / "sitemaps.html").read_text(encoding="utf-8")
+    assert 'href="javascript%3Aalert%281%29%23%C3%A9%201.html"' in listing
+    assert 'href="javascript:' not in listing

@@ -14,13 +14,17 @@ heap alone); on a C library without mallopt (musl, macOS, Windows) nothing is do
 from __future__ import annotations
 
 import ctypes
+import os
 
 M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 THRESHOLD = 128 * 1024  # glibc's own default, made fixed
 
 
 def give_back_large_blocks() -> bool:
-    """Fix glibc's mmap threshold at its default; whether it was set."""
+    """Fix glibc's mmap threshold at its default; whether it was set (not where the
+    user set it, or malloc's tuning, through the environment)."""
+    if any(name.startswith(("MALLOC_", "GLIBC_TUNABLES")) for name in os.environ):
+        return False
     try:
         mallopt = ctypes.CDLL(None).mallopt  # (the process's own symbols: the C library's, where it has one)
     except (OSError, AttributeError, TypeError):

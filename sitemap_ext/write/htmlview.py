@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from html import escape
 from typing import cast
+from urllib.parse import quote
 
 from lxml import etree
 
@@ -52,6 +53,12 @@ _TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 def _text(value: str) -> str:
     return value.translate(_TEXT)
+
+
+def _href(relative: str) -> str:
+    """A link to one of our own files, by its path: percent-encoded, so that no name
+    (``output.pattern`` is the description's) reads as a scheme, a query or a fragment."""
+    return escape(quote(relative, safe="/"), quote=True)
 
 
 def _wrapped(value: str) -> str:
@@ -121,7 +128,7 @@ def _page(title: str, body: str) -> bytes:
 
 def _nav(names: list[str], current: int) -> str:
     links = [f"<span>page {n}</span>" if n == current else
-             f'<a href="{escape(_relative(name, names[current - 1]), quote=True)}">page {n}</a>'
+             f'<a href="{_href(_relative(name, names[current - 1]))}">page {n}</a>'
              for n, name in enumerate(names, 1)]
     return f"<nav>{''.join(links)}</nav>"
 
@@ -141,7 +148,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
         page = len(out) + 1
         nav = _nav(names, page) if pages > 1 else ""
         title = f"{os.path.basename(name)}: {urls:,} URLs" + (f", page {page} of {pages}" if pages > 1 else "")
-        listing_link = escape(_relative(listing, names[page - 1]), quote=True)
+        listing_link = _href(_relative(listing, names[page - 1]))
         data = _page(title, f'<p><a href="{listing_link}">all sitemaps</a></p>{nav}<table><thead>{_HEAD}</thead>'
                             f'<tbody>{"".join(chunk)}</tbody></table>{nav}')
         with open(target(names[page - 1]), "wb") as handle:
@@ -159,7 +166,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
 
 def write_index_view(path: str, listed: list[tuple[str, str, int, str | None]]) -> int:
     """The list of sitemaps: (sitemap name, its first view, URLs, newest lastmod)."""
-    rows = [f'<tr><td><a href="{escape(view, quote=True)}">{_text(name)}</a></td><td data-label="URLs">{urls:,}</td>'
+    rows = [f'<tr><td><a href="{_href(view)}">{_text(name)}</a></td><td data-label="URLs">{urls:,}</td>'
             + (f'<td class="d" data-label="newest lastmod">{_text(lastmod)}</td>' if lastmod else "<td></td>")
             + "</tr>" for name, view, urls, lastmod in listed]
     total = sum(urls for _, _, urls, _ in listed)
