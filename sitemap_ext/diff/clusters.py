@@ -23,11 +23,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import overload
 
 from ..rules.cluster_log import HTML, X_DEFAULT
 from ..rules.cluster_store import sorted_by_key
 from ..rules.clusters import WHOLE, ClusterIndex
+from .lazy import Lazy
 
 _NOT_HTML = bytes(0 if kind == HTML else 1 for kind in range(256))
 CHANGED, NEW, GONE = "changed", "new", "gone"
@@ -181,7 +181,7 @@ def cluster_changes(old: ClusterIndex, new: ClusterIndex) -> list[_Raw]:
     return raw
 
 
-class ClusterChanges(Sequence[ClusterChange]):
+class ClusterChanges(Lazy[ClusterChange]):
     """The clusters that changed, worded when read (the indexes hold their text)."""
 
     def __init__(self, old: ClusterIndex | None, new: ClusterIndex | None, raw: list[_Raw]) -> None:
@@ -190,15 +190,7 @@ class ClusterChanges(Sequence[ClusterChange]):
     def __len__(self) -> int:
         return len(self._raw)
 
-    @overload
-    def __getitem__(self, number: int) -> ClusterChange: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[ClusterChange]: ...
-
-    def __getitem__(self, number: int | slice) -> ClusterChange | list[ClusterChange]:
-        if isinstance(number, slice):
-            return [self[i] for i in range(*number.indices(len(self)))]
+    def item(self, number: int) -> ClusterChange:
         o, n, gained, lost, broken = self._raw[number]
         old, new = self._old, self._new
         assert old is not None and new is not None

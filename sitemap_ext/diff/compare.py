@@ -19,7 +19,6 @@ from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import overload
 
 from ..dates import default_clock, format_instant
 from ..diagnostics import Diagnostic, Severity
@@ -27,6 +26,7 @@ from ..report.baseline import fingerprint, split
 from ..rules.cluster_log import NO_LASTMOD
 from ..rules.clusters import ClusterIndex
 from .clusters import ClusterChanges, cluster_changes
+from .lazy import Lazy
 from .side import Reading, Side, read_side
 
 REMOVED, NEW_ERRORS = "removed", "new-errors"  # what failed a diff (``DiffResult.failures``)
@@ -62,7 +62,7 @@ class UrlChange:
     new_lastmod: str | None
 
 
-class Urls(Sequence[str]):
+class Urls(Lazy[str]):
     """URLs of one side by entry number, read from its index when asked."""
 
     def __init__(self, index: ClusterIndex | None, entries: array[int]) -> None:
@@ -71,20 +71,12 @@ class Urls(Sequence[str]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    @overload
-    def __getitem__(self, number: int) -> str: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[str]: ...
-
-    def __getitem__(self, number: int | slice) -> str | list[str]:
-        if isinstance(number, slice):
-            return [self[i] for i in range(*number.indices(len(self)))]
+    def item(self, number: int) -> str:
         assert self._index is not None
         return self._index.locs[self._entries[number]]
 
 
-class Changes(Sequence[UrlChange]):
+class Changes(Lazy[UrlChange]):
     """URLs whose lastmod moved, in NEW's order, read from its index when asked."""
 
     def __init__(self, index: ClusterIndex | None, entries: array[int], before: array[float],
@@ -95,15 +87,7 @@ class Changes(Sequence[UrlChange]):
     def __len__(self) -> int:
         return len(self._urls)
 
-    @overload
-    def __getitem__(self, number: int) -> UrlChange: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[UrlChange]: ...
-
-    def __getitem__(self, number: int | slice) -> UrlChange | list[UrlChange]:
-        if isinstance(number, slice):
-            return [self[i] for i in range(*number.indices(len(self)))]
+    def item(self, number: int) -> UrlChange:
         return UrlChange(self._urls[number], lastmod_text(self._before[number]), lastmod_text(self._after[number]))
 
 
