@@ -67,3 +67,10 @@ MAX_PATTERN_QUANTIFIERS: Final = 3
 MAX_WRITTEN_LINK_BYTES: Final = 8 << 10
 # Stored diagnostics per code; further ones are only counted (bounded memory).
 MAX_STORED_PER_CODE: Final = 1_000
+# Ours: a JSON or TOML file we read (our manifest, journal and cache entries, baselines,
+# configs, vercel.json) nests at most this many arrays and objects; our own nest three or
+# four deep. Deeper nesting is refused before it is parsed (a parser recurses per level).
+MAX_STRUCTURED_DEPTH: Final = 64
+# Ours: a JSON or TOML file of ours or a config (pyproject.toml, sitemap-ext.toml, a
+# baseline, a manifest) is read up to this many bytes; a larger one is refused unread.
+MAX_STRUCTURED_BYTES: Final = 64 << 20
