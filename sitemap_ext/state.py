@@ -14,7 +14,8 @@ A build writes a new file and moves it into place in the same commit as the
 sitemaps (``write/state.py``, ``write/output.py``); ``sitemap-ext submit`` marks
 rows as it is answered, one transaction per batch. A file that is not SQLite, is
 damaged, or is some other program's database is ``StateError`` F105; a state of
-another site description is O108. Rows are kept in the order the build wrote them,
+another site description is O108; a state another program holds locked past
+``STATE_BUSY_SECONDS`` is F103 (never F105: nothing is wrong with it). Rows are kept in the order the build wrote them,
 with a unique index by URL; they are read as a stream (a cursor), never all at once:
 a build reads the last state ahead in its order (``State.find``), a submission in URL
 order (which keeps each host's URLs together).
@@ -30,6 +31,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from .diagnostics import Code, Severity
+from .limits import STATE_BUSY_SECONDS
 
 FORMAT = "sitemap-ext state"
 VERSION = "1"
@@ -51,7 +53,7 @@ class StateError(Exception):
     """A state file that cannot be used: ``code`` F105 (unreadable, damaged, not a
     state) or O108 (another site description's)."""
 
-    def __init__(self, message: str, code: str = "F105") -> None:
+    def __init__(self, message: str, code: str = "F105") -> None:  # (F103: locked by another program)
         super().__init__(message)
         self.code = code
 
@@ -82,10 +84,29 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
     mode = "rwc" if create else "ro" if read_only else "rw"
     try:
         connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode={mode}", uri=True,
-                                     isolation_level=None)
+                                     isolation_level=None, timeout=STATE_BUSY_SECONDS)
     except sqlite3.Error as exc:
-        raise StateError(f"the build state {path} cannot be opened ({exc})") from None
+        raise failure(path, exc, "cannot be opened") from None
     return connection
+
+
+def locked(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock (SQLITE_BUSY or
+    SQLITE_LOCKED, any extended code), which says nothing of the file's health."""
+    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11 and later)
+    if isinstance(code, int):
+        return code & 0xFF in (5, 6)
+    return str(exc) in ("database is locked", "database table is locked")
+
+
+def failure(path: str, exc: sqlite3.Error, what: str = "is damaged") -> StateError:
+    """The StateError of an SQLite error: F103 for a lock held by another program,
+    else F105 (``what`` went wrong, and the advice to start a new state)."""
+    if locked(exc):
+        return StateError(f"the build state {path} is locked by another program (a build, a submission, or a "
+                          f"tool reading it) for more than {STATE_BUSY_SECONDS:g} s; run again once it is done; "
+                          "the state is left as it is", "F103")
+    return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
 
 
 def missing(path: str) -> StateError:
@@ -124,7 +145,7 @@ def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
         meta = {str(key): str(value) for key, value in connection.execute("SELECT key, value FROM meta")}
         columns = tuple(str(row[1]) for row in connection.execute("PRAGMA table_info(urls)"))
     except sqlite3.Error as exc:
-        raise StateError(f"the build state {path} is damaged ({exc}); remove it to start a new one") from None
+        raise failure(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
                          "another path with output.state or --state")
@@ -168,8 +189,7 @@ class State:
         try:
             found = self.connection.execute(_SELECT + " WHERE url = ?", (url,)).fetchone()
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return None if found is None else _row(found, self.path)
 
     def find(self, url: str) -> Row | None:
@@ -193,8 +213,7 @@ class State:
                 self._ahead = self._next()
             self._misses += 1
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return None if found is None else _row(found[1:], self.path)
 
     def _next(self) -> Row | None:
@@ -209,8 +228,7 @@ class State:
             for found in self.connection.execute(query):
                 yield _row(found, self.path)
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
 
     def count(self, *, pending: bool = False) -> int:
         """How many URLs (``pending``: added or changed since last submitted)."""
@@ -218,8 +236,7 @@ class State:
         try:
             found = self.connection.execute(query).fetchone()
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return int(found[0])
 
     def mark_sent(self, urls: Iterable[str], when: str) -> None:
@@ -231,6 +248,8 @@ class State:
                 self.connection.executemany("UPDATE urls SET submitted = ?, sent = changed WHERE url = ?",
                                             ((when, url) for url in urls))
         except sqlite3.Error as exc:
+            if locked(exc):
+                raise failure(self.path, exc) from None
             raise StateError(f"cannot record the submission in {self.path} ({exc})") from None
 
     def close(self) -> None:
@@ -254,4 +273,5 @@ CODES: tuple[Code, ...] = (
     Code("O108", Severity.ERROR, "state-other-site", "A build state file was written for another site description."),
 )
 
-__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "missing", "read_meta"]
+__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "failure", "locked", "missing",
+           "read_meta"]

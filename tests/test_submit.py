@@ -322,3 +322,28 @@ def test_submit_as_a_real_process(tmp_path: Path, engine: Engine) -> None:
     assert done.returncode == 0, done.stderr
     assert "5 URLs of 5 pending accepted; 0 errors, 0 warnings, 0 infos" in done.stderr
     assert len(sent(engine)) == 5
+
+
+@pytest.mark.parametrize("how", ["IMMEDIATE", "EXCLUSIVE"])
+def test_a_state_locked_by_another_program_is_f103_and_left_pending(tmp_path: Path, engine: Engine, how: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another connection writing the state (IMMEDIATE: it may still be read, not
+    written; EXCLUSIVE: not even read): F103 with no advice to remove it, never F105."""
+    import sqlite3
+
+    monkeypatch.setattr("sitemap_ext.state.STATE_BUSY_SECONDS", 0.2)
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    other = sqlite3.connect(out / STATE, isolation_level=None)
+    other.execute(f"BEGIN {how}")
+    other.execute("UPDATE meta SET value = value WHERE key = 'build'")
+    try:
+        result = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    found = result.collector.sorted()
+    assert [d.code for d in found] == ["F103"]
+    assert "locked by another program" in found[0].message and "remove" not in found[0].message
+    assert len(list(state_rows(out / STATE, pending=True))) == 5  # nothing recorded: all still pending
+    assert submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL).accepted == 5
