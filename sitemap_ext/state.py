@@ -23,6 +23,7 @@ order (which keeps each host's URLs together).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import stat
@@ -46,6 +47,7 @@ SCHEMA = (
 )
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM urls"
 _IN_ORDER = f"SELECT rowid, {', '.join(COLUMNS)} FROM urls"
+_MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
 RESYNC_EVERY = 16  # misses in a row after which reading ahead starts again from the last URL found
 
 
@@ -86,6 +88,11 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
         connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode={mode}", uri=True,
                                      isolation_level=None, timeout=STATE_BUSY_SECONDS)
     except sqlite3.Error as exc:
+        raise failure(path, exc, "cannot be opened") from None
+    try:
+        connection.execute("PRAGMA trusted_schema = OFF")  # (no function of a file's own schema runs)
+    except sqlite3.Error as exc:
+        connection.close()
         raise failure(path, exc, "cannot be opened") from None
     return connection
 
@@ -134,22 +141,48 @@ def _regular(path: str) -> None:
                          "with output.state or --state")
 
 
-def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
-    """The state's ``meta`` table, checked to be a state of this version with the
-    columns it should have."""
+def _exactly_ours(objects: list[tuple[object, ...]], path: str) -> None:
+    """F105 unless the file's schema is exactly what a build creates: every object's
+    type, name, table and SQL. A trigger, view, index or table of another's (a state
+    restored from a CI cache is anyone's file) would run, or be read, as ours."""
+    ours = _schema()
+    if len(objects) == len(ours) and set(objects) == ours:
+        return
+    other = sorted({f"{kind} {name!r}" for kind, name, *_ in objects if (kind, name) not in
+                    {(row[0], row[1]) for row in ours}} or {"tables of another shape"})
+    raise StateError(f"{path} is not a sitemap-ext state of this version: its schema holds "
+                     f"{', '.join(other[:5])}, which no build writes; it is left as it is and nothing of it runs: "
+                     "remove it to start a new state, or name another path with output.state or --state")
+
+
+@functools.cache
+def _schema() -> frozenset[tuple[object, ...]]:
+    """The schema a build creates (``SCHEMA``), as SQLite lists it."""
+    memory = sqlite3.connect(":memory:")
     try:
-        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"meta", "urls"} <= tables:
+        for statement in SCHEMA:
+            memory.execute(statement)
+        return frozenset(memory.execute(_MASTER))
+    finally:
+        memory.close()
+
+
+def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
+    """The state's ``meta`` table, checked to be a state of this version: its schema
+    exactly ours (read first: no object in it runs)."""
+    try:
+        objects = connection.execute(_MASTER).fetchall()
+        if not {"meta", "urls"} <= {row[1] for row in objects if row[0] == "table"}:
             raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
                              "another path with output.state or --state")
+        _exactly_ours(objects, path)
         meta = {str(key): str(value) for key, value in connection.execute("SELECT key, value FROM meta")}
-        columns = tuple(str(row[1]) for row in connection.execute("PRAGMA table_info(urls)"))
     except sqlite3.Error as exc:
         raise failure(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
                          "another path with output.state or --state")
-    if meta.get("version") != VERSION or columns != COLUMNS:
+    if meta.get("version") != VERSION:
         raise StateError(f"{path} is a build state of another version of sitemap-ext (version "
                          f"{meta.get('version')!r}); remove it to start a new one")
     if not meta.get("build", "").isdigit():
@@ -166,6 +199,12 @@ class State:
         self._order: sqlite3.Cursor | None = None  # (find: the rows in the order written, read ahead)
         self._ahead: Row | None = None
         self._misses = 0
+        if write:  # (its schema read first by a connection that writes nothing, not even a journal's rollback)
+            first = connect(path, read_only=True)
+            try:
+                read_meta(first, path)
+            finally:
+                first.close()
         self.connection = connect(path, read_only=not write)
         try:
             self.meta = read_meta(self.connection, path)

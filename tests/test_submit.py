@@ -347,3 +347,37 @@ def test_a_state_locked_by_another_program_is_f103_and_left_pending(tmp_path: Pa
     assert "locked by another program" in found[0].message and "remove" not in found[0].message
     assert len(list(state_rows(out / STATE, pending=True))) == 5  # nothing recorded: all still pending
     assert submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL).accepted == 5
+
+
+PLANTED = {
+    "trigger": "CREATE TRIGGER planted AFTER UPDATE ON urls BEGIN INSERT OR REPLACE INTO meta VALUES ('marker', "
+               "'ran'); END",
+    "view": "CREATE VIEW planted AS SELECT url FROM urls",
+    "index": "CREATE INDEX planted ON urls (sent)",
+    "table": "CREATE TABLE planted (x TEXT)",
+}
+
+
+@pytest.mark.parametrize("what", list(PLANTED))
+def test_a_state_with_a_schema_object_of_anothers_is_f105_and_nothing_of_it_runs(tmp_path: Path, engine: Engine,
+                                                                                 what: str) -> None:
+    """A state restored from a CI cache with a trigger on its rows: submit's UPDATE
+    would run it. Refused before anything is sent or recorded; the file unchanged."""
+    import sqlite3
+
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    with sqlite3.connect(out / STATE) as other:
+        other.execute(PLANTED[what])
+    other.close()
+    before = (out / STATE).read_bytes()
+    result = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    found = result.collector.sorted()
+    assert [d.code for d in found] == ["F105"] and engine.posts == [] and engine.gets == []
+    assert "not a sitemap-ext state of this version" in found[0].message and f"{what} 'planted'" in found[0].message
+    assert (out / STATE).read_bytes() == before
+    with sqlite3.connect(out / STATE) as other:
+        assert other.execute("SELECT count(*) FROM meta WHERE key = 'marker'").fetchone() == (0,)
+    other.close()
+    rebuilt = build(str(described), str(out))
+    assert [d.code for d in rebuilt.collector.sorted()] == ["F105"] and (out / STATE).read_bytes() == before
