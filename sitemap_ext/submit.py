@@ -2,7 +2,7 @@
 
 The protocol (indexnow.org, "Documentation"): a key of 8 to 128 characters
 ``[a-zA-Z0-9-]``, served as a text file at the host's root (``https://HOST/KEY.txt``)
-or at ``keyLocation`` on that host; a JSON POST of ``{"host", "key", "keyLocation"?,
+or at ``keyLocation`` on that host (never another: ``key_file``); a JSON POST of ``{"host", "key", "keyLocation"?,
 "urlList"}`` with at most 10,000 URLs, all of that host, to an engine's ``/indexnow``.
 The answers: 200 (taken), 202 (taken; the key is being validated), 400 (bad request),
 403 (the key is not valid), 422 (URLs not of the host, or a key that does not match),
@@ -96,6 +96,7 @@ class _Run:
     progress: Callable[[SubmitProgress], None] | None
     started: float = field(default_factory=time.monotonic)
     keys: dict[str, bool] = field(default_factory=dict)  # origin -> its key file holds the key
+    locations: dict[str, str | None] = field(default_factory=dict)  # origin -> the keyLocation sent for it
     refused: set[str] = field(default_factory=set)  # origins whose key the endpoint refused (403)
     pending_noted: set[str] = field(default_factory=set)  # origins whose 202 was reported
 
@@ -186,8 +187,9 @@ def _send(run: _Run, origin: str, urls: list[str]) -> None:
     if origin in run.refused or not _key_ok(run, origin):
         return
     body = {"host": urlsplit(origin).netloc, "key": run.key, "urlList": urls}
-    if run.key_location is not None:
-        body["keyLocation"] = run.key_location
+    location = run.locations.get(origin)
+    if location is not None:
+        body["keyLocation"] = location
     status, text = _post(run, json.dumps(body).encode("utf-8"), len(urls))
     if status in (200, 202):
         run.state.mark_sent(urls, _now())
@@ -212,7 +214,9 @@ def _key_ok(run: _Run, origin: str) -> bool:
     if found is not None:
         return found
     assert run.fetcher is not None
-    where = run.key_location or f"{origin}/{run.key}.txt"
+    where, run.locations[origin] = key_file(origin, run.key, run.key_location)
+    elsewhere = "" if run.key_location is None or run.locations[origin] is not None else \
+        f" (--key-location {run.key_location} is on another host, so this host's root is asked)"
     fetched = run.fetcher.get(where, limit=4096, prefix=True)
     problem = None
     if fetched.problem is not None:
@@ -228,7 +232,8 @@ def _key_ok(run: _Run, origin: str) -> bool:
     run.keys[origin] = problem is None
     if problem is not None:
         run.result.collector.report(
-            "R111", f"the IndexNow key file {where} {problem}: engines would refuse the key (403); publish a file "
+            "R111", f"the IndexNow key file {where} {problem}{elsewhere}: engines would refuse the key (403); "
+            "publish a file "
             f"holding only the key there; nothing is sent for {origin}", Where(where), url=where)
     return problem is None
 
@@ -295,6 +300,37 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def key_file(origin: str, key: str, location: str | None) -> tuple[str, str | None]:
+    """Where ``origin``'s key file is fetched, and the keyLocation sent with its batches
+    (None: none, the root's ``/KEY.txt``). ``location`` (``--key-location``): a path
+    (``/keys/KEY.txt``) is that path on every host; a URL is used for its own origin
+    only, and any other host's key file is at its root (the protocol wants keyLocation
+    on the host whose URLs it vouches for)."""
+    if location is None:
+        return f"{origin}/{key}.txt", None
+    if not location.startswith("/"):
+        return (location, location) if _origin(location) == origin else (f"{origin}/{key}.txt", None)
+    url = origin + "/" + location.lstrip("/")
+    return url, url
+
+
+def key_location_problem(location: object) -> str | None:
+    """Why ``location`` is no --key-location (None: it is one): a path from a host's
+    root, or an http(s) URL."""
+    if location is None:
+        return None
+    if not isinstance(location, str) or not location.startswith(("/", "http://", "https://")) \
+            or location.startswith("//") or any(c.isspace() or ord(c) < 32 for c in location):
+        return "a key location is a path from each host's root (/keys/KEY.txt) or an http(s) URL on one host"
+    try:
+        host = urlsplit(location).netloc
+    except ValueError:
+        host = ""
+    if not location.startswith("/") and not host:
+        return "a key location is a path from each host's root (/keys/KEY.txt) or an http(s) URL on one host"
+    return None
+
+
 def key_problem(key: object) -> str | None:
     """Why ``key`` is no IndexNow key (None: it is one)."""
     if not isinstance(key, str) or not KEY.fullmatch(key):
@@ -312,5 +348,5 @@ CODES: tuple[Code, ...] = (
          "An IndexNow endpoint took URLs while it validates the key (202)."),
 )
 
-__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_problem",
-           "submit_state"]
+__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_file",
+           "key_location_problem", "key_problem", "submit_state"]

@@ -36,6 +36,8 @@ class Engine:
     key_file: tuple[int, bytes] = (200, KEY.encode() + b"\n")
     posts: list[dict[str, object]] = field(default_factory=list)
     gets: list[str] = field(default_factory=list)
+    key_paths: tuple[str, ...] = (f"/{KEY}.txt",)  # where the key file is served (on any host name)
+    asked: list[tuple[str, str]] = field(default_factory=list)  # (Host, path) of each GET
     port: int = 0
 
     @property
@@ -63,7 +65,8 @@ def engine() -> Iterator[Engine]:
 
         def do_GET(self) -> None:
             state.gets.append(self.path)
-            if self.path == f"/{KEY}.txt":
+            state.asked.append((self.headers.get("Host", ""), self.path))
+            if self.path in state.key_paths:
                 self._send(*state.key_file)
             else:
                 self._send(404, b"not here")
@@ -381,3 +384,48 @@ def test_a_state_with_a_schema_object_of_anothers_is_f105_and_nothing_of_it_runs
     other.close()
     rebuilt = build(str(described), str(out))
     assert [d.code for d in rebuilt.collector.sorted()] == ["F105"] and (out / STATE).read_bytes() == before
+
+
+def two_hosts(tmp_path: Path, engine: Engine) -> Path:
+    """A site on two hosts (127.0.0.1 and localhost, both the engine's), built."""
+    description = tmp_path / "site.yaml"
+    description.write_text(
+        f"site:\n  base_url: {engine.url}/\nlocales:\n  en: {{host: {engine.url}}}\n"
+        f"  fr: {{host: http://localhost:{engine.port}}}\ndefaults:\n  lastmod: content\n"
+        "pages:\n  - path: /a/\n    digest: v1\n", encoding="utf-8")
+    assert build(str(description), str(tmp_path / "out")).ok
+    return description
+
+
+@pytest.mark.parametrize("given", ["/keys/{KEY}.txt", "keys/{KEY}.txt", "http://localhost:{port}/keys/{KEY}.txt"])
+def test_each_hosts_key_location_is_on_that_host(tmp_path: Path, engine: Engine, given: str) -> None:
+    """--key-location PATH: that path on every host; a URL: for its own host only, any
+    other host's key file at its root. Never one host's keyLocation in another's batch."""
+    described = two_hosts(tmp_path, engine)
+    engine.key_paths = (f"/keys/{KEY}.txt", f"/{KEY}.txt")
+    location = given.format(KEY=KEY, port=engine.port)
+    if not location.startswith(("/", "http")):
+        with pytest.raises(ValueError, match="key location"):
+            submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL,
+                    key_location=location)
+        assert main(["submit", str(described), "--indexnow", KEY, "--key-location", location, "-q"]) == 2
+        return
+    result = submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL,
+                    key_location=location)
+    assert result.ok and result.accepted == 2
+    local = f"localhost:{engine.port}"
+    where = {post["host"]: post.get("keyLocation") for post in engine.posts}
+    assert where[local] == f"http://{local}/keys/{KEY}.txt"
+    if location.startswith("/"):
+        assert where[f"127.0.0.1:{engine.port}"] == f"{engine.url}/keys/{KEY}.txt"
+        assert sorted(engine.asked) == sorted([(f"127.0.0.1:{engine.port}", f"/keys/{KEY}.txt"),
+                                               (local, f"/keys/{KEY}.txt")])
+    else:  # the URL names localhost: 127.0.0.1 sends none and has its file at its root
+        assert where[f"127.0.0.1:{engine.port}"] is None
+        assert sorted(engine.asked) == sorted([(f"127.0.0.1:{engine.port}", f"/{KEY}.txt"),
+                                               (local, f"/keys/{KEY}.txt")])
+
+
+def test_the_help_says_where_the_key_location_applies(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["submit", "--help"]) == 0
+    assert "on every host" in " ".join(capsys.readouterr().out.split())
