@@ -30,6 +30,7 @@ import re
 import shutil
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,8 +38,11 @@ from urllib.parse import urlsplit
 
 from .diagnostics import Code, Collector, Severity, Where
 from .folder import FolderBusy, lock_folder
+from .limits import MAX_BYTES_PER_FILE
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
+from .read.http_encoding import TooLarge, Undecodable, decoded
 from .read.http_transport import answer
+from .read.http_types import CHUNK
 from .state import Row, State, StateError, missing
 from .urls import origin_of
 
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 MAX_BATCH = 10_000  # URLs in one request [INDEXNOW]
 RETRIES = 3  # after a 429 or 5xx
+_SAID = 300  # bytes of an answer's body read, for its first words in a finding
 KEY = re.compile(r"[a-zA-Z0-9-]{8,128}")
 _MEANING = {
     400: "bad request: the request or its URLs are malformed",
@@ -283,16 +288,24 @@ def _request(fetcher: Fetcher, endpoint: str, body: bytes, options: FetchOptions
 
 
 def _start(response: httpx.Response) -> str:
+    """The first words of an answer: its raw bytes undone by the check's own bounded
+    decoder (``http_encoding.decoded``: every layer of Content-Encoding a chunk at a
+    time, counted together), never the client's, which inflates a whole chunk at once
+    (a 7 KB ``gzip, gzip`` body is 4 GiB)."""
     data = b""
-    for chunk in response.iter_bytes():
-        data += chunk
-        if len(data) >= 300:
-            break
-    return data[:300].decode("utf-8", "replace")
+    try:
+        for chunk in decoded(response.iter_raw(CHUNK), response.headers.get("content-encoding", ""),
+                             MAX_BYTES_PER_FILE):
+            data += chunk
+            if len(data) >= _SAID:
+                break
+    except (TooLarge, Undecodable, zlib.error) as exc:
+        return f"[an answer whose Content-Encoding cannot be undone: {type(exc).__name__} {str(exc)[:80]}]"
+    return data[:_SAID].decode("utf-8", "replace")
 
 
 def _said(text: str) -> str:
-    words = " ".join(text.split())[:200]
+    words = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())[:200]
     return f" (it said: {words})" if words else ""
 
 

@@ -36,6 +36,7 @@ class Engine:
     key_file: tuple[int, bytes] = (200, KEY.encode() + b"\n")
     posts: list[dict[str, object]] = field(default_factory=list)
     gets: list[str] = field(default_factory=list)
+    error_body: tuple[bytes, dict[str, str]] | None = None  # (body, headers) of a refusal, else "status N"
     key_paths: tuple[str, ...] = (f"/{KEY}.txt",)  # where the key file is served (on any host name)
     asked: list[tuple[str, str]] = field(default_factory=list)  # (Host, path) of each GET
     port: int = 0
@@ -75,6 +76,9 @@ def engine() -> Iterator[Engine]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, headers = state.answers.pop(0) if state.answers else (200, {})
             state.posts.append({**body, "answered": status, "type": self.headers.get("Content-Type")})
+            if status >= 300 and state.error_body is not None:
+                self._send(status, state.error_body[0], {**headers, **state.error_body[1]})
+                return
             self._send(status, b"" if status < 300 else f"status {status}".encode(), headers)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -429,3 +433,50 @@ def test_each_hosts_key_location_is_on_that_host(tmp_path: Path, engine: Engine,
 def test_the_help_says_where_the_key_location_applies(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["submit", "--help"]) == 0
     assert "on every host" in " ".join(capsys.readouterr().out.split())
+
+
+def gzip_of_gzip(mebibytes: int) -> bytes:
+    """gzip(gzip(MEBIBYTES MiB of zeros)): a few KB that inflate to that much. After a
+    full flush deflate starts afresh, so each MiB compresses to the same bytes: the
+    inner stream is made of one MiB's, repeated (its CRC computed), in well under 1 s."""
+    import struct
+    import zlib
+
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = bytes(1 << 20)
+    first = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    again = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(mebibytes):
+        crc = zlib.crc32(block, crc)
+    inner = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + first + again * (mebibytes - 1) + deflate.flush()
+             + struct.pack("<II", crc, (mebibytes << 20) & 0xFFFFFFFF))
+    return zlib.compress(inner, 9, wbits=31)
+
+
+def test_an_answer_is_read_bounded_whatever_its_content_encoding(tmp_path: Path, engine: Engine) -> None:
+    """A refusal whose body is 'gzip, gzip' of 4 GiB in under 10 KB: read by the check's
+    own bounded decoder, a chunk a layer; R112, in bounded memory (the process may not
+    map 1 GiB), no traceback."""
+    import resource
+
+    bomb = gzip_of_gzip(4096)
+    assert len(bomb) < 12_000
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    engine.answers = [(400, {})]
+    engine.error_body = (bomb, {"Content-Encoding": "gzip, gzip", "Content-Type": "text/plain"})
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "sitemap_ext", "submit", "--state", str(out / STATE), "--indexnow",
+                           KEY, "--endpoint", f"{engine.url}/indexnow", "--allow-private", "--format", "json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, preexec_fn=bounded)
+    assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr[-2000:]
+    found = json.loads(done.stdout)["diagnostics"]
+    assert [d["code"] for d in found] == ["R112"] and "answered 400 for 5 URLs" in found[0]["message"]
+    assert len(list(state_rows(out / STATE, pending=True))) == 5
+    engine.answers, engine.error_body = [(400, {})], (bomb[:200], {"Content-Encoding": "gzip, gzip"})
+    cut = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    assert [d.code for d in cut.collector.sorted()] == ["R112"]  # a body cut short: still R112, its status said
