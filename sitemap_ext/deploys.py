@@ -14,8 +14,15 @@ from .folder import STATE
 from .read.http import FetchOptions
 from .read.site_yaml import load_site
 from .state import Row, State, StateError
-from .submit import (DEFAULT_ENDPOINT, MAX_BATCH, SubmitProgress, SubmitResult, key_location_problem, key_problem,
-                     submit_state)
+from .submit import (
+    DEFAULT_ENDPOINT,
+    MAX_BATCH,
+    SubmitProgress,
+    SubmitResult,
+    key_location_problem,
+    key_problem,
+    submit_state,
+)
 from .write.build import resolve_out_dir
 from .write.state import state_owner, state_path
 
