@@ -14,7 +14,15 @@ from .folder import STATE
 from .read.http import FetchOptions
 from .read.site_yaml import load_site
 from .state import Row, State, StateError
-from .submit import DEFAULT_ENDPOINT, MAX_BATCH, SubmitProgress, SubmitResult, key_problem, submit_state
+from .submit import (
+    DEFAULT_ENDPOINT,
+    MAX_BATCH,
+    SubmitProgress,
+    SubmitResult,
+    key_location_problem,
+    key_problem,
+    submit_state,
+)
 from .write.build import resolve_out_dir
 from .write.state import state_owner, state_path
 
@@ -47,8 +55,10 @@ def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str |
     ``out_dir`` or ``output.dir``); with ``site``, a state of another description is
     O108.
 
-    The key file ``KEY.txt`` at each host's root (or ``key_location``) is checked first
-    (R111); URLs go to ``endpoint`` in JSON POSTs of at most ``batch`` (10,000) URLs of
+    The key file ``KEY.txt`` at each host's root is checked first (R111); or
+    ``key_location``: a path (``/keys/KEY.txt``), the same on every host, or a URL,
+    for its own host only (any other host's is at its root); each host's batches
+    carry the keyLocation on that host; URLs go to ``endpoint`` in JSON POSTs of at most ``batch`` (10,000) URLs of
     one host; 200 and 202 (R114) are recorded in the state at once, so a rerun sends
     only what is left; 400, 403 and 422 are R112; 429 and 5xx are retried after
     ``Retry-After`` (at most ``fetch.max_wait``) or 1, 2, 4 s, then R113 and the run
@@ -64,6 +74,9 @@ def submit(key: str, *, site: str | os.PathLike[str] | None = None, state: str |
     for name, value in (("site", site), ("state", state), ("out_dir", out_dir)):
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise TypeError(f"submit({name}=...) takes a path, not {type(value).__name__}")
+    problem = key_location_problem(key_location)
+    if problem is not None:
+        raise ValueError(f"submit(key_location={key_location!r}): {problem}")
     if not isinstance(endpoint, str) or not endpoint.startswith(("http://", "https://")):
         raise ValueError(f"submit(endpoint={endpoint!r}) takes an http(s) URL")
     arguments.flag("submit", "dry_run", dry_run)

@@ -74,3 +74,7 @@ MAX_STRUCTURED_DEPTH: Final = 64
 # Ours: a JSON or TOML file of ours or a config (pyproject.toml, sitemap-ext.toml, a
 # baseline, a manifest) is read up to this many bytes; a larger one is refused unread.
 MAX_STRUCTURED_BYTES: Final = 64 << 20
+# Ours: a build or submission waits at most this many seconds for a build state that
+# another program holds locked (SQLite's busy timeout; Python's sqlite3 default), then
+# gives up with F103: a lock is never taken for damage.
+STATE_BUSY_SECONDS: Final = 5.0

@@ -14,7 +14,8 @@ A build writes a new file and moves it into place in the same commit as the
 sitemaps (``write/state.py``, ``write/output.py``); ``sitemap-ext submit`` marks
 rows as it is answered, one transaction per batch. A file that is not SQLite, is
 damaged, or is some other program's database is ``StateError`` F105; a state of
-another site description is O108. Rows are kept in the order the build wrote them,
+another site description is O108; a state another program holds locked past
+``STATE_BUSY_SECONDS`` is F103 (never F105: nothing is wrong with it). Rows are kept in the order the build wrote them,
 with a unique index by URL; they are read as a stream (a cursor), never all at once:
 a build reads the last state ahead in its order (``State.find``), a submission in URL
 order (which keeps each host's URLs together).
@@ -22,6 +23,7 @@ order (which keeps each host's URLs together).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import stat
@@ -30,6 +32,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from .diagnostics import Code, Severity
+from .limits import STATE_BUSY_SECONDS
 
 FORMAT = "sitemap-ext state"
 VERSION = "1"
@@ -44,6 +47,7 @@ SCHEMA = (
 )
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM urls"
 _IN_ORDER = f"SELECT rowid, {', '.join(COLUMNS)} FROM urls"
+_MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
 RESYNC_EVERY = 16  # misses in a row after which reading ahead starts again from the last URL found
 
 
@@ -51,7 +55,7 @@ class StateError(Exception):
     """A state file that cannot be used: ``code`` F105 (unreadable, damaged, not a
     state) or O108 (another site description's)."""
 
-    def __init__(self, message: str, code: str = "F105") -> None:
+    def __init__(self, message: str, code: str = "F105") -> None:  # (F103: locked by another program)
         super().__init__(message)
         self.code = code
 
@@ -82,10 +86,34 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
     mode = "rwc" if create else "ro" if read_only else "rw"
     try:
         connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode={mode}", uri=True,
-                                     isolation_level=None)
+                                     isolation_level=None, timeout=STATE_BUSY_SECONDS)
     except sqlite3.Error as exc:
-        raise StateError(f"the build state {path} cannot be opened ({exc})") from None
+        raise failure(path, exc, "cannot be opened") from None
+    try:
+        connection.execute("PRAGMA trusted_schema = OFF")  # (no function of a file's own schema runs)
+    except sqlite3.Error as exc:
+        connection.close()
+        raise failure(path, exc, "cannot be opened") from None
     return connection
+
+
+def locked(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock (SQLITE_BUSY or
+    SQLITE_LOCKED, any extended code), which says nothing of the file's health."""
+    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11 and later)
+    if isinstance(code, int):
+        return code & 0xFF in (5, 6)
+    return str(exc) in ("database is locked", "database table is locked")
+
+
+def failure(path: str, exc: sqlite3.Error, what: str = "is damaged") -> StateError:
+    """The StateError of an SQLite error: F103 for a lock held by another program,
+    else F105 (``what`` went wrong, and the advice to start a new state)."""
+    if locked(exc):
+        return StateError(f"the build state {path} is locked by another program (a build, a submission, or a "
+                          f"tool reading it) for more than {STATE_BUSY_SECONDS:g} s; run again once it is done; "
+                          "the state is left as it is", "F103")
+    return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
 
 
 def missing(path: str) -> StateError:
@@ -113,22 +141,48 @@ def _regular(path: str) -> None:
                          "with output.state or --state")
 
 
-def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
-    """The state's ``meta`` table, checked to be a state of this version with the
-    columns it should have."""
+def _exactly_ours(objects: list[tuple[object, ...]], path: str) -> None:
+    """F105 unless the file's schema is exactly what a build creates: every object's
+    type, name, table and SQL. A trigger, view, index or table of another's (a state
+    restored from a CI cache is anyone's file) would run, or be read, as ours."""
+    ours = _schema()
+    if len(objects) == len(ours) and set(objects) == ours:
+        return
+    other = sorted({f"{kind} {name!r}" for kind, name, *_ in objects if (kind, name) not in
+                    {(row[0], row[1]) for row in ours}} or {"tables of another shape"})
+    raise StateError(f"{path} is not a sitemap-ext state of this version: its schema holds "
+                     f"{', '.join(other[:5])}, which no build writes; it is left as it is and nothing of it runs: "
+                     "remove it to start a new state, or name another path with output.state or --state")
+
+
+@functools.cache
+def _schema() -> frozenset[tuple[object, ...]]:
+    """The schema a build creates (``SCHEMA``), as SQLite lists it."""
+    memory = sqlite3.connect(":memory:")
     try:
-        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"meta", "urls"} <= tables:
+        for statement in SCHEMA:
+            memory.execute(statement)
+        return frozenset(memory.execute(_MASTER))
+    finally:
+        memory.close()
+
+
+def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
+    """The state's ``meta`` table, checked to be a state of this version: its schema
+    exactly ours (read first: no object in it runs)."""
+    try:
+        objects = connection.execute(_MASTER).fetchall()
+        if not {"meta", "urls"} <= {row[1] for row in objects if row[0] == "table"}:
             raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
                              "another path with output.state or --state")
+        _exactly_ours(objects, path)
         meta = {str(key): str(value) for key, value in connection.execute("SELECT key, value FROM meta")}
-        columns = tuple(str(row[1]) for row in connection.execute("PRAGMA table_info(urls)"))
     except sqlite3.Error as exc:
-        raise StateError(f"the build state {path} is damaged ({exc}); remove it to start a new one") from None
+        raise failure(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
                          "another path with output.state or --state")
-    if meta.get("version") != VERSION or columns != COLUMNS:
+    if meta.get("version") != VERSION:
         raise StateError(f"{path} is a build state of another version of sitemap-ext (version "
                          f"{meta.get('version')!r}); remove it to start a new one")
     if not meta.get("build", "").isdigit():
@@ -145,6 +199,12 @@ class State:
         self._order: sqlite3.Cursor | None = None  # (find: the rows in the order written, read ahead)
         self._ahead: Row | None = None
         self._misses = 0
+        if write:  # (its schema read first by a connection that writes nothing, not even a journal's rollback)
+            first = connect(path, read_only=True)
+            try:
+                read_meta(first, path)
+            finally:
+                first.close()
         self.connection = connect(path, read_only=not write)
         try:
             self.meta = read_meta(self.connection, path)
@@ -168,8 +228,7 @@ class State:
         try:
             found = self.connection.execute(_SELECT + " WHERE url = ?", (url,)).fetchone()
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return None if found is None else _row(found, self.path)
 
     def find(self, url: str) -> Row | None:
@@ -193,8 +252,7 @@ class State:
                 self._ahead = self._next()
             self._misses += 1
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return None if found is None else _row(found[1:], self.path)
 
     def _next(self) -> Row | None:
@@ -209,8 +267,7 @@ class State:
             for found in self.connection.execute(query):
                 yield _row(found, self.path)
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
 
     def count(self, *, pending: bool = False) -> int:
         """How many URLs (``pending``: added or changed since last submitted)."""
@@ -218,8 +275,7 @@ class State:
         try:
             found = self.connection.execute(query).fetchone()
         except sqlite3.Error as exc:
-            raise StateError(f"the build state {self.path} is damaged ({exc}); remove it to start a new one") \
-                from None
+            raise failure(self.path, exc) from None
         return int(found[0])
 
     def mark_sent(self, urls: Iterable[str], when: str) -> None:
@@ -231,6 +287,8 @@ class State:
                 self.connection.executemany("UPDATE urls SET submitted = ?, sent = changed WHERE url = ?",
                                             ((when, url) for url in urls))
         except sqlite3.Error as exc:
+            if locked(exc):
+                raise failure(self.path, exc) from None
             raise StateError(f"cannot record the submission in {self.path} ({exc})") from None
 
     def close(self) -> None:
@@ -254,4 +312,5 @@ CODES: tuple[Code, ...] = (
     Code("O108", Severity.ERROR, "state-other-site", "A build state file was written for another site description."),
 )
 
-__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "missing", "read_meta"]
+__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "failure", "locked", "missing",
+           "read_meta"]

@@ -2,7 +2,7 @@
 
 The protocol (indexnow.org, "Documentation"): a key of 8 to 128 characters
 ``[a-zA-Z0-9-]``, served as a text file at the host's root (``https://HOST/KEY.txt``)
-or at ``keyLocation`` on that host; a JSON POST of ``{"host", "key", "keyLocation"?,
+or at ``keyLocation`` on that host (never another: ``key_file``); a JSON POST of ``{"host", "key", "keyLocation"?,
 "urlList"}`` with at most 10,000 URLs, all of that host, to an engine's ``/indexnow``.
 The answers: 200 (taken), 202 (taken; the key is being validated), 400 (bad request),
 403 (the key is not valid), 422 (URLs not of the host, or a key that does not match),
@@ -30,6 +30,7 @@ import re
 import shutil
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,8 +38,11 @@ from urllib.parse import urlsplit
 
 from .diagnostics import Code, Collector, Severity, Where
 from .folder import FolderBusy, lock_folder
+from .limits import MAX_BYTES_PER_FILE
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
+from .read.http_encoding import TooLarge, Undecodable, decoded
 from .read.http_transport import answer
+from .read.http_types import CHUNK
 from .state import Row, State, StateError, missing
 from .urls import origin_of
 
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 MAX_BATCH = 10_000  # URLs in one request [INDEXNOW]
 RETRIES = 3  # after a 429 or 5xx
+_SAID = 300  # bytes of an answer's body read, for its first words in a finding
 KEY = re.compile(r"[a-zA-Z0-9-]{8,128}")
 _MEANING = {
     400: "bad request: the request or its URLs are malformed",
@@ -96,6 +101,7 @@ class _Run:
     progress: Callable[[SubmitProgress], None] | None
     started: float = field(default_factory=time.monotonic)
     keys: dict[str, bool] = field(default_factory=dict)  # origin -> its key file holds the key
+    locations: dict[str, str | None] = field(default_factory=dict)  # origin -> the keyLocation sent for it
     refused: set[str] = field(default_factory=set)  # origins whose key the endpoint refused (403)
     pending_noted: set[str] = field(default_factory=set)  # origins whose 202 was reported
 
@@ -186,8 +192,9 @@ def _send(run: _Run, origin: str, urls: list[str]) -> None:
     if origin in run.refused or not _key_ok(run, origin):
         return
     body = {"host": urlsplit(origin).netloc, "key": run.key, "urlList": urls}
-    if run.key_location is not None:
-        body["keyLocation"] = run.key_location
+    location = run.locations.get(origin)
+    if location is not None:
+        body["keyLocation"] = location
     status, text = _post(run, json.dumps(body).encode("utf-8"), len(urls))
     if status in (200, 202):
         run.state.mark_sent(urls, _now())
@@ -212,7 +219,9 @@ def _key_ok(run: _Run, origin: str) -> bool:
     if found is not None:
         return found
     assert run.fetcher is not None
-    where = run.key_location or f"{origin}/{run.key}.txt"
+    where, run.locations[origin] = key_file(origin, run.key, run.key_location)
+    elsewhere = "" if run.key_location is None or run.locations[origin] is not None else \
+        f" (--key-location {run.key_location} is on another host, so this host's root is asked)"
     fetched = run.fetcher.get(where, limit=4096, prefix=True)
     problem = None
     if fetched.problem is not None:
@@ -228,7 +237,8 @@ def _key_ok(run: _Run, origin: str) -> bool:
     run.keys[origin] = problem is None
     if problem is not None:
         run.result.collector.report(
-            "R111", f"the IndexNow key file {where} {problem}: engines would refuse the key (403); publish a file "
+            "R111", f"the IndexNow key file {where} {problem}{elsewhere}: engines would refuse the key (403); "
+            "publish a file "
             f"holding only the key there; nothing is sent for {origin}", Where(where), url=where)
     return problem is None
 
@@ -278,21 +288,60 @@ def _request(fetcher: Fetcher, endpoint: str, body: bytes, options: FetchOptions
 
 
 def _start(response: httpx.Response) -> str:
+    """The first words of an answer: its raw bytes undone by the check's own bounded
+    decoder (``http_encoding.decoded``: every layer of Content-Encoding a chunk at a
+    time, counted together), never the client's, which inflates a whole chunk at once
+    (a 7 KB ``gzip, gzip`` body is 4 GiB)."""
     data = b""
-    for chunk in response.iter_bytes():
-        data += chunk
-        if len(data) >= 300:
-            break
-    return data[:300].decode("utf-8", "replace")
+    try:
+        for chunk in decoded(response.iter_raw(CHUNK), response.headers.get("content-encoding", ""),
+                             MAX_BYTES_PER_FILE):
+            data += chunk
+            if len(data) >= _SAID:
+                break
+    except (TooLarge, Undecodable, zlib.error) as exc:
+        return f"[an answer whose Content-Encoding cannot be undone: {type(exc).__name__} {str(exc)[:80]}]"
+    return data[:_SAID].decode("utf-8", "replace")
 
 
 def _said(text: str) -> str:
-    words = " ".join(text.split())[:200]
+    words = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())[:200]
     return f" (it said: {words})" if words else ""
 
 
 def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def key_file(origin: str, key: str, location: str | None) -> tuple[str, str | None]:
+    """Where ``origin``'s key file is fetched, and the keyLocation sent with its batches
+    (None: none, the root's ``/KEY.txt``). ``location`` (``--key-location``): a path
+    (``/keys/KEY.txt``) is that path on every host; a URL is used for its own origin
+    only, and any other host's key file is at its root (the protocol wants keyLocation
+    on the host whose URLs it vouches for)."""
+    if location is None:
+        return f"{origin}/{key}.txt", None
+    if not location.startswith("/"):
+        return (location, location) if _origin(location) == origin else (f"{origin}/{key}.txt", None)
+    url = origin + "/" + location.lstrip("/")
+    return url, url
+
+
+def key_location_problem(location: object) -> str | None:
+    """Why ``location`` is no --key-location (None: it is one): a path from a host's
+    root, or an http(s) URL."""
+    if location is None:
+        return None
+    if not isinstance(location, str) or not location.startswith(("/", "http://", "https://")) \
+            or location.startswith("//") or any(c.isspace() or ord(c) < 32 for c in location):
+        return "a key location is a path from each host's root (/keys/KEY.txt) or an http(s) URL on one host"
+    try:
+        host = urlsplit(location).netloc
+    except ValueError:
+        host = ""
+    if not location.startswith("/") and not host:
+        return "a key location is a path from each host's root (/keys/KEY.txt) or an http(s) URL on one host"
+    return None
 
 
 def key_problem(key: object) -> str | None:
@@ -312,5 +361,5 @@ CODES: tuple[Code, ...] = (
          "An IndexNow endpoint took URLs while it validates the key (202)."),
 )
 
-__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_problem",
-           "submit_state"]
+__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_file",
+           "key_location_problem", "key_problem", "submit_state"]

@@ -36,6 +36,9 @@ class Engine:
     key_file: tuple[int, bytes] = (200, KEY.encode() + b"\n")
     posts: list[dict[str, object]] = field(default_factory=list)
     gets: list[str] = field(default_factory=list)
+    error_body: tuple[bytes, dict[str, str]] | None = None  # (body, headers) of a refusal, else "status N"
+    key_paths: tuple[str, ...] = (f"/{KEY}.txt",)  # where the key file is served (on any host name)
+    asked: list[tuple[str, str]] = field(default_factory=list)  # (Host, path) of each GET
     port: int = 0
 
     @property
@@ -63,7 +66,8 @@ def engine() -> Iterator[Engine]:
 
         def do_GET(self) -> None:
             state.gets.append(self.path)
-            if self.path == f"/{KEY}.txt":
+            state.asked.append((self.headers.get("Host", ""), self.path))
+            if self.path in state.key_paths:
                 self._send(*state.key_file)
             else:
                 self._send(404, b"not here")
@@ -72,6 +76,9 @@ def engine() -> Iterator[Engine]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, headers = state.answers.pop(0) if state.answers else (200, {})
             state.posts.append({**body, "answered": status, "type": self.headers.get("Content-Type")})
+            if status >= 300 and state.error_body is not None:
+                self._send(status, state.error_body[0], {**headers, **state.error_body[1]})
+                return
             self._send(status, b"" if status < 300 else f"status {status}".encode(), headers)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -322,3 +329,154 @@ def test_submit_as_a_real_process(tmp_path: Path, engine: Engine) -> None:
     assert done.returncode == 0, done.stderr
     assert "5 URLs of 5 pending accepted; 0 errors, 0 warnings, 0 infos" in done.stderr
     assert len(sent(engine)) == 5
+
+
+@pytest.mark.parametrize("how", ["IMMEDIATE", "EXCLUSIVE"])
+def test_a_state_locked_by_another_program_is_f103_and_left_pending(tmp_path: Path, engine: Engine, how: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another connection writing the state (IMMEDIATE: it may still be read, not
+    written; EXCLUSIVE: not even read): F103 with no advice to remove it, never F105."""
+    import sqlite3
+
+    monkeypatch.setattr("sitemap_ext.state.STATE_BUSY_SECONDS", 0.2)
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    other = sqlite3.connect(out / STATE, isolation_level=None)
+    other.execute(f"BEGIN {how}")
+    other.execute("UPDATE meta SET value = value WHERE key = 'build'")
+    try:
+        result = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    found = result.collector.sorted()
+    assert [d.code for d in found] == ["F103"]
+    assert "locked by another program" in found[0].message and "remove" not in found[0].message
+    assert len(list(state_rows(out / STATE, pending=True))) == 5  # nothing recorded: all still pending
+    assert submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL).accepted == 5
+
+
+PLANTED = {
+    "trigger": "CREATE TRIGGER planted AFTER UPDATE ON urls BEGIN INSERT OR REPLACE INTO meta VALUES ('marker', "
+               "'ran'); END",
+    "view": "CREATE VIEW planted AS SELECT url FROM urls",
+    "index": "CREATE INDEX planted ON urls (sent)",
+    "table": "CREATE TABLE planted (x TEXT)",
+}
+
+
+@pytest.mark.parametrize("what", list(PLANTED))
+def test_a_state_with_a_schema_object_of_anothers_is_f105_and_nothing_of_it_runs(tmp_path: Path, engine: Engine,
+                                                                                 what: str) -> None:
+    """A state restored from a CI cache with a trigger on its rows: submit's UPDATE
+    would run it. Refused before anything is sent or recorded; the file unchanged."""
+    import sqlite3
+
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    with sqlite3.connect(out / STATE) as other:
+        other.execute(PLANTED[what])
+    other.close()
+    before = (out / STATE).read_bytes()
+    result = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    found = result.collector.sorted()
+    assert [d.code for d in found] == ["F105"] and engine.posts == [] and engine.gets == []
+    assert "not a sitemap-ext state of this version" in found[0].message and f"{what} 'planted'" in found[0].message
+    assert (out / STATE).read_bytes() == before
+    with sqlite3.connect(out / STATE) as other:
+        assert other.execute("SELECT count(*) FROM meta WHERE key = 'marker'").fetchone() == (0,)
+    other.close()
+    rebuilt = build(str(described), str(out))
+    assert [d.code for d in rebuilt.collector.sorted()] == ["F105"] and (out / STATE).read_bytes() == before
+
+
+def two_hosts(tmp_path: Path, engine: Engine) -> Path:
+    """A site on two hosts (127.0.0.1 and localhost, both the engine's), built."""
+    description = tmp_path / "site.yaml"
+    description.write_text(
+        f"site:\n  base_url: {engine.url}/\nlocales:\n  en: {{host: {engine.url}}}\n"
+        f"  fr: {{host: http://localhost:{engine.port}}}\ndefaults:\n  lastmod: content\n"
+        "pages:\n  - path: /a/\n    digest: v1\n", encoding="utf-8")
+    assert build(str(description), str(tmp_path / "out")).ok
+    return description
+
+
+@pytest.mark.parametrize("given", ["/keys/{KEY}.txt", "keys/{KEY}.txt", "http://localhost:{port}/keys/{KEY}.txt"])
+def test_each_hosts_key_location_is_on_that_host(tmp_path: Path, engine: Engine, given: str) -> None:
+    """--key-location PATH: that path on every host; a URL: for its own host only, any
+    other host's key file at its root. Never one host's keyLocation in another's batch."""
+    described = two_hosts(tmp_path, engine)
+    engine.key_paths = (f"/keys/{KEY}.txt", f"/{KEY}.txt")
+    location = given.format(KEY=KEY, port=engine.port)
+    if not location.startswith(("/", "http")):
+        with pytest.raises(ValueError, match="key location"):
+            submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL,
+                    key_location=location)
+        assert main(["submit", str(described), "--indexnow", KEY, "--key-location", location, "-q"]) == 2
+        return
+    result = submit(KEY, site=described, out_dir=tmp_path / "out", endpoint=f"{engine.url}/indexnow", fetch=LOCAL,
+                    key_location=location)
+    assert result.ok and result.accepted == 2
+    local = f"localhost:{engine.port}"
+    where = {post["host"]: post.get("keyLocation") for post in engine.posts}
+    assert where[local] == f"http://{local}/keys/{KEY}.txt"
+    if location.startswith("/"):
+        assert where[f"127.0.0.1:{engine.port}"] == f"{engine.url}/keys/{KEY}.txt"
+        assert sorted(engine.asked) == sorted([(f"127.0.0.1:{engine.port}", f"/keys/{KEY}.txt"),
+                                               (local, f"/keys/{KEY}.txt")])
+    else:  # the URL names localhost: 127.0.0.1 sends none and has its file at its root
+        assert where[f"127.0.0.1:{engine.port}"] is None
+        assert sorted(engine.asked) == sorted([(f"127.0.0.1:{engine.port}", f"/{KEY}.txt"),
+                                               (local, f"/keys/{KEY}.txt")])
+
+
+def test_the_help_says_where_the_key_location_applies(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["submit", "--help"]) == 0
+    assert "on every host" in " ".join(capsys.readouterr().out.split())
+
+
+def gzip_of_gzip(mebibytes: int) -> bytes:
+    """gzip(gzip(MEBIBYTES MiB of zeros)): a few KB that inflate to that much. After a
+    full flush deflate starts afresh, so each MiB compresses to the same bytes: the
+    inner stream is made of one MiB's, repeated (its CRC computed), in well under 1 s."""
+    import struct
+    import zlib
+
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = bytes(1 << 20)
+    first = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    again = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(mebibytes):
+        crc = zlib.crc32(block, crc)
+    inner = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + first + again * (mebibytes - 1) + deflate.flush()
+             + struct.pack("<II", crc, (mebibytes << 20) & 0xFFFFFFFF))
+    return zlib.compress(inner, 9, wbits=31)
+
+
+def test_an_answer_is_read_bounded_whatever_its_content_encoding(tmp_path: Path, engine: Engine) -> None:
+    """A refusal whose body is 'gzip, gzip' of 4 GiB in under 10 KB: read by the check's
+    own bounded decoder, a chunk a layer; R112, in bounded memory (the process may not
+    map 1 GiB), no traceback."""
+    import resource
+
+    bomb = gzip_of_gzip(4096)
+    assert len(bomb) < 12_000
+    described, out = site(tmp_path, engine), tmp_path / "out"
+    assert build(str(described), str(out)).ok
+    engine.answers = [(400, {})]
+    engine.error_body = (bomb, {"Content-Encoding": "gzip, gzip", "Content-Type": "text/plain"})
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "sitemap_ext", "submit", "--state", str(out / STATE), "--indexnow",
+                           KEY, "--endpoint", f"{engine.url}/indexnow", "--allow-private", "--format", "json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, preexec_fn=bounded)
+    assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr[-2000:]
+    found = json.loads(done.stdout)["diagnostics"]
+    assert [d["code"] for d in found] == ["R112"] and "answered 400 for 5 URLs" in found[0]["message"]
+    assert len(list(state_rows(out / STATE, pending=True))) == 5
+    engine.answers, engine.error_body = [(400, {})], (bomb[:200], {"Content-Encoding": "gzip, gzip"})
+    cut = submit(KEY, state=out / STATE, endpoint=f"{engine.url}/indexnow", fetch=LOCAL)
+    assert [d.code for d in cut.collector.sorted()] == ["R112"]  # a body cut short: still R112, its status said

@@ -10,7 +10,7 @@ import sys
 from ..api import submit
 from ..read.http import FetchOptions
 from ..report.formats import EXIT_USAGE, counts_line, exit_code, plural, write_findings
-from ..submit import DEFAULT_ENDPOINT, SubmitProgress, key_problem
+from ..submit import DEFAULT_ENDPOINT, SubmitProgress, key_location_problem, key_problem
 
 
 def add(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # (argparse's private class)
@@ -23,7 +23,10 @@ def add(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  #
     verb.add_argument("--endpoint", default=DEFAULT_ENDPOINT, metavar="URL",
                       help=f"the engine's IndexNow endpoint (default {DEFAULT_ENDPOINT}; one engine shares with the "
                       "others)")
-    verb.add_argument("--key-location", metavar="URL", help="where the key file is, when not at the host's root")
+    verb.add_argument("--key-location", metavar="PATH|URL",
+                      help="where the key file is, when not at each host's root: a path (/keys/KEY.txt) is that path "
+                      "on every host, sent as each host's keyLocation; a URL is used for its own host only, and "
+                      "every other host's key file is looked for at its root")
     verb.add_argument("--dry-run", action="store_true", help="list what would be sent; send and record nothing")
     verb.add_argument("--timeout", type=float, default=15.0, metavar="SECONDS",
                       help="to connect, and between two chunks of an answer (default 15)")
@@ -39,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         problem = "give SITE.yaml, --state FILE, or both"
     if problem is None and not args.endpoint.startswith(("http://", "https://")):
         problem = f"--endpoint {args.endpoint!r} is no http(s) URL"
+    if problem is None:
+        problem = key_location_problem(args.key_location)
     if problem is not None:
         sys.stderr.write(f"sitemap-ext submit: {problem}\n")
         return EXIT_USAGE

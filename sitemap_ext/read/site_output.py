@@ -3,15 +3,17 @@ the switches and the limits, read into an ``OutputConfig``; names that clash are
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..diagnostics import Code, Collector, Severity
-from ..folder import XSL_FILE, reserved_name, safe_relative_name
+from ..folder import RESERVED_PREFIX, STATE, XSL_FILE, reserved_name, safe_relative_name
 from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from ..urls import normalise
 from .description_file import TypedDoc
 from .description_findings import out_of_range
 from .normalised import OutputConfig
+from .site_sources import SourceEntries
 
 OUTPUT_KEYS = (
     "dir", "pattern", "news_pattern", "index_file", "index", "gzip", "max_urls", "max_bytes", "text", "robots",
@@ -20,8 +22,10 @@ OUTPUT_KEYS = (
 ROBOTS_FILE = "robots-sitemap.txt"
 
 
-def read_output(top: TypedDoc, collector: Collector, value: Any) -> OutputConfig | None:
-    """The ``output:`` section; None when a value in it is unusable (each one reported)."""
+def read_output(top: TypedDoc, collector: Collector, value: Any, roots: tuple[str, ...]) -> OutputConfig | None:
+    """The ``output:`` section; None when a value in it is unusable (each one reported).
+    ``roots``: the folders sources may come from (the description's first), where
+    ``output.state`` must lie too."""
     raw = top.mapping(("output",), value, OUTPUT_KEYS, "output")
     if raw is None:
         return None
@@ -34,7 +38,7 @@ def read_output(top: TypedDoc, collector: Collector, value: Any) -> OutputConfig
     if "public_url" in raw:
         ok &= _public_url(top, collector, raw["public_url"], config)
     if "state" in raw:
-        ok &= _state(top, raw["state"], config)
+        ok &= _state(top, collector, raw["state"], config, roots)
     if not ok:
         return None
     output = OutputConfig(**config)
@@ -114,15 +118,30 @@ def _robots(top: TypedDoc, collector: Collector, value: Any, config: dict[str, A
     return name is not None
 
 
-def _state(top: TypedDoc, value: Any, config: dict[str, Any]) -> bool:
+def _state(top: TypedDoc, collector: Collector, value: Any, config: dict[str, Any], roots: tuple[str, ...]) -> bool:
     """output.state: true (the default file beside the manifest, ""), false, or a path
-    (relative to the description's folder) into ``config``; whether it is usable."""
+    (relative to the description's folder) into ``config``; whether it is usable. A
+    path lies where sources may (C114, the one check of sources and includes: the
+    description's folder after links are followed, or --allow-read), and names none of
+    the output folder's own files but the state's (C108): a build deletes a stale
+    staging folder and replaces its manifest and journal. Nothing is written before."""
     if isinstance(value, bool):
         config["state"] = "" if value else None
         return True
     path = top.string(("output", "state"), value, "output.state")
     config["state"] = path or None
-    return path is not None
+    if not path:
+        return path is not None
+    where = top.doc.value_where(("output", "state"))
+    parts = path.replace("\\", "/").split("/")
+    if any(part.startswith(RESERVED_PREFIX) for part in parts[:-1]) or \
+            (parts[-1].startswith(RESERVED_PREFIX) and parts[-1] != STATE):
+        collector.report("C108", f"output.state '{path}' names a file starting with '{RESERVED_PREFIX}', which is "
+                         f"kept for the manifest, journal and staging folders: choose another name (or "
+                         f"output.state: true for {STATE} in the output folder)", where)
+        return False
+    full = os.path.join(roots[0], path)
+    return SourceEntries(collector, roots).readable(full, path, where, "C114", "output.state")
 
 
 def _public_url(top: TypedDoc, collector: Collector, value: Any, config: dict[str, Any]) -> bool:

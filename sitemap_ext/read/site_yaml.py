@@ -143,7 +143,7 @@ class _Loader:
             )
         else:
             base_url = self._base_url(top, site)
-        output = read_output(top, self.collector, data.get("output"))
+        output = read_output(top, self.collector, data.get("output"), self.roots)
         clock = self._now(top, site or {}, now)
         if output is None:
             return None
@@ -398,6 +398,7 @@ def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | 
 CODES: tuple[Code, ...] = (
     Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself."),
     Code("C114", Severity.ERROR, "include-outside",
-         "An include lies outside the site description's folder (and the folders --allow-read names)."),
+         "An include, or output.state, lies outside the site description's folder (and the folders --allow-read "
+         "names)."),
     Code("C115", Severity.WARNING, "include-repeated", "A file is included more than once; it is read once."),
 )
