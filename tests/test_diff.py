@@ -249,9 +249,10 @@ def test_an_old_side_that_holds_no_sitemap_stops_the_diff(builds: Path, tmp_path
     assert f" {code} " in err and "a side could not be read; no diff was made" in err
 
 
-def test_an_old_side_with_one_broken_file_among_others_is_diffed(builds: Path, tmp_path: Path) -> None:
-    """A deployed site whose one sitemap is broken still gives its other URLs: the diff
-    is made (a deploy that mends the file is not held back)."""
+def test_a_file_in_a_folder_that_holds_no_sitemap_is_no_part_of_the_side(builds: Path, tmp_path: Path) -> None:
+    """A folder's sitemaps are its files that hold one, and what they list: an HTML file
+    among them that nothing lists is skipped, as check skips it, and the diff is made.
+    (Listed by an index, it stops the diff: test_safety_diff.py.)"""
     old = tmp_path / "old"
     shutil.copytree(builds / "old", old)
     (old / "broken.xml").write_bytes(b"<html><body>502 Bad Gateway</body></html>")
@@ -300,15 +301,21 @@ def test_a_missing_side_is_f101_exit_3_and_no_diff(tmp_path: Path) -> None:
     (b"\x1f\x8b\x08\x00garbage", "X114"),
     (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><urlset/>', "X102"),
 ])
-def test_a_hostile_new_side_is_a_coded_new_error_and_its_urls_removed(tmp_path: Path, content: bytes,
-                                                                      code: str) -> None:
+def test_a_hostile_new_side_stops_the_diff_with_its_coded_finding(tmp_path: Path, content: bytes,
+                                                                   code: str) -> None:
+    """A NEW side that is not read whole is no side to diff, as OLD is not (exit 3):
+    its finding is what the diff says, not a list of URLs it seems to drop."""
     write(tmp_path / "old" / "sitemap.xml", entry("https://www.example.com/a"))
     (tmp_path / "new").mkdir()
-    (tmp_path / "new" / ("sitemap.xml.gz" if code == "X114" else "sitemap.xml")).write_bytes(content)
+    name = "sitemap.xml.gz" if code == "X114" else "sitemap.xml"
+    (tmp_path / "new" / name).write_bytes(content)
     result = diff(tmp_path / "old", tmp_path / "new", now=NOW, fail_on_removed=50)
-    assert [d.code for d in result.new_errors] == [code]
-    assert list(result.removed) == ["https://www.example.com/a"]
-    assert result.failures == ["removed", "new-errors"] and not result.ok
+    assert [(d.code, d.file) for d in result.unreadable] == [(code, f"new/{name}")]  # (named as check names it)
+    assert result.old.unread == [] and result.new.unread == result.unreadable
+    assert len(result.removed) == 0 and result.new_errors == [] and not result.ok
+    exit_code, out, err = run("diff", str(tmp_path / "old"), str(tmp_path / "new"), "--now", NOW)
+    assert exit_code == 3 and out == "" and f" {code} " in err
+    assert f"sitemap-ext diff: NEW {tmp_path / 'new'} is not a whole, readable set of sitemaps\n" in err
 
 
 def test_the_command_never_shows_a_traceback(tmp_path: Path) -> None:
@@ -321,7 +328,8 @@ def test_the_command_never_shows_a_traceback(tmp_path: Path) -> None:
     shutil.copytree(tmp_path / "old", tmp_path / "new")
     done = subprocess.run(command[:-3] + [str(tmp_path / "new"), "--now", NOW], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
-    assert done.returncode == 0 and "Traceback" not in done.stderr  # the same garbage on both sides: nothing new
+    assert done.returncode == 3 and "Traceback" not in done.stderr  # the same garbage on both sides: read neither
+    assert "no diff was made" in done.stderr
 
 
 def test_the_api_refuses_wrong_arguments_by_name(tmp_path: Path) -> None:
@@ -396,12 +404,15 @@ def test_generated_sides_differ_as_their_sets_do(tmp_path: Path, old: dict[str, 
         write(folder / name / "sitemap.xml", "".join(entry(f"https://www.example.com{path}", lastmod=lastmod)
                                                       for path, lastmod in side.items()))
     result = diff(folder / "old", folder / "new", now=NOW, jobs=1)
+    if not old or not new:  # an empty urlset is rejected as a sitemap (X115): no diff
+        assert [d.code for d in result.unreadable] == ["X115"] * ((not old) + (not new)) and not result.ok
+        return
     url = "https://www.example.com{}".format
     assert list(result.added) == [url(p) for p in new if p not in old]
     assert list(result.removed) == [url(p) for p in old if p not in new]
     assert [c.url for c in result.changed] == [url(p) for p in new if p in old
                                                 and instant(old[p]) != instant(new[p])]
-    assert result.removed_share == (100.0 * len(result.removed) / len(old) if old else 0.0)
+    assert result.removed_share == 100.0 * len(result.removed) / len(old)
 
 
 def test_every_error_is_compared_and_warnings_stay_bounded(tmp_path: Path) -> None:
