@@ -13,6 +13,9 @@ makes a side not whole is its findings' codes' own declaration (``Code.unread``,
 from __future__ import annotations
 
 import io
+import json
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -210,3 +213,33 @@ def test_an_index_whose_children_answer_errors_stops_the_diff(server: object, go
     assert exit_code == 3
     for where, status in failed:
         assert f"{where}: error R102 " in err and f"answers HTTP {status}" in err
+
+
+# --- names that are not UTF-8 ------------------------------------------------------------
+
+@pytest.mark.skipif(os.name == "nt" or sys.platform == "darwin", reason="a file name of any bytes: POSIX, not APFS")
+def test_a_file_name_that_is_not_utf8_is_escaped_in_every_format(tmp_path: Path) -> None:
+    """A name with the byte 0xff (os.fsdecode keeps it as a lone surrogate) is the text
+    ``\\xff`` in every format, as check writes it: the JSON parses, every output is UTF-8."""
+    root = os.fsencode(tmp_path)
+    for side in (b"old", b"new-\xff"):
+        os.makedirs(os.path.join(root, side))
+        with open(os.path.join(root, side, b"sitemap.xml"), "wb") as file:
+            file.write(urlset(URLS[0]))
+    with open(os.path.join(root, b"new-\xff", b"sitemap-\xff.xml"), "wb") as file:  # a new file with a new error
+        file.write(urlset(URLS[1]).replace(b"</loc>", b"</loc><lastmod>2026-02-30</lastmod>"))
+    old, new = str(tmp_path / "old"), os.fsdecode(os.path.join(root, b"new-\xff"))
+    assert "\udcff" in new
+    outputs = {}
+    for form in ("json", "text", "html"):
+        target = tmp_path / f"diff.{form}"
+        code, _, err = run("diff", old, new, "--now", NOW, "--format", form, "-o", str(target))
+        assert code == 1 and "\udcff" not in err  # (NEW's error is new)
+        outputs[form] = target.read_bytes().decode("utf-8")  # strict: no lone surrogate written
+    report = json.loads(outputs["json"])
+    assert report["new"]["input"] == str(tmp_path / "new-\\xff")
+    assert report["files"] == {"added": ["sitemap-\\xff.xml"], "removed": []}
+    assert [(d["code"], d["file"]) for d in report["new_errors"]] == [("D101", "new-\\xff/sitemap-\\xff.xml")]
+    assert report["urls"]["added"] == [URLS[1]]
+    assert "  + sitemap-\\xff.xml\n" in outputs["text"] and "new-\\xff/sitemap-\\xff.xml:" in outputs["text"]
+    assert "sitemap-\\xff.xml" in outputs["html"]

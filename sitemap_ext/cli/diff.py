@@ -88,13 +88,17 @@ def _percent(text: str) -> float:
     return value
 
 
+def _progress(message: str) -> None:
+    stderr_progress(visible(message))  # (a side's path may hold a byte that is not UTF-8)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         policy, _ = policy_of(args)
         fetch = fetch_options(args)
         result = diff(args.old, args.new, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                       html=args.html, fetch=fetch, fail_on_removed=args.fail_on_removed,
-                      progress=None if args.quiet else stderr_progress)
+                      progress=None if args.quiet else _progress)
     except (Usage, LiveUnavailable, ValueError) as exc:
         sys.stderr.write(f"sitemap-ext diff: {str(exc).replace('diff(old=...): ', '').replace('diff(new=...): ', '')}"
                          "\n")
