@@ -75,6 +75,9 @@ class Code:
     summary: str
     # An input/output failure (unreadable input, unwritable output): exit code 3.
     io: bool = False
+    # A finding of it means an input, or a file an input lists, was not read whole as a
+    # sitemap (rejected, missing, unfetched): what was read is less than the site.
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,9 +249,10 @@ def test_an_old_side_that_holds_no_sitemap_stops_the_diff(builds: Path, tmp_path
     assert f" {code} " in err and "a side could not be read; no diff was made" in err
 
 
-def test_an_old_side_with_one_broken_file_among_others_is_diffed(builds: Path, tmp_path: Path) -> None:
-    """A deployed site whose one sitemap is broken still gives its other URLs: the diff
-    is made (a deploy that mends the file is not held back)."""
+def test_a_file_in_a_folder_that_holds_no_sitemap_is_no_part_of_the_side(builds: Path, tmp_path: Path) -> None:
+    """A folder's sitemaps are its files that hold one, and what they list: an HTML file
+    among them that nothing lists is skipped, as check skips it, and the diff is made.
+    (Listed by an index, it stops the diff: test_safety_diff.py.)"""
     old = tmp_path / "old"
     shutil.copytree(builds / "old", old)
     (old / "broken.xml").write_bytes(b"<html><body>502 Bad Gateway</body></html>")
@@ -300,15 +301,21 @@ def test_a_missing_side_is_f101_exit_3_and_no_diff(tmp_path: Path) -> None:
     (b"\x1f\x8b\x08\x00garbage", "X114"),
     (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><urlset/>', "X102"),
 ])
-def test_a_hostile_new_side_is_a_coded_new_error_and_its_urls_removed(tmp_path: Path, content: bytes,
-                                                                      code: str) -> None:
+def test_a_hostile_new_side_stops_the_diff_with_its_coded_finding(tmp_path: Path, content: bytes,
+                                                                   code: str) -> None:
+    """A NEW side that is not read whole is no side to diff, as OLD is not (exit 3):
+    its finding is what the diff says, not a list of URLs it seems to drop."""
     write(tmp_path / "old" / "sitemap.xml", entry("https://www.example.com/a"))
     (tmp_path / "new").mkdir()
-    (tmp_path / "new" / ("sitemap.xml.gz" if code == "X114" else "sitemap.xml")).write_bytes(content)
+    name = "sitemap.xml.gz" if code == "X114" else "sitemap.xml"
+    (tmp_path / "new" / name).write_bytes(content)
     result = diff(tmp_path / "old", tmp_path / "new", now=NOW, fail_on_removed=50)
-    assert [d.code for d in result.new_errors] == [code]
-    assert list(result.removed) == ["https://www.example.com/a"]
-    assert result.failures == ["removed", "new-errors"] and not result.ok
+    assert [(d.code, d.file) for d in result.unreadable] == [(code, f"new/{name}")]  # (named as check names it)
+    assert result.old.unread == [] and result.new.unread == result.unreadable
+    assert len(result.removed) == 0 and result.new_errors == [] and not result.ok
+    exit_code, out, err = run("diff", str(tmp_path / "old"), str(tmp_path / "new"), "--now", NOW)
+    assert exit_code == 3 and out == "" and f" {code} " in err
+    assert f"sitemap-ext diff: NEW {tmp_path / 'new'} is not a whole, readable set of sitemaps\n" in err
 
 
 def test_the_command_never_shows_a_traceback(tmp_path: Path) -> None:
@@ -321,7 +328,8 @@ def test_the_command_never_shows_a_traceback(tmp_path: Path) -> None:
     shutil.copytree(tmp_path / "old", tmp_path / "new")
     done = subprocess.run(command[:-3] + [str(tmp_path / "new"), "--now", NOW], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
-    assert done.returncode == 0 and "Traceback" not in done.stderr  # the same garbage on both sides: nothing new
+    assert done.returncode == 3 and "Traceback" not in done.stderr  # the same garbage on both sides: read neither
+    assert "no diff was made" in done.stderr
 
 
 def test_the_api_refuses_wrong_arguments_by_name(tmp_path: Path) -> None:
@@ -396,12 +404,15 @@ def test_generated_sides_differ_as_their_sets_do(tmp_path: Path, old: dict[str, 
         write(folder / name / "sitemap.xml", "".join(entry(f"https://www.example.com{path}", lastmod=lastmod)
                                                       for path, lastmod in side.items()))
     result = diff(folder / "old", folder / "new", now=NOW, jobs=1)
+    if not old or not new:  # an empty urlset is rejected as a sitemap (X115): no diff
+        assert [d.code for d in result.unreadable] == ["X115"] * ((not old) + (not new)) and not result.ok
+        return
     url = "https://www.example.com{}".format
     assert list(result.added) == [url(p) for p in new if p not in old]
     assert list(result.removed) == [url(p) for p in old if p not in new]
     assert [c.url for c in result.changed] == [url(p) for p in new if p in old
                                                 and instant(old[p]) != instant(new[p])]
-    assert result.removed_share == (100.0 * len(result.removed) / len(old) if old else 0.0)
+    assert result.removed_share == 100.0 * len(result.removed) / len(old)
 
 
 def test_every_error_is_compared_and_warnings_stay_bounded(tmp_path: Path) -> None:
@@ -429,3 +440,73 @@ def test_a_language_selector_no_longer_listed_breaks_the_x_default(tmp_path: Pat
     assert list(result.removed) == [links["x-default"]]
     assert cluster_lines(list(result.clusters)) == [
         ("changed", links["de"], [], [], [f"x-default {links['x-default']} absent"])]
+
+
+# --- clusters that share members ----------------------------------------------------------
+
+HOME_DE = "https://www.example.com/de/"
+
+
+def shared_home_sitemap(path: Path, count: int, new: bool) -> None:
+    """``count`` clusters of en and fr pages whose de alternate is the German home page
+    (one member of every cluster), and the home pages' own cluster; ``new`` gives each
+    an x-default, and p17 no longer its fr version."""
+    parts = []
+    home = {"en": "https://www.example.com/", "de": HOME_DE}
+    parts += [entry(url, home) for url in home.values()]
+    for number in range(count):
+        links = {"en": f"https://www.example.com/en/p{number}", "fr": f"https://www.example.com/fr/p{number}",
+                 "de": HOME_DE}
+        if new:
+            links["x-default"] = links["en"]
+            if number == 17:
+                del links["fr"]
+        parts += [entry(links[code], links) for code in ("en", "fr") if code in links]
+    write(path, "".join(parts))
+
+
+def test_clusters_sharing_one_member_are_each_matched_with_their_own(tmp_path: Path) -> None:
+    """8,000 clusters that all name one German home page: each NEW cluster is matched
+    with its own OLD one (it gained its x-default, and p17 lost its fr), not with one
+    that shares only the home page. (Matching by that member once took 20 s.)"""
+    count = 8_000
+    shared_home_sitemap(tmp_path / "old" / "sitemap.xml", count, new=False)
+    shared_home_sitemap(tmp_path / "new" / "sitemap.xml", count, new=True)
+    result = diff(tmp_path / "old", tmp_path / "new", now=NOW, jobs=1)
+    assert result.unreadable == [] and list(result.added) == []
+    assert list(result.removed) == ["https://www.example.com/fr/p17"]
+    changes = list(result.clusters)
+    assert len(changes) == count
+    for number, change in enumerate(changes):
+        en = f"https://www.example.com/en/p{number}"
+        assert (change.change, change.name) == ("changed", HOME_DE)
+        assert [(m.hreflang, m.url) for m in change.gained] == [("x-default", en)]
+        assert [(m.hreflang, m.url) for m in change.lost] == \
+            ([("fr", "https://www.example.com/fr/p17")] if number == 17 else [])
+        assert change.broken == ()
+
+
+POOL = [f"https://www.example.com/{name}" for name in ("a", "b", "c", "d", "e", "f")]
+CLUSTER = st.dictionaries(st.sampled_from(["en", "de", "fr", "x-default"]), st.sampled_from(POOL),
+                          min_size=2, max_size=4).filter(lambda links: len(set(links) - {"x-default"}) >= 1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(old=st.lists(CLUSTER, min_size=1, max_size=6), new=st.lists(CLUSTER, min_size=1, max_size=6))
+def test_matching_by_shared_members_is_the_matching_by_every_member(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    old: list[dict[str, str]],
+                                                                    new: list[dict[str, str]]) -> None:
+    """Clusters drawn from six URLs share members every way: whichever URLs count as
+    shared (all, some, none), each cluster is matched with the same one."""
+    from sitemap_ext.diff import clusters
+
+    folder = tmp_path / f"case-{len(list(tmp_path.iterdir()))}"
+    for name, side in (("old", old), ("new", new)):
+        write(folder / name / "sitemap.xml", "".join(entry(f"{url}?{number}", links)
+                                                      for number, links in enumerate(side) for url in POOL[:1]))
+    seen = []
+    for shared in (10**9, 0, 1, 2):
+        monkeypatch.setattr(clusters, "_SHARED", shared)
+        result = diff(folder / "old", folder / "new", now=NOW, jobs=1)
+        seen.append(cluster_lines(list(result.clusters)))
+    assert seen[1:] == seen[:1] * 3

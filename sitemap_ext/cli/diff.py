@@ -1,8 +1,8 @@
 """sitemap-ext diff OLD NEW: what a deploy changes in the sitemaps; a guard for CI.
 
 Exit codes: 0 the diff is within limits; 1 more than --fail-on-removed PERCENT of
-OLD's URLs are gone, or NEW has errors OLD did not have; 2 usage; 3 a side could not
-be read (its findings on stderr, and no diff).
+OLD's URLs are gone, or NEW has errors OLD did not have; 2 usage; 3 a side is not a
+whole, readable set of sitemaps (its findings on stderr, and no diff).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from .check import Usage, fetch_options, policy_of, stderr_progress
 def add_parser(verbs: Any, now_help: str) -> None:
     """The diff verb's arguments (registered by ``cli.parser``)."""
     verb = verbs.add_parser("diff", help="what changed between two sets of sitemaps (folders, files or URLs); "
-                            "fail CI when a deploy drops too many URLs or adds errors")
+                            "fail CI when a deploy drops too many URLs or adds errors",
+                            description=_EXITS, formatter_class=argparse.RawDescriptionHelpFormatter)
     verb.add_argument("old", metavar="OLD", help="the sitemaps before: a folder, a sitemap file or a URL")
     verb.add_argument("new", metavar="NEW", help="the sitemaps after: a folder, a sitemap file or a URL")
     verb.add_argument("--format", choices=("text", "json", "html"), default="text")
@@ -61,6 +62,22 @@ def add_parser(verbs: Any, now_help: str) -> None:
     verb.set_defaults(delay=0.0, cross_submitted=[])
 
 
+_EXITS = """\
+What changed between two sets of sitemaps (folders, files or URLs).
+
+exit codes:
+  0  the diff is within limits
+  1  NEW drops more than --fail-on-removed PERCENT of OLD's URLs, or has errors OLD
+     did not have
+  2  usage error
+  3  a side is not a whole, readable set of sitemaps: a file it gives or lists was
+     rejected as a sitemap (an HTML or JSON page, an empty or UTF-16 body, broken XML
+     or gzip), is missing, or could not be fetched (an HTTP error status, no answer),
+     or it holds no sitemap at all. Its findings are printed and no diff is made:
+     against a side read in part, URLs would seem added or kept that are not.
+"""
+
+
 def _percent(text: str) -> float:
     try:
         value = float(text.rstrip("%"))
@@ -71,13 +88,17 @@ def _percent(text: str) -> float:
     return value
 
 
+def _progress(message: str) -> None:
+    stderr_progress(visible(message))  # (a side's path may hold a byte that is not UTF-8)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         policy, _ = policy_of(args)
         fetch = fetch_options(args)
         result = diff(args.old, args.new, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                       html=args.html, fetch=fetch, fail_on_removed=args.fail_on_removed,
-                      progress=None if args.quiet else stderr_progress)
+                      progress=None if args.quiet else _progress)
     except (Usage, LiveUnavailable, ValueError) as exc:
         sys.stderr.write(f"sitemap-ext diff: {str(exc).replace('diff(old=...): ', '').replace('diff(new=...): ', '')}"
                          "\n")
@@ -85,9 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r" + " " * 79 + "\r")  # (the progress line, cleared)
     if result.unreadable:
-        for d in result.unreadable:
-            sys.stderr.write(visible(f"{d.where}: {d.severity.value} {d.code} {d.message}") + "\n")
-        sys.stderr.write("sitemap-ext diff: a side could not be read; no diff was made\n")
+        _unreadable(result)
         return EXIT_IO
     try:
         # (closed in the finally below unless it is stdout, so no `with`)
@@ -110,6 +129,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         _summary(result)
     return EXIT_OK if args.exit_zero or result.ok else EXIT_ERRORS
+
+
+def _unreadable(result: DiffResult) -> None:
+    """On stderr: each side that is not whole, its findings, then that no diff was made."""
+    for label, side in (("OLD", result.old), ("NEW", result.new)):
+        for d in side.unread:
+            sys.stderr.write(visible(f"{d.where}: {d.severity.value} {d.code} {d.message}") + "\n")
+        if side.unread:
+            sys.stderr.write(visible(f"sitemap-ext diff: {label} {side.given} is not a whole, readable set of "
+                                     "sitemaps") + "\n")
+    sys.stderr.write("sitemap-ext diff: a side could not be read; no diff was made\n")
 
 
 def _summary(result: DiffResult) -> None:

@@ -43,16 +43,6 @@ def lastmod_text(instant: float) -> str | None:
     spec = "microseconds" if moment.microsecond else "seconds"
     return moment.isoformat(timespec=spec).replace("+00:00", "Z")
 
-# OLD gives no URL, and holds no sitemap or one whose reading stopped (nothing to
-# check, not well-formed, a DOCTYPE, no sitemap root, too large, corrupt gzip: an error
-# page served where the deployed sitemap was, as a rule). Diffing against it would say
-# every URL of NEW is added and none removed, and the guard would pass: no diff then.
-# (An OLD with one broken file among others that give URLs is diffed, so a deploy that
-# mends it is not held back; NEW with such a finding is diffed: its URLs are gone and
-# its errors are new.)
-OLD_UNREAD = frozenset(("F104", "X101", "X102", "X104", "X109", "X114"))
-
-
 @dataclass(frozen=True)
 class UrlChange:
     """A URL listed on both sides whose lastmod moved (None: the side gives none)."""
@@ -149,9 +139,10 @@ def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | N
         before.result.clock = after.result.clock = clock
     say(f"diff: comparing {len(before.keys):,} and {len(after.keys):,} URLs")
     result = DiffResult(before, after, fail_on_removed=fail_on_removed)
-    result.unreadable = [d for side in (before, after) for d in side.collector.sorted()
-                         if side.collector.registry[d.code].io] + \
-        ([d for d in before.collector.sorted() if d.code in OLD_UNREAD] if not before.keys else [])
+    # A side that is not whole is no side to diff: against an error page served where
+    # the sitemap was, every URL of NEW would be added and none removed, and the guard
+    # would pass on the very day it is there for (``side.py`` says what whole is).
+    result.unreadable = before.unread + after.unread
     if result.unreadable:
         return result
     _urls(result)

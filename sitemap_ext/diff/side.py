@@ -8,6 +8,12 @@ page's head lists nothing), each URL's first listing and its latest lastmod. Not
 per URL is a Python object: OLD, held while NEW is read, costs about 150 bytes a URL
 (its URLs compressed, its sorted keys, its lists of alternates).
 
+A side is diffed only when it is whole: every file it gives or lists read as a sitemap.
+Its findings say it is not, by their codes' own declarations (``Code.unread``: a file
+rejected as a sitemap, missing, unfetched; ``Code.io``: an input that cannot be read),
+whichever reader or status reported them and whatever --select or --ignore shows; so
+does a side that holds no sitemap at all (``Side.unread``).
+
 A side names its files relative to itself (the folder given, a file's folder, a URL's
 folder), so that two builds in two folders, or a deployed site and a build, compare
 file by file and finding by finding.
@@ -23,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..codes import REGISTRY
-from ..diagnostics import Collector
+from ..diagnostics import Collector, Diagnostic
 from ..limits import MAX_STORED_PER_CODE
 from ..read.http import FetchOptions
 from ..read.live import is_url
@@ -65,6 +71,7 @@ class Side:
     keys: array[int] = field(default_factory=lambda: array("q"))  # distinct URL keys listed, sorted
     firsts: array[int] = field(default_factory=lambda: array("I"))  # the entry of each one's first listing
     lastmods: array[float] = field(default_factory=lambda: array("d"))  # each one's latest lastmod
+    unread: list[Diagnostic] = field(default_factory=list)  # why it is not whole (empty: it is)
 
     @property
     def index(self) -> ClusterIndex:
@@ -102,6 +109,7 @@ def read_side(given: str, reading: Reading) -> Side:
                           MAX_STORED_PER_CODE, False, 0, reading.html, reading.fetch, 0, 0.0, reading.progress,
                           describe, registry=REGISTRY, diff=True)
     side = Side(given, result, _base(given))
+    side.unread = _unread(given, result)
     if result.index is not None:
         side.keys, side.firsts, side.lastmods = _listed(result.index)
         _let_go(result.index)
@@ -115,6 +123,33 @@ def _let_go(index: ClusterIndex) -> None:
     cluster comparison reads (the sorted keys, lists, items, URLs)."""
     index.key, index.lastmods = array("q"), array("d")
     index.file, index.line = array("I"), array("I")
+
+
+# The kinds of file that list URLs (a page, a header file or an index lists none itself).
+_LISTING = frozenset(("urlset", "text", "rss", "atom"))
+
+
+def _unread(given: str, result: CheckResult) -> list[Diagnostic]:
+    """The findings that say a side is not whole: those of a code declared ``unread`` or
+    ``io``; one for each such code counted but not kept (--select, --ignore, past the
+    limit a code); F104 for a side that read no file listing URLs and says nothing else."""
+    collector = result.collector
+    registry = collector.registry
+
+    def whole(code: str) -> bool:
+        return not (registry[code].unread or registry[code].io)
+
+    found = [d for d in collector.sorted() if not whole(d.code)]
+    kept = {d.code for d in found}
+    for code in sorted(set(collector.counts) | set(collector.ignored)):
+        if not whole(code) and code not in kept:
+            count = collector.counts[code] + collector.ignored[code]
+            found.append(Diagnostic(code, registry[code].severity, f"{count:,} finding{'s' * (count != 1)} of "
+                                    f"{code} not shown by --select/--ignore: {registry[code].summary}", given))
+    if not found and not any(record.get("kind") in _LISTING for record in result.files):
+        found.append(Diagnostic("F104", registry["F104"].severity, f"{given} holds no sitemap, feed or text "
+                                "sitemap that lists URLs: there is nothing to compare", given))
+    return found
 
 
 def _serves(pair: str, given: str) -> bool:

@@ -368,7 +368,7 @@ CODES: tuple[Code, ...] = (
     Code("R101", Severity.ERROR, "fetch-failed",
          "A sitemap, robots.txt or page cannot be fetched: no connection, no name, TLS, or no answer "
          "in time.", io=True),
-    Code("R104", Severity.ERROR, "redirect-loop", "Redirects loop, or go on past five hops."),
+    Code("R104", Severity.ERROR, "redirect-loop", "Redirects loop, or go on past five hops.", unread=True),
     Code("R106", Severity.ERROR, "address-refused",
          "A URL that resolves to a local-network address, or is no http(s) URL, is not fetched "
          "(--allow-private).", io=True),

@@ -6,7 +6,6 @@ million strings in memory. The JSON shape is ``specs/diff.schema.json``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
@@ -14,7 +13,7 @@ from ..codes import REGISTRY
 from ..diagnostics import Collector
 from ..diff import ClusterChange, DiffResult, Member
 from ..diff.clusters import GONE, NEW
-from .formats import plural, utf8_exact, visible, write_text
+from .formats import json_text, plural, visible, write_text
 
 #: The version of the diff's JSON shape; raised when a field changes meaning or goes.
 DIFF_JSON_VERSION = 1
@@ -90,7 +89,9 @@ def write_diff_text(result: DiffResult, out: TextIO) -> None:
 
 
 def _dump(value: Any) -> str:
-    return utf8_exact(json.dumps(value, ensure_ascii=False))
+    """One value as JSON on one line, through the check's JSON (a file name's byte that
+    is not UTF-8 is the text ``\\xNN``, escaped as JSON escapes a backslash)."""
+    return json_text(value, indent=None)
 
 
 def _member(member: Member, state: bool = False) -> dict[str, Any]:

@@ -81,9 +81,9 @@ def sarif_uri(file: str) -> str:
     return quote(raw, safe="/")
 
 
-def _json_text(document: Any) -> str:
-    """JSON of a report: exact, valid UTF-8 (see ``utf8_exact``)."""
-    text = json.dumps(document, ensure_ascii=False, indent=2)
+def json_text(document: Any, indent: int | None = 2) -> str:
+    """JSON of a report (a check's, a diff's): exact, valid UTF-8 (see ``utf8_exact``)."""
+    text = json.dumps(document, ensure_ascii=False, indent=indent)
     # In JSON text a lone surrogate can only stand inside a string, where its
     # replacement's backslash must be escaped.
     return _SURROGATE.sub(lambda m: _escaped(m).replace("\\", "\\\\"), text) if _SURROGATE.search(text) else text
@@ -246,7 +246,7 @@ def write_json(collector: Collector, out: TextIO, files: list[dict[str, Any]], *
         totals["skipped"] = skipped
     document = {"version": JSON_VERSION, "diagnostics": [d.as_dict() for d in collector.sorted()], "summary": totals}
     document.update(extra)
-    out.write(_json_text(document) + "\n")
+    out.write(json_text(document) + "\n")
 
 
 def write_csv(collector: Collector, out: TextIO, *, quiet: bool) -> None:
@@ -298,7 +298,7 @@ def write_sarif(collector: Collector, out: TextIO, *, quiet: bool) -> None:
         "tool": {"driver": {"name": "sitemap-ext", "version": __version__, "rules": rules}},
         "columnKind": "unicodeCodePoints", "results": results,
     }]}
-    out.write(_json_text(document) + "\n")
+    out.write(json_text(document) + "\n")
 
 
 def _sarif_location(file: str, line: int | None, column: int | None, message: str | None = None,

@@ -81,5 +81,5 @@ CODES: tuple[Code, ...] = (
          "A built page's head does not end within its first 1 MiB; its hreflang links, canonical and robots tags were "
          "not read."),
     Code("X108", Severity.ERROR, "file-too-many-urls", "A sitemap or index with more than 50,000 entries."),
-    Code("X115", Severity.ERROR, "urlset-empty", "A urlset or index with no entries."),
+    Code("X115", Severity.ERROR, "urlset-empty", "A urlset or index with no entries.", unread=True),
 )

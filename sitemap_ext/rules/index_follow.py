@@ -61,5 +61,5 @@ class IndexFollowing(LiveFetching):
 
 CODES: tuple[Code, ...] = (
     Code("X111", Severity.WARNING, "index-child-missing",
-         "A sitemap an index lists is not found on disk; it is not checked."),
+         "A sitemap an index lists is not found on disk; it is not checked.", unread=True),
 )

@@ -195,6 +195,6 @@ class RunState:
 
 
 CODES: tuple[Code, ...] = (
-    Code("X110", Severity.ERROR, "index-nested", "A sitemap index lists another sitemap index."),
+    Code("X110", Severity.ERROR, "index-nested", "A sitemap index lists another sitemap index.", unread=True),
     Code("X118", Severity.ERROR, "index-lists-itself", "A sitemap index lists itself."),
 )
