@@ -43,9 +43,12 @@ NETLIFY_FILE = "_headers"
 VERCEL_FILE = "vercel.json"
 HEADER_FILES = (NETLIFY_FILE, VERCEL_FILE)
 _NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9110 token
-_PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
 _VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
-_QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
+# A regular expression's tokens where a repetition can hide: an escape, a character class
+# (its closing ']' optional, so an unclosed one is read once, to the end), a group's '(?'
+# (whose '?' repeats nothing), and the repetitions themselves. Each alternative is linear.
+_REGEX_TOKENS = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]?|\(\?|[*+?{]", re.DOTALL)
+_REPEATS = frozenset("*+?{")
 _Make = Callable[[str], "re.Pattern[str] | None"]
 
 
@@ -158,32 +161,61 @@ def _netlify(text: str, found: HeadersFile) -> None:
 
 
 def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
-    """A rule for a pattern; None (H121) when the pattern is no path, None (and
-    nothing said) when it is a whole URL for another host than the site's."""
+    """A rule for a pattern; None (H121) when the pattern is no path or is not run,
+    None (and nothing said) when it is a whole URL for another host than the site's."""
     path = pattern
     if pattern.lower().startswith(("http://", "https://")):
         parts = urlsplit(pattern)
         host = host_matcher(parts.netloc)
         if host is None:
-            found.problems.append(("H121", f"the host of '{pattern[:80]}' has more than {MAX_PATTERN_QUANTIFIERS} "
-                                   "'*' and ':name' labels (one that could run for ever is not run); its headers are "
-                                   "not read", line, column))
+            found.problems.append(("H121", _not_run(f"the host of '{pattern[:80]}'"), line, column))
             return None
         if found.host is not None and not host.fullmatch(found.host):
             return None  # (another host's rule, a preview deployment's: its headers are not the site's)
         path = parts.path
-    matcher = make(path) if path.startswith("/") else None
-    if matcher is None:
+    if not path.startswith("/"):
         found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
                                "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
+        return None
+    matcher = make(path)
+    if matcher is None:
+        found.problems.append(("H121", _not_run(f"'{pattern[:80]}'"), line, column))
         return None
     rule = HeaderRule(pattern, line, column, matcher, exact=path if matcher.pattern == re.escape(path) else None)
     found.rules.append(rule)
     return rule
 
 
-def netlify_matcher(pattern: str) -> re.Pattern[str]:
-    """A ``_headers`` path pattern as a regular expression: ``*`` anything, ``:name`` a segment."""
+def _not_run(what: str) -> str:
+    return (f"{what} repeats more than {MAX_PATTERN_QUANTIFIERS} times ('*' splats, ':name' placeholders and a "
+            "regular expression's repetitions counted together), or is no regular expression: a pattern that could "
+            "run for ever is not run; its headers are not read")
+
+
+def repetitions(regex: str) -> int:
+    """How many times a regular expression repeats: each '*', '+', '?' and '{' that is
+    no literal (escaped, in a character class, a group's '(?'). Counted generously (a
+    lazy '*?' counts two, a literal '{' one): too many is safe, too few is not."""
+    return sum(match.group() in _REPEATS for match in _REGEX_TOKENS.finditer(regex))
+
+
+def bounded_matcher(regex: str) -> re.Pattern[str] | None:
+    """The one gate of every pattern a header file gives (a ``_headers`` path, a
+    whole-URL pattern's host, a ``vercel.json`` source), as a regular expression:
+    compiled when it repeats at most ``MAX_PATTERN_QUANTIFIERS`` times (Python's re
+    backtracks, and has no time limit: ``.*a.*a...`` twelve times runs for minutes on
+    a path of 40 characters); None when it repeats more, or is no regular expression."""
+    if repetitions(regex) > MAX_PATTERN_QUANTIFIERS:
+        return None
+    try:
+        return re.compile(regex)
+    except (re.error, RecursionError, OverflowError):  # (groups nested thousands deep: re's parser recurses)
+        return None
+
+
+def netlify_matcher(pattern: str) -> re.Pattern[str] | None:
+    """A ``_headers`` path pattern as a regular expression: ``*`` anything, ``:name`` a
+    segment; None when it has more than ``MAX_PATTERN_QUANTIFIERS`` of them together."""
     parts = []
     for piece in re.split(r"(\*)", pattern):
         if piece == "*":
@@ -196,7 +228,7 @@ def netlify_matcher(pattern: str) -> re.Pattern[str]:
                 parts.append(re.escape(piece[last:match.start()]) + "[^/]+")
                 last = match.end()
         parts.append(re.escape(piece[last:]))
-    return re.compile("".join(parts))
+    return bounded_matcher("".join(parts))
 
 
 _PLACEHOLDER = re.compile(r":[a-z_][a-z0-9_]*")
@@ -206,20 +238,17 @@ def host_matcher(pattern: str) -> re.Pattern[str] | None:
     """The host of a whole-URL ``_headers`` pattern as a regular expression (lower case):
     a label ``:name`` is any one label, ``*`` anything; a port, if written, is no part of
     the host. None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats and
-    placeholders together (it could backtrack for ever: ``:a:b:c...`` in one label
-    would, so a placeholder is a whole label or plain text)."""
+    placeholders together (a placeholder is a whole label or plain text: ``:a:b:c...``
+    in one label, each a repetition, would backtrack for ever)."""
     host = pattern.lower().rsplit("@", 1)[-1]
     host = re.sub(r":[0-9]*$", "", host)
     parts = []
-    quantifiers = 0
     for label in host.split("."):
         if _PLACEHOLDER.fullmatch(label):
             parts.append("[^.]+")
-            quantifiers += 1
         else:
             parts.append(".*".join(re.escape(piece) for piece in label.split("*")))
-            quantifiers += label.count("*")
-    return re.compile(r"\.".join(parts)) if quantifiers <= MAX_PATTERN_QUANTIFIERS else None
+    return bounded_matcher(r"\.".join(parts))
 
 
 def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
@@ -240,13 +269,7 @@ def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
             parts.append({"*": ".*", "+": ".+", "?": "[^/]*"}.get(token[-1], "[^/]+"))
         last = match.end()
     parts.append(re.escape(pattern[last:]))
-    regex = "".join(parts)
-    if len(_QUANTIFIERS.findall(regex)) > MAX_PATTERN_QUANTIFIERS:
-        return None  # (a pattern that could take exponential time on a path: not run)
-    try:
-        return re.compile(regex)
-    except re.error:
-        return None
+    return bounded_matcher("".join(parts))
 
 
 def _vercel(text: str, found: HeadersFile) -> None:
@@ -354,5 +377,5 @@ CODES: tuple[Code, ...] = (
          "whose headers are not of the documented shape; that rule is not read."),
 )
 
-__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "host_matcher",
-           "netlify_matcher", "read_headers_file", "vercel_matcher"]
+__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "bounded_matcher",
+           "host_matcher", "netlify_matcher", "read_headers_file", "vercel_matcher"]
