@@ -73,3 +73,52 @@ def test_repetitions_are_counted_outside_escapes_classes_and_group_flags(regex: 
 
 def test_a_regex_nested_too_deep_for_re_s_parser_is_not_run() -> None:
     assert bounded_matcher("/" + "(" * 100_000 + ")" * 100_000) is None
+
+
+# --- each rule read once, each problem said once ------------------------------------------
+
+
+def junk_rule(parts: int, per_line: int) -> str:
+    """A '/*' rule whose Link lines hold ``parts`` parts that are no link (each H118)."""
+    lines = ["/*"] + ["  Link: " + ", ".join(["junk"] * per_line) for _ in range(parts // per_line)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_rule_is_read_once_and_its_problems_said_once_whatever_it_applies_to(
+        here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A '/*' rule of 3,000 parts that are no link over 60 pages was parsed again for
+    each page (a 4 MiB one: 1.1 GB and 20 s a page). Now it is read once: each H118
+    once, at its line and column, counted in full, stored up to the limit per code."""
+    import sitemap_ext.read.link_header as link_header
+
+    public = public_site(here, pages=60)
+    (public / "_headers").write_text(junk_rule(3_000, 100), encoding="utf-8")
+    parsed = []
+    real = link_header._parse
+    monkeypatch.setattr(link_header, "_parse", lambda value: parsed.append(1) or real(value))
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW, max_per_code=None)
+    assert len(parsed) == 30  # (one per Link line, not one per line and page)
+    h118 = placed(result, "H118")
+    assert len(h118) == 3_000 and len(set(h118)) == 3_000
+    assert h118[:2] == [("public/_headers", 2, 9), ("public/_headers", 2, 15)]
+    bounded = check(["public"], base_urls=[f"{BASE}=public"], now=NOW, max_per_code=500)
+    assert bounded.collector.counts["H118"] == 3_000 and len(placed(bounded, "H118")) == 500
+
+
+def test_the_reader_stores_problems_up_to_its_limit_and_counts_the_rest(here: Path) -> None:
+    from sitemap_ext.read.static_headers import read_headers_file
+
+    (here / "_headers").write_text(junk_rule(5_000, 500) + "not a header\n" * 20, encoding="utf-8")
+    found = read_headers_file(str(here / "_headers"), "_headers", "_headers", "e.com", keep=100)
+    assert [code for code, *_ in found.problems].count("H118") == 100 and found.unstored["H118"] == 4_900
+    assert [code for code, *_ in found.problems].count("H121") == 20 and "H121" not in found.unstored
+
+
+def test_a_malformed_link_in_a_rule_that_matches_no_file_is_said_too(here: Path) -> None:
+    """What a header file holds that no host could read is said whether or not the rule
+    reaches a file (before, only a rule that matched a file was read)."""
+    public = public_site(here)
+    (public / "_headers").write_text(f"/nowhere/*\n  Link: junk, {link('/x', 'en')}\n", encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert placed(result, "H118") == [("public/_headers", 2, 9)]
+    assert placed(result, "H120") == [("public/_headers", 1, 1)]
