@@ -4,6 +4,7 @@ once at its place, and any text gives findings, never a traceback."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,23 @@ def test_a_malformed_link_in_a_rule_that_matches_no_file_is_said_too(here: Path)
     result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
     assert placed(result, "H118") == [("public/_headers", 2, 9)]
     assert placed(result, "H120") == [("public/_headers", 1, 1)]
+
+
+# --- vercel.json read bounded ---------------------------------------------------------------
+
+
+def vercel_rule(source: str) -> str:
+    return json.dumps({"source": source, "headers": [{"key": "Link", "value": link("/x", "en")}]})
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("[" * 100_000, (1, 65)),  # (the 65th '[' passes the 64 levels)
+    ('{"headers": [\n' + vercel_rule("/a") + ",\n" + "[" * 68 + "]" * 68 + "]}\n", (3, 63)),  # 70 deep in all
+])
+def test_a_vercel_json_nested_too_deep_is_h121_at_the_place(here: Path, text: str, place: tuple[int, int]) -> None:
+    """json.loads recursed once a level: 100,000 '[' ended in RecursionError (a traceback)."""
+    public = public_site(here)
+    (public / "vercel.json").write_text(text, encoding="utf-8")
+    result = check(["public"], base_urls=[f"{BASE}=public"], now=NOW)
+    assert placed(result, "H121") == [("public/vercel.json", *place)]
+    assert "nests deeper than 64 levels" in next(d.message for d in result.collector.diagnostics if d.code == "H121")

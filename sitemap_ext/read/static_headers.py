@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from ..diagnostics import Code, Severity
 from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES, MAX_STORED_PER_CODE
 from ..safeio import Refused, read_bounded
+from ..structured import Malformed, loads_json
 from .link_header import Columns, ParsedLinks, Problem
 
 NETLIFY_FILE = "_headers"
@@ -298,11 +299,10 @@ def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
 
 def _vercel(text: str, found: HeadersFile) -> None:
     try:
-        document = json.loads(text)
-    except ValueError as exc:
-        line, column = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
-        found.add(("H121", f"{found.display} is not valid JSON ({getattr(exc, 'msg', exc)}); its "
-                               "header rules are not read", line, column))
+        document = loads_json(text)  # (bounded in depth: json recurses once a level)
+    except Malformed as exc:
+        found.add(("H121", f"{found.display} is not valid JSON ({exc.reason}); its header rules are not read",
+                   exc.line, exc.column))
         return
     rules = document.get("headers", []) if isinstance(document, dict) else None
     if not isinstance(rules, list):
