@@ -36,7 +36,13 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Severity
-from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES, MAX_STORED_PER_CODE
+from ..limits import (
+    MAX_HEADERS_FILE_BYTES,
+    MAX_LINK_HEADER_BYTES,
+    MAX_PATTERN_QUANTIFIERS,
+    MAX_PATTERN_RULES,
+    MAX_STORED_PER_CODE,
+)
 from ..safeio import Refused, read_bounded
 from ..structured import Malformed, loads_json
 from .link_header import Columns, ParsedLinks, Problem
@@ -187,16 +193,9 @@ def _netlify(text: str, found: HeadersFile) -> None:
 def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
     """A rule for a pattern; None (H121) when the pattern is no path or is not run,
     None (and nothing said) when it is a whole URL for another host than the site's."""
-    path = pattern
-    if pattern.lower().startswith(("http://", "https://")):
-        parts = urlsplit(pattern)
-        host = host_matcher(parts.netloc)
-        if host is None:
-            found.add(("H121", _not_run(f"the host of '{pattern[:80]}'"), line, column))
-            return None
-        if found.host is not None and not host.fullmatch(found.host):
-            return None  # (another host's rule, a preview deployment's: its headers are not the site's)
-        path = parts.path
+    path = _site_path(pattern, line, column, found)
+    if path is None:
+        return None
     if not path.startswith("/"):
         found.add(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
                                "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
@@ -209,6 +208,24 @@ def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile)
                       exact=path if matcher.pattern == re.escape(path) else None)
     found.rules.append(rule)
     return rule
+
+
+def _site_path(pattern: str, line: int, column: int, found: HeadersFile) -> str | None:
+    """The path of a pattern: itself, or a whole URL's path when its host is the site's;
+    None (and H121 said, when it is not run) when it is not read; "" for a URL that is none."""
+    if not pattern.lower().startswith(("http://", "https://")):
+        return pattern
+    try:
+        parts = urlsplit(pattern)
+    except ValueError:  # ('https://[': an IPv6 address never closed; H121 as no path pattern)
+        return ""
+    host = host_matcher(parts.netloc)
+    if host is None:
+        found.add(("H121", _not_run(f"the host of '{pattern[:80]}'"), line, column))
+        return None
+    if found.host is not None and not host.fullmatch(found.host):
+        return None  # (another host's rule, a preview deployment's: its headers are not the site's)
+    return parts.path
 
 
 def _not_run(what: str) -> str:
@@ -348,10 +365,14 @@ class _Places:
         character, a string's opening quote); None when it is not found so."""
         spellings = [json.dumps(value), json.dumps(value, ensure_ascii=False)] if isinstance(value, str) else []
         for spelling in spellings if not self.lost else ():
-            match = re.compile(rf'"{key}"\s*:\s*({re.escape(spelling)})').search(self.text, self.at)
-            if match is not None:
-                self.at = match.end()
-                return match.start(1)
+            # (by plain search, not a regex of the spelling: compiling one of a 3 MB value took a minute)
+            quoted, at = f'"{key}"', self.at
+            while (at := self.text.find(quoted, at)) >= 0:
+                at = _json_space(self.text, at + len(quoted))
+                start = _json_space(self.text, at + 1) if self.text.startswith(":", at) else -1
+                if start >= 0 and self.text.startswith(spelling, start):
+                    self.at = start + len(spelling)
+                    return start
         self.lost = self.lost or bool(spellings)
         return None
 
@@ -367,8 +388,9 @@ class _Places:
         if start is None:
             return self._line_column(self.at)
         line, column = self._line_column(start)
-        text, at, columns = self.text, start + 1, []
-        while at < len(text) and text[at] != '"':
+        text, at = self.text, start + 1
+        columns: list[int] = []
+        while at < len(text) and text[at] != '"' and len(columns) <= MAX_LINK_HEADER_BYTES:  # (no more is read)
             columns.append(column + at - start)
             at += _escape_length(text, at)
         return line, tuple(columns)
@@ -382,6 +404,13 @@ class _Places:
         line_start = line_start if last < 0 else last + 1
         self._counted = (offset, line, line_start)
         return line, offset - line_start + 1
+
+
+def _json_space(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` ends."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _escape_length(text: str, at: int) -> int:
