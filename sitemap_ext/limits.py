@@ -56,8 +56,9 @@ MAX_LINKS_PER_URL: Final = 1_000
 # A _headers file or a vercel.json read for its header rules: at most this many bytes;
 # at most this many rules with a pattern ('*', ':name') that give Link headers, each
 # matched against every file (Cloudflare Pages takes 100 rules in a _headers file in
-# all); a vercel.json pattern's regular expression repeats at most this many times
-# (a hostile one such as (a*)*b backtracks for ever; Python's re has no time limit).
+# all); every pattern (a _headers path or host, a vercel.json source) repeats at most
+# this many times, splats, placeholders and a regex's repetitions counted together (a
+# hostile one such as (a*)*b or twelve '*' backtracks for ever; Python's re has no time limit).
 MAX_HEADERS_FILE_BYTES: Final = 4 << 20
 MAX_PATTERN_RULES: Final = 100
 MAX_PATTERN_QUANTIFIERS: Final = 3

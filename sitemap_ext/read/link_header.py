@@ -18,7 +18,7 @@ on from the next link.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..diagnostics import Code, Severity
@@ -67,17 +67,66 @@ class HeaderLinks:
                         link_columns=tuple(self.columns), source="header")
 
 
+@dataclass(slots=True)
+class ParsedLinks:
+    """Link values read once, for every URL they are sent for (a header file's rule
+    applies to many files): their links, each with its line and column, up to one past
+    ``MAX_LINKS_PER_URL`` (no URL takes more: the one past says where H119 stands), and
+    which of them are hreflang alternates. What could not be read goes to the sink
+    given to ``read``, once."""
+
+    links: list[tuple[Parsed, int, int]] = field(default_factory=list)
+    alternates: list[int] = field(default_factory=list)  # (their indices in links)
+
+    def read(self, value: str, line: int, columns: Columns, sink: Callable[[Problem], object]) -> None:
+        """One value (``line``: its line in a header file, or 0 for a fetched URL's)."""
+        encoded = value.encode("utf-8", "surrogatepass")
+        if len(encoded) > MAX_LINK_HEADER_BYTES:
+            sink(("H119", f"this Link header has {len(encoded):,} bytes; only its first {MAX_LINK_HEADER_BYTES:,} "
+                  "are read (search engines and servers may refuse a header this large): give the alternates of "
+                  "this many versions in a sitemap instead", line, _column(columns, 0)))
+            value = encoded[:MAX_LINK_HEADER_BYTES].decode("utf-8", "ignore")
+            value = value[:max(value.rfind(","), 0)]  # (up to the last link that ends within the limit)
+        for item in _parse(value):
+            if isinstance(item, tuple):
+                sink((item[0], item[1], line, _column(columns, item[2])))
+            elif len(self.links) <= MAX_LINKS_PER_URL:
+                if _is_alternate(item.params):
+                    self.alternates.append(len(self.links))
+                self.links.append((item, line, _column(columns, item.start)))
+
+
+def gather(reads: Iterable[ParsedLinks], url: str, found: HeaderLinks | None = None) -> HeaderLinks:
+    """The alternates the values read give ``url``, in order, up to ``MAX_LINKS_PER_URL``
+    links in all (H119 at the first one past it); relative targets resolve against ``url``."""
+    found = HeaderLinks() if found is None else found
+    for parsed in reads:
+        room = MAX_LINKS_PER_URL - found.taken
+        for number in parsed.alternates:
+            if number >= room:
+                break
+            item, line, column = parsed.links[number]
+            found.links.append(_resolved(item, url))
+            found.lines.append(line)
+            found.columns.append(column)
+        if len(parsed.links) > room:
+            found.taken = MAX_LINKS_PER_URL
+            _, line, column = parsed.links[room]
+            found.problems.append(_too_many(url, line, column))
+            break
+        found.taken += len(parsed.links)
+    return found
+
+
 def read_links(values: Iterable[tuple[str, int, Columns]], url: str) -> HeaderLinks:
     """The Link values sent for ``url``: each ``(value, line, columns)`` where the value
     stands (its line in a ``_headers`` file, or 0 for a fetched URL's header; its
     ``Columns``). Relative targets resolve against ``url``."""
     found = HeaderLinks()
+    parsed = ParsedLinks()
     for value, line, columns in values:
-        if found.taken >= MAX_LINKS_PER_URL:
-            found.problems.append(_too_many(url, line, _column(columns, 0)))
-            break
-        _read_value(value, line, columns, url, found)
-    return found
+        parsed.read(value, line, columns, found.problems.append)
+    return gather([parsed], url, found)
 
 
 def _column(columns: Columns, offset: int) -> int:
@@ -92,44 +141,21 @@ def _too_many(url: str, line: int, column: int) -> Problem:
             "this large belongs in a sitemap", line, column)
 
 
-def _read_value(value: str, line: int, columns: Columns, url: str, found: HeaderLinks) -> None:
-    encoded = value.encode("utf-8", "surrogatepass")
-    if len(encoded) > MAX_LINK_HEADER_BYTES:
-        found.problems.append(("H119", f"this Link header has {len(encoded):,} bytes; only its first "
-                               f"{MAX_LINK_HEADER_BYTES:,} are read (search engines and servers may refuse a header "
-                               "this large): give the alternates of this many versions in a sitemap instead",
-                               line, _column(columns, 0)))
-        value = encoded[:MAX_LINK_HEADER_BYTES].decode("utf-8", "ignore")
-        value = value[:max(value.rfind(","), 0)]  # (up to the last link that ends within the limit)
-    for item in _parse(value):
-        if isinstance(item, tuple):
-            found.problems.append((item[0], item[1], line, _column(columns, item[2])))
-            continue
-        if found.taken >= MAX_LINKS_PER_URL:
-            found.problems.append(_too_many(url, line, _column(columns, item.start)))
-            return
-        found.taken += 1
-        link = _alternate(item, url)
-        if link is not None:
-            found.links.append(link)
-            found.lines.append(line)
-            found.columns.append(_column(columns, item.start))
-
-
-def _alternate(parsed: Parsed, url: str) -> Link | None:
-    """A link as an hreflang alternate: rel has "alternate" and hreflang is given, and it
-    names a version, not a feed. Its target resolved against the URL it was sent for
-    (an unresolvable one is kept as written: H102 says so)."""
-    params = parsed.params
+def _is_alternate(params: dict[str, str]) -> bool:
+    """Whether a link is an hreflang alternate: rel has "alternate" and hreflang is
+    given, and it names a version, not a feed."""
     if "alternate" not in params.get("rel", "").lower().split() or "hreflang" not in params:
-        return None
-    kind = params.get("type", "").split(";")[0].strip().lower()
-    if kind in _FEED_TYPES:
-        return None
+        return False
+    return params.get("type", "").split(";")[0].strip().lower() not in _FEED_TYPES
+
+
+def _resolved(parsed: Parsed, url: str) -> Link:
+    """An alternate, its target resolved against the URL it was sent for (an
+    unresolvable one is kept as written: H102 says so)."""
     target = parsed.target
     if not target.lower().startswith(("http://", "https://")):
         target = resolve_http(target, url) or target
-    return "alternate", params["hreflang"], target, params.get("media")
+    return "alternate", parsed.params["hreflang"], target, parsed.params.get("media")
 
 
 def _parse(value: str) -> Iterator[Parsed | tuple[str, str, int]]:
@@ -244,4 +270,4 @@ CODES: tuple[Code, ...] = (
          "A Link header over 16 KiB, or more than 1,000 links for one URL: read up to that limit only."),
 )
 
-__all__ = ["CODES", "Columns", "HeaderLinks", "Parsed", "Problem", "read_links"]
+__all__ = ["CODES", "Columns", "HeaderLinks", "Parsed", "ParsedLinks", "Problem", "gather", "read_links"]

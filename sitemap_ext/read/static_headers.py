@@ -30,91 +30,120 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Severity
-from ..limits import MAX_HEADERS_FILE_BYTES, MAX_PATTERN_QUANTIFIERS, MAX_PATTERN_RULES
+from ..limits import (
+    MAX_HEADERS_FILE_BYTES,
+    MAX_LINK_HEADER_BYTES,
+    MAX_PATTERN_QUANTIFIERS,
+    MAX_PATTERN_RULES,
+    MAX_STORED_PER_CODE,
+)
 from ..safeio import Refused, read_bounded
-from .link_header import Columns, Problem
+from ..structured import Malformed, loads_json
+from .header_patterns import bounded_matcher, host_matcher, netlify_matcher, repetitions, vercel_matcher
+from .link_header import Columns, ParsedLinks, Problem
 
 NETLIFY_FILE = "_headers"
 VERCEL_FILE = "vercel.json"
 HEADER_FILES = (NETLIFY_FILE, VERCEL_FILE)
 _NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9110 token
-_PLACEHOLDER = re.compile(r":[A-Za-z_][A-Za-z0-9_]*")
-_VERCEL_PART = re.compile(r":[A-Za-z_][A-Za-z0-9_]*[*+?]?|\((?:[^()\\]|\\.)*\)|\*|\\.")
-_QUANTIFIERS = re.compile(r"(?<!\\)[*+{]")
 _Make = Callable[[str], "re.Pattern[str] | None"]
 
 
 @dataclass(slots=True)
 class HeaderRule:
-    """One rule: its pattern, where it stands, and its Link values ``(value, line, column)``."""
+    """One rule: its pattern, where it stands, and its Link values, read once (``read``:
+    None while it gives none, or when it is one pattern rule too many)."""
 
     pattern: str
     line: int
     column: int
     matcher: re.Pattern[str]
-    links: list[tuple[str, int, Columns]] = field(default_factory=list)
+    number: int = 0  # (its place among the file's rules)
+    read: ParsedLinks | None = None
     used: bool = False  # whether it matched a file
     exact: str | None = None  # the one path it matches, when it has no '*' or placeholder
+    dropped: bool = False  # one pattern rule too many: its Link values are not read
 
 
 @dataclass(slots=True)
 class HeadersFile:
-    """A ``_headers`` or ``vercel.json``: its rules that give Link values, and what could not be read."""
+    """A ``_headers`` or ``vercel.json``: its rules that give Link values, and what could
+    not be read: at most ``keep`` problems of a code stored, the others only counted
+    (``unstored``), as the collector keeps findings (a 4 MiB rule of parts that are no
+    link holds a million)."""
 
     display: str
     host: str | None = None  # the host the folder is served at (a rule for another host is not read)
+    keep: int | None = MAX_STORED_PER_CODE
     rules: list[HeaderRule] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    unstored: Counter[str] = field(default_factory=Counter)
     # The rules that give Link values: those of one path by it, the others (patterns) in order.
     exact: dict[str, list[int]] = field(default_factory=dict)
     patterns: list[int] = field(default_factory=list)
+    _stored: Counter[str] = field(default_factory=Counter)
+    dropping: bool = False  # whether a pattern rule past MAX_PATTERN_RULES was met
 
-    def index(self) -> None:
-        """Once read: the rules that give Link values, indexed (a path's are found at
-        once; only patterns are matched, at most ``MAX_PATTERN_RULES`` of them)."""
-        for number, rule in enumerate(self.rules):
-            if not rule.links:
-                continue
+    def add(self, problem: Problem) -> None:
+        """A problem of the file, stored while fewer than ``keep`` of its code are, else counted."""
+        code = problem[0]
+        if self.keep is None or self._stored[code] < self.keep:
+            self._stored[code] += 1
+            self.problems.append(problem)
+        else:
+            self.unstored[code] += 1
+
+    def add_link(self, rule: HeaderRule, value: str, line: int, columns: Columns) -> None:
+        """A Link value of ``rule``, read now, once for every file the rule applies to.
+        A rule is indexed by its first (a path's are found at once; only patterns are
+        matched, at most ``MAX_PATTERN_RULES`` of them)."""
+        if rule.read is None and not rule.dropped:
             if rule.exact is not None:
-                self.exact.setdefault(rule.exact, []).append(number)
+                self.exact.setdefault(rule.exact, []).append(rule.number)
             elif len(self.patterns) < MAX_PATTERN_RULES:
-                self.patterns.append(number)
+                self.patterns.append(rule.number)
             else:
-                rule.links = []  # (not applied: said once)
-                if len(self.patterns) == MAX_PATTERN_RULES:
-                    self.patterns.append(-1)
-                    self.problems.append(("H121", f"more than {MAX_PATTERN_RULES} rules with a pattern ('*', "
-                                          "':name') give Link headers; this one and the next are not read",
-                                          rule.line, rule.column))
+                rule.dropped = True
+                if not self.dropping:  # (said once)
+                    self.dropping = True
+                    self.add(("H121", f"more than {MAX_PATTERN_RULES} rules with a pattern ('*', ':name') give Link "
+                              "headers; this one and the next are not read", rule.line, rule.column))
+            rule.read = None if rule.dropped else ParsedLinks()
+        if rule.read is not None:
+            rule.read.read(value, line, columns, self.add)
 
-    def links_for(self, paths: tuple[str, ...]) -> list[tuple[str, int, Columns]]:
-        """The Link values every rule that matches one of ``paths`` (a file's URL path,
-        percent-decoded, in its spellings) gives, in the file's order."""
+    def links_for(self, paths: tuple[str, ...]) -> list[ParsedLinks]:
+        """The Link values (read) of every rule that matches one of ``paths`` (a file's
+        URL path, percent-decoded, in its spellings), in the file's order."""
         numbers = {number for path in paths for number in self.exact.get(path, ())}
-        numbers.update(number for number in self.patterns if number >= 0 and any(
+        numbers.update(number for number in self.patterns if any(
             self.rules[number].matcher.fullmatch(path) for path in paths))
-        values: list[tuple[str, int, Columns]] = []
+        reads: list[ParsedLinks] = []
         for number in sorted(numbers):
             rule = self.rules[number]
             rule.used = True
-            values += rule.links
-        return values
+            if rule.read is not None:
+                reads.append(rule.read)
+        return reads
 
 
-def read_headers_file(path: str, display: str, name: str, host: str | None = None) -> HeadersFile:
+def read_headers_file(path: str, display: str, name: str, host: str | None = None,
+                      keep: int | None = MAX_STORED_PER_CODE) -> HeadersFile:
     """A header file (``name``: ``_headers`` or ``vercel.json``) of a built site
-    served at ``host`` (the rules a whole-URL pattern gives another host are left out)."""
-    found = HeadersFile(display, host=host.lower() if host else None)
+    served at ``host`` (the rules a whole-URL pattern gives another host are left out),
+    its Link values read once; at most ``keep`` problems of a code stored (None: all)."""
+    found = HeadersFile(display, host=host.lower() if host else None, keep=keep)
     try:
         # (follow=False: a link in a built folder is never followed; it could name any file of the machine)
         data = read_bounded(path, MAX_HEADERS_FILE_BYTES, follow=False)
     except (OSError, Refused) as exc:
-        found.problems.append(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
+        found.add(("H121", f"{display} cannot be read ({getattr(exc, 'strerror', None) or exc}); its "
                                "header rules are not judged", 1, 1))
         return found
     text = data.decode("utf-8-sig", "replace")  # (a byte-order mark, as some editors write: not part of a line)
@@ -122,7 +151,6 @@ def read_headers_file(path: str, display: str, name: str, host: str | None = Non
         _vercel(text, found)
     else:
         _netlify(text, found)
-    found.index()
     return found
 
 
@@ -148,118 +176,70 @@ def _netlify(text: str, found: HeadersFile) -> None:
         if (rule is None and under_pattern) or (rule is not None and stripped.startswith("!")):
             continue  # (the headers of a pattern skipped; Cloudflare's "! Name", which detaches a header)
         if rule is None or not colon or not _NAME.fullmatch(name.strip()):
-            found.problems.append(("H121", "a line that is no path (one starts with / or a URL) must be a header, "
+            found.add(("H121", "a line that is no path (one starts with / or a URL) must be a header, "
                                    "'Name: value', under one; it is not read", number, column))
             continue
         if name.strip().lower() == "link":
             start = line.index(":", column - 1) + 1
             start += len(line[start:]) - len(line[start:].lstrip())
-            rule.links.append((value.strip(), number, start + 1))
+            found.add_link(rule, value.strip(), number, start + 1)
 
 
 def _rule(pattern: str, line: int, column: int, make: _Make, found: HeadersFile) -> HeaderRule | None:
-    """A rule for a pattern; None (H121) when the pattern is no path, None (and
-    nothing said) when it is a whole URL for another host than the site's."""
-    path = pattern
-    if pattern.lower().startswith(("http://", "https://")):
-        parts = urlsplit(pattern)
-        host = host_matcher(parts.netloc)
-        if host is None:
-            found.problems.append(("H121", f"the host of '{pattern[:80]}' has more than {MAX_PATTERN_QUANTIFIERS} "
-                                   "'*' and ':name' labels (one that could run for ever is not run); its headers are "
-                                   "not read", line, column))
-            return None
-        if found.host is not None and not host.fullmatch(found.host):
-            return None  # (another host's rule, a preview deployment's: its headers are not the site's)
-        path = parts.path
-    matcher = make(path) if path.startswith("/") else None
-    if matcher is None:
-        found.problems.append(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
+    """A rule for a pattern; None (H121) when the pattern is no path or is not run,
+    None (and nothing said) when it is a whole URL for another host than the site's."""
+    path = _site_path(pattern, line, column, found)
+    if path is None:
+        return None
+    if not path.startswith("/"):
+        found.add(("H121", f"'{pattern[:80]}' is no path pattern: a rule starts with a path from the "
                                "site's root (/docs/*) or a whole URL; its headers are not read", line, column))
         return None
-    rule = HeaderRule(pattern, line, column, matcher, exact=path if matcher.pattern == re.escape(path) else None)
+    matcher = make(path)
+    if matcher is None:
+        found.add(("H121", _not_run(f"'{pattern[:80]}'"), line, column))
+        return None
+    rule = HeaderRule(pattern, line, column, matcher, number=len(found.rules),
+                      exact=path if matcher.pattern == re.escape(path) else None)
     found.rules.append(rule)
     return rule
 
 
-def netlify_matcher(pattern: str) -> re.Pattern[str]:
-    """A ``_headers`` path pattern as a regular expression: ``*`` anything, ``:name`` a segment."""
-    parts = []
-    for piece in re.split(r"(\*)", pattern):
-        if piece == "*":
-            parts.append(".*")
-            continue
-        last = 0
-        for match in _PLACEHOLDER.finditer(piece):
-            starts_segment = match.start() == 0 or piece[match.start() - 1] == "/"
-            if starts_segment:
-                parts.append(re.escape(piece[last:match.start()]) + "[^/]+")
-                last = match.end()
-        parts.append(re.escape(piece[last:]))
-    return re.compile("".join(parts))
-
-
-_PLACEHOLDER = re.compile(r":[a-z_][a-z0-9_]*")
-
-
-def host_matcher(pattern: str) -> re.Pattern[str] | None:
-    """The host of a whole-URL ``_headers`` pattern as a regular expression (lower case):
-    a label ``:name`` is any one label, ``*`` anything; a port, if written, is no part of
-    the host. None when it has more than ``MAX_PATTERN_QUANTIFIERS`` splats and
-    placeholders together (it could backtrack for ever: ``:a:b:c...`` in one label
-    would, so a placeholder is a whole label or plain text)."""
-    host = pattern.lower().rsplit("@", 1)[-1]
-    host = re.sub(r":[0-9]*$", "", host)
-    parts = []
-    quantifiers = 0
-    for label in host.split("."):
-        if _PLACEHOLDER.fullmatch(label):
-            parts.append("[^.]+")
-            quantifiers += 1
-        else:
-            parts.append(".*".join(re.escape(piece) for piece in label.split("*")))
-            quantifiers += label.count("*")
-    return re.compile(r"\.".join(parts)) if quantifiers <= MAX_PATTERN_QUANTIFIERS else None
-
-
-def vercel_matcher(pattern: str) -> re.Pattern[str] | None:
-    """A ``vercel.json`` ``source`` (path-to-regexp) as a regular expression; None when
-    a group in it is no regular expression, or it repeats more than ``MAX_PATTERN_QUANTIFIERS``
-    times (a hostile pattern such as ``(a*)*b`` backtracks for ever)."""
-    parts, last = [], 0
-    for match in _VERCEL_PART.finditer(pattern):
-        parts.append(re.escape(pattern[last:match.start()]))
-        token = match.group()
-        if token == "*":
-            parts.append(".*")
-        elif token.startswith("\\"):
-            parts.append(re.escape(token[1:]))  # (an escaped character: itself)
-        elif token.startswith("("):
-            parts.append(token)
-        else:
-            parts.append({"*": ".*", "+": ".+", "?": "[^/]*"}.get(token[-1], "[^/]+"))
-        last = match.end()
-    parts.append(re.escape(pattern[last:]))
-    regex = "".join(parts)
-    if len(_QUANTIFIERS.findall(regex)) > MAX_PATTERN_QUANTIFIERS:
-        return None  # (a pattern that could take exponential time on a path: not run)
+def _site_path(pattern: str, line: int, column: int, found: HeadersFile) -> str | None:
+    """The path of a pattern: itself, or a whole URL's path when its host is the site's;
+    None (and H121 said, when it is not run) when it is not read; "" for a URL that is none."""
+    if not pattern.lower().startswith(("http://", "https://")):
+        return pattern
     try:
-        return re.compile(regex)
-    except re.error:
+        parts = urlsplit(pattern)
+    except ValueError:  # ('https://[': an IPv6 address never closed; H121 as no path pattern)
+        return ""
+    host = host_matcher(parts.netloc)
+    if host is None:
+        found.add(("H121", _not_run(f"the host of '{pattern[:80]}'"), line, column))
         return None
+    if found.host is not None and not host.fullmatch(found.host):
+        return None  # (another host's rule, a preview deployment's: its headers are not the site's)
+    return parts.path
+
+
+def _not_run(what: str) -> str:
+    return (f"{what} repeats more than {MAX_PATTERN_QUANTIFIERS} times ('*' splats, ':name' placeholders and a "
+            "regular expression's repetitions counted together), or is no regular expression: a pattern that could "
+            "run for ever is not run; its headers are not read")
+
 
 
 def _vercel(text: str, found: HeadersFile) -> None:
     try:
-        document = json.loads(text)
-    except ValueError as exc:
-        line, column = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
-        found.problems.append(("H121", f"{found.display} is not valid JSON ({getattr(exc, 'msg', exc)}); its "
-                               "header rules are not read", line, column))
+        document = loads_json(text)  # (bounded in depth: json recurses once a level)
+    except Malformed as exc:
+        found.add(("H121", f"{found.display} is not valid JSON ({exc.reason}); its header rules are not read",
+                   exc.line, exc.column))
         return
     rules = document.get("headers", []) if isinstance(document, dict) else None
     if not isinstance(rules, list):
-        found.problems.append(("H121", '"headers" must be a list of {"source", "headers"} rules', 1, 1))
+        found.add(("H121", '"headers" must be a list of {"source", "headers"} rules', 1, 1))
         return
     places = _Places(text)
     for rule in rules:
@@ -267,7 +247,7 @@ def _vercel(text: str, found: HeadersFile) -> None:
         headers = rule.get("headers") if isinstance(rule, dict) else None
         line, column = places.find("source", source)
         if not isinstance(source, str) or not isinstance(headers, list):
-            found.problems.append(("H121", 'a rule of "headers" needs "source" (a path pattern) and "headers" (a '
+            found.add(("H121", 'a rule of "headers" needs "source" (a path pattern) and "headers" (a '
                                    'list of {"key", "value"}); it is not read', line, column))
             continue
         if "has" in rule or "missing" in rule:
@@ -277,11 +257,11 @@ def _vercel(text: str, found: HeadersFile) -> None:
             if not isinstance(header, dict) or not isinstance(header.get("key"), str) or \
                     not isinstance(header.get("value"), str):
                 where = places.find("key", header.get("key") if isinstance(header, dict) else None)
-                found.problems.append(("H121", 'a header of a rule must be {"key": NAME, "value": VALUE}, both '
+                found.add(("H121", 'a header of a rule must be {"key": NAME, "value": VALUE}, both '
                                        "strings; it is not read", *where))
                 continue
             if made is not None and header["key"].strip().lower() == "link":
-                made.links.append((header["value"], *places.string("value", header["value"])))
+                found.add_link(made, header["value"], *places.string("value", header["value"]))
 
 
 class _Places:
@@ -301,10 +281,14 @@ class _Places:
         character, a string's opening quote); None when it is not found so."""
         spellings = [json.dumps(value), json.dumps(value, ensure_ascii=False)] if isinstance(value, str) else []
         for spelling in spellings if not self.lost else ():
-            match = re.compile(rf'"{key}"\s*:\s*({re.escape(spelling)})').search(self.text, self.at)
-            if match is not None:
-                self.at = match.end()
-                return match.start(1)
+            # (by plain search, not a regex of the spelling: compiling one of a 3 MB value took a minute)
+            quoted, at = f'"{key}"', self.at
+            while (at := self.text.find(quoted, at)) >= 0:
+                at = _json_space(self.text, at + len(quoted))
+                start = _json_space(self.text, at + 1) if self.text.startswith(":", at) else -1
+                if start >= 0 and self.text.startswith(spelling, start):
+                    self.at = start + len(spelling)
+                    return start
         self.lost = self.lost or bool(spellings)
         return None
 
@@ -320,8 +304,9 @@ class _Places:
         if start is None:
             return self._line_column(self.at)
         line, column = self._line_column(start)
-        text, at, columns = self.text, start + 1, []
-        while at < len(text) and text[at] != '"':
+        text, at = self.text, start + 1
+        columns: list[int] = []
+        while at < len(text) and text[at] != '"' and len(columns) <= MAX_LINK_HEADER_BYTES:  # (no more is read)
             columns.append(column + at - start)
             at += _escape_length(text, at)
         return line, tuple(columns)
@@ -335,6 +320,13 @@ class _Places:
         line_start = line_start if last < 0 else last + 1
         self._counted = (offset, line, line_start)
         return line, offset - line_start + 1
+
+
+def _json_space(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` ends."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _escape_length(text: str, at: int) -> int:
@@ -354,5 +346,5 @@ CODES: tuple[Code, ...] = (
          "whose headers are not of the documented shape; that rule is not read."),
 )
 
-__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "host_matcher",
-           "netlify_matcher", "read_headers_file", "vercel_matcher"]
+__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "bounded_matcher",
+           "host_matcher", "netlify_matcher", "read_headers_file", "repetitions", "vercel_matcher"]

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Severity, Where
 from ..read.html import page_url
-from ..read.link_header import Problem, read_links
+from ..read.link_header import Problem, gather, read_links
 from ..read.record import UrlEntry
 from ..read.site_yaml import display_name
 from ..read.static_headers import HEADER_FILES, HeadersFile, read_headers_file
@@ -69,35 +69,45 @@ class HeaderFiles(RunState):
                 if url is None:  # (no --base-url for the folder: its files have no URL, as its pages)
                     self.skipped.append(display_name(path))
                     continue
-                found = read_headers_file(path, display_name(path), name, urlsplit(url).hostname)
+                found = read_headers_file(path, display_name(path), name, urlsplit(url).hostname, keep=self._kept())
                 self._headers_file(found, url, site.files)
 
+    def _kept(self) -> int | None:
+        """How many problems of a code a header file's reader stores: as many as the
+        collector keeps (all, when it keeps every error)."""
+        return None if self.collector.errors_kept else self.collector.limit
+
     def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
+        """A header file's problems, once each at its place (its rules were read once);
+        then its rules applied to each file (H119 when too many links reach one)."""
+        self._problems(found.display, found.problems, set())
+        for code, count in found.unstored.items():
+            for _ in range(count):
+                self.collector.tally(code, found.display)
         said: set[tuple[str, int, int]] = set()
-        self._problems(found.display, found.problems, said)
         entries: list[UrlEntry] = []
         for relative in files:
             if relative in HEADER_FILES:
                 continue  # (the hosts read the header file, and serve it to no one)
-            values = found.links_for(served_paths(relative))
-            if not values:
+            reads = found.links_for(served_paths(relative))
+            if not reads:
                 continue
             own = page_url(relative, url, drop_html=self.options.html == "drop-ext")
-            links = read_links(values, own)
+            links = gather(reads, own)
             self._problems(found.display, links.problems, said)
             entry = links.entry(own)
             if entry is not None:
                 entries.append(entry)
-        unused = self._unused_rules(found, url)
+        unused = self._unused_rules(found)
         if entries:
             self._merge(check_headers(found.display, entries, self.options, self.noted))
-        elif not said and not unused:
+        elif not found.problems and not said and not unused:
             self.skipped.append(found.display)  # (security headers, caching, preloads: nothing for hreflang)
 
-    def _unused_rules(self, found: HeadersFile, url: str) -> int:
+    def _unused_rules(self, found: HeadersFile) -> int:
         """H120 for each rule that gives hreflang alternates and matched no file; how many.
         (Preloads and other relations for a path the build lacks are no concern of hreflang.)"""
-        unused = [rule for rule in found.rules if rule.links and not rule.used and read_links(rule.links, url).links]
+        unused = [rule for rule in found.rules if rule.read is not None and rule.read.alternates and not rule.used]
         for rule in unused:
             self.collector.report("H120", f"the rule '{rule.pattern}' gives hreflang alternates in Link headers, and "
                                   "no file of the built site is served at a path it matches, so they reach no one: "
