@@ -75,6 +75,9 @@ class Code:
     summary: str
     # An input/output failure (unreadable input, unwritable output): exit code 3.
     io: bool = False
+    # An input (or a whole file of it) that was not read: what it holds went unjudged.
+    # With ``io``, such a finding is never recorded in a baseline nor hidden by one.
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -332,15 +332,15 @@ def sitemap_lines(text: str) -> list[tuple[str, int]]:
 
 CODES: tuple[Code, ...] = (
     Code("R102", Severity.ERROR, "http-error",
-         "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx)."),
+         "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx).", unread=True),
     Code("R103", Severity.WARNING, "sitemap-redirected", "A sitemap URL redirects; list and submit its final URL."),
     Code("R105", Severity.WARNING, "sitemap-content-type",
          "A sitemap is served with a Content-Type that says neither XML, text nor gzip."),
     Code("R108", Severity.ERROR, "no-sitemap-found",
-         "A site names no sitemap in its robots.txt and has none at the usual locations."),
+         "A site names no sitemap in its robots.txt and has none at the usual locations.", unread=True),
     Code("R110", Severity.ERROR, "listed-fetch-failed",
          "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer"
-         " in time."),
+         " in time.", unread=True),
 )
 
 __all__ = ["CODES", "Input", "Remote", "Robots", "is_url", "sitemap_lines"]

@@ -253,7 +253,9 @@ def sniff_open(path: str) -> Opened | None:
 
 CODES: tuple[Code, ...] = (
     Code("F101", Severity.ERROR, "input-unreadable", "An input file or folder cannot be read.", io=True),
-    Code("X103", Severity.ERROR, "xml-encoding", "The file is not UTF-8."),
-    Code("X109", Severity.ERROR, "file-too-large", "A file over 52,428,800 bytes uncompressed; reading stops there."),
-    Code("X114", Severity.ERROR, "gzip-invalid", "A .gz file that is not valid gzip, or is truncated."),
+    Code("X103", Severity.ERROR, "xml-encoding", "The file is not UTF-8.", unread=True),
+    Code("X109", Severity.ERROR, "file-too-large", "A file over 52,428,800 bytes uncompressed; reading stops there.",
+         unread=True),
+    Code("X114", Severity.ERROR, "gzip-invalid", "A .gz file that is not valid gzip, or is truncated.",
+         unread=True),
 )

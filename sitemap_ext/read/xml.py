@@ -408,10 +408,11 @@ def _encoding_ok(prolog: bytes, report: Report) -> bool:
 
 
 CODES: tuple[Code, ...] = (
-    Code("X101", Severity.ERROR, "xml-malformed", "The file is not well-formed XML (or is truncated)."),
+    Code("X101", Severity.ERROR, "xml-malformed", "The file is not well-formed XML (or is truncated).",
+         unread=True),
     Code("X102", Severity.ERROR, "xml-doctype",
-         "The file has a DOCTYPE or entity declarations; they are refused unread."),
+         "The file has a DOCTYPE or entity declarations; they are refused unread.", unread=True),
     Code("X104", Severity.ERROR, "xml-root",
-         "The root element is neither urlset nor sitemapindex of the sitemaps.org 0.9 namespace."),
+         "The root element is neither urlset nor sitemapindex of the sitemaps.org 0.9 namespace.", unread=True),
     Code("X105", Severity.ERROR, "xml-namespace", "A namespace URI is misspelt (https for http, a trailing slash)."),
 )

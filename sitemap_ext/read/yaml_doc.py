@@ -414,5 +414,6 @@ def load_yaml(
 CODES: tuple[Code, ...] = (
     Code("C105", Severity.ERROR, "undefined-variable",
          "${VAR} names an unset environment variable and gives no default."),
-    Code("C110", Severity.ERROR, "yaml-too-large", "The YAML expands (through aliases) past the node limit."),
+    Code("C110", Severity.ERROR, "yaml-too-large", "The YAML expands (through aliases) past the node limit.",
+         unread=True),
 )

@@ -251,5 +251,5 @@ def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
 
 CODES: tuple[Code, ...] = (
     Code("F104", Severity.ERROR, "nothing-to-check",
-         "A check found no sitemap, feed or site description among its inputs."),
+         "A check found no sitemap, feed or site description among its inputs.", unread=True),
 )
