@@ -1,0 +1,130 @@
+"""Issue "Safe where it guards deploys": every JSON and TOML file is read bounded
+(sitemap_ext/structured.py), and a damaged file of our own (a manifest, a journal, a
+cache entry) is set aside and rebuilt with a warning (F106), never a crash."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sitemap_ext import build
+from sitemap_ext.folder import DAMAGED_SUFFIX, JOURNAL, MANIFEST
+
+SITE = """\
+site:
+  base_url: https://www.example.com/
+output:
+  max_urls: 2
+  html: {html}
+pages:
+{pages}
+"""
+
+DAMAGE = {
+    "not JSON": b"{\"version\": 2, \"owners\": {",
+    "too deep": b"[" * 100_000,
+    "not UTF-8": b"\xff\xfe{}",
+}
+
+
+def describe(folder: Path, pages: int, *, html: bool = True) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    listed = "\n".join(f"  - loc: /page-{i}/" for i in range(pages))
+    path = folder / "site.yaml"
+    path.write_text(SITE.format(pages=listed, html=str(html).lower()), encoding="utf-8")
+    return path
+
+
+def found(result: object) -> list[tuple[str, str | None]]:
+    return [(d.code, d.file) for d in result.collector.sorted()]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_the_build_after_a_damaged_manifest_succeeds_and_says_so(tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "out"
+    first = build(str(describe(tmp_path, 5)), str(out))
+    assert first.ok, found(first)
+    assert (out / "sitemap-3.xml").is_file()
+    (out / MANIFEST).write_bytes(DAMAGE[damage])
+    (out / "mine.xml").write_text("a file of the site's own")
+    # The site shrinks: sitemap-3.xml is stale, but no readable manifest says it is ours.
+    again = build(str(describe(tmp_path, 3)), str(out))
+    assert again.ok and found(again) == [("F106", str(out / MANIFEST))], found(again)
+    message = again.collector.sorted()[0].message
+    assert "set aside as " + MANIFEST + DAMAGED_SUFFIX in message and "left in place" in message
+    assert (out / (MANIFEST + DAMAGED_SUFFIX)).read_bytes() == DAMAGE[damage]
+    assert again.removed == [] and (out / "sitemap-3.xml").is_file() and (out / "mine.xml").is_file()
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert sorted(manifest["owners"]["../site.yaml"]) == sorted(f.name for f in again.files)
+    # And the build after that is a clean one, its manifest its own again.
+    third = build(str(describe(tmp_path, 1)), str(out))
+    assert third.ok and found(third) == [] and "sitemap-2.xml" in third.removed
+    assert set(third.removed) <= set(manifest["owners"]["../site.yaml"])  # (only what the new manifest lists)
+    assert (out / "sitemap-3.xml").is_file() and (out / "mine.xml").is_file()
+
+
+def test_a_manifest_too_large_to_read_is_set_aside_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sitemap_ext import structured
+
+    out = tmp_path / "out"
+    assert build(str(describe(tmp_path, 2)), str(out)).ok
+    monkeypatch.setattr(structured.read_json, "__defaults__", (100,))  # (a 64 MiB file, scaled down)
+    (out / MANIFEST).write_text(json.dumps({"version": 2, "owners": {"x": ["a" * 200]}}))
+    again = build(str(describe(tmp_path, 2)), str(out))
+    assert again.ok and found(again) == [("F106", str(out / MANIFEST))]
+    message = again.collector.sorted()[0].message
+    assert "larger than 100 bytes" in message, message
+
+
+def test_a_damaged_journal_is_set_aside_and_the_build_goes_on(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert build(str(describe(tmp_path, 3)), str(out)).ok
+    (out / JOURNAL).write_bytes(b"[" * 100_000)
+    again = build(str(describe(tmp_path, 3)), str(out))
+    assert again.ok and found(again) == [("F106", str(out / JOURNAL))], found(again)
+    assert not (out / JOURNAL).exists() and (out / (JOURNAL + DAMAGED_SUFFIX)).is_file()
+    assert again.removed == [] and json.loads((out / MANIFEST).read_text())["version"] == 2
+
+
+def test_the_command_line_says_so_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sitemap_ext.cli import main
+
+    out = tmp_path / "out"
+    site = describe(tmp_path, 3)
+    assert main(["build", str(site), "-o", str(out), "--no-config"]) == 0
+    (out / MANIFEST).write_text("not json")
+    assert main(["build", str(site), "-o", str(out), "--no-config"]) == 0
+    captured = capsys.readouterr()
+    assert "F106" in captured.out and "Traceback" not in captured.err
+    assert os.path.isfile(out / "sitemap.xml")
+
+
+def test_a_damaged_cache_entry_is_removed_fetched_whole_and_reported(tmp_path: Path) -> None:
+    pytest.importorskip("httpx")
+    from sitemap_ext import check
+    from sitemap_ext.read.http import FetchOptions
+    from tests.live_server import Server
+
+    server = Server()
+    try:
+        body = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                f'<url><loc>{server.url}/a</loc></url></urlset>\n').encode()
+        server.add("/sitemap.xml", body=body, etag='"v1"')
+        server.add("/robots.txt", status=404, body=b"")
+        cache = tmp_path / "cache"
+        options = FetchOptions(timeout=2.0, allow_private=True, cache=str(cache))
+        assert found(check([server.url + "/sitemap.xml"], fetch=options)) == []
+        [entry] = cache.glob("*.json")
+        entry.write_bytes(b"[" * 100_000)
+        server.requests.clear()
+        again = check([server.url + "/sitemap.xml"], fetch=options)
+        assert found(again) == [("F106", str(entry))] and "nests deeper than 64" in again.collector.sorted()[0].message
+        asked = [headers.get("if-none-match") for path, headers in server.requests if path == "/sitemap.xml"]
+        assert asked == [None]  # fetched whole, and kept anew
+        assert json.loads(entry.read_text())["etag"] == '"v1"'
+        assert found(check([server.url + "/sitemap.xml"], fetch=options)) == []
+    finally:
+        server.close()
