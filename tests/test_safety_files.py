@@ -128,3 +128,51 @@ def test_a_damaged_cache_entry_is_removed_fetched_whole_and_reported(tmp_path: P
         assert found(check([server.url + "/sitemap.xml"], fetch=options)) == []
     finally:
         server.close()
+
+
+# --- config files: read bounded, and one that is no TOML is a usage error wherever found ---
+
+URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+          "<url><loc>https://e.com/a</loc></url></urlset>\n")
+
+
+def _check_in(folder: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    from sitemap_ext.cli import main
+
+    (folder / "s.xml").write_text(URLSET)
+    code = main(["check", str(folder / "s.xml"), "-q", *extra])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["sitemap-ext.toml", "pyproject.toml"])
+@pytest.mark.parametrize("content, says", [
+    ("a = " + "[" * 100_000, "not valid TOML: nests deeper than 64 levels"),
+    ('[tool.sitemap-ext]\nselect = ["D"\n', "not valid TOML"),
+    ("[tool.sitemap-ext]\nignore = \xff\n", "not valid TOML: not UTF-8"),
+])
+def test_a_config_that_is_no_toml_is_a_usage_error_naming_the_file_and_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str,
+        content: str, says: str) -> None:
+    """Found upward or named: an invalid pyproject.toml was passed over silently when
+    looked for (its settings dropped), and nesting ended in a RecursionError."""
+    (tmp_path / name).write_bytes(content.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"))
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    for extra in ([], ["--config", str(tmp_path / name)]):
+        code, err = _check_in(work, capsys, *extra)
+        assert code == 2 and f"{tmp_path / name}:" in err and says in err and "Traceback" not in err, err
+    assert _check_in(work, capsys, "--no-config")[0] == 0
+
+
+def test_a_config_is_read_to_its_limit_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with open(tmp_path / "sitemap-ext.toml", "wb") as handle:
+        handle.truncate(65 << 20)  # (sparse: 65 MiB of nothing, costing no disk)
+    monkeypatch.chdir(tmp_path)
+    code, err = _check_in(tmp_path, capsys)
+    assert code == 2 and "sitemap-ext.toml: it is larger than 67,108,864 bytes" in err, err
+    os.remove(tmp_path / "sitemap-ext.toml")
+    os.mkfifo(tmp_path / "sitemap-ext.toml")  # named: refused unread, no hang
+    code, err = _check_in(tmp_path, capsys, "--config", "sitemap-ext.toml")
+    assert code == 2 and "FIFO" in err, err
