@@ -176,3 +176,43 @@ def test_a_config_is_read_to_its_limit_only(tmp_path: Path, monkeypatch: pytest.
     os.mkfifo(tmp_path / "sitemap-ext.toml")  # named: refused unread, no hang
     code, err = _check_in(tmp_path, capsys, "--config", "sitemap-ext.toml")
     assert code == 2 and "FIFO" in err, err
+
+
+# --- a YAML of millions of scalars: counted on its events, before anything is composed ---
+
+@pytest.mark.parametrize("shape", ["flow", "block"])
+def test_five_mb_of_scalars_is_c110_at_the_node_past_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               shape: str) -> None:
+    """2.5 million scalars in 5 MB (a flow sequence) or 1.25 million (a block of '- a'
+    lines): composed in Python, that took 50 s and 600 MB before C110 (at 1:1). Now the
+    events are counted first (tests/README: about 1.5 s and 60 MB); nothing is composed."""
+    from sitemap_ext import check
+    from sitemap_ext.limits import MAX_YAML_NODES
+    from sitemap_ext.read import yaml_doc
+
+    head = "site:\n  base_url: https://e.com/\npages:"
+    if shape == "flow":
+        text = head + " [" + "a," * 2_500_000 + "a]\n"
+        where = (3, 9 + 2 * (MAX_YAML_NODES - 7))  # (seven nodes before the list's first scalar)
+    else:
+        text = head + "\n" + "- a\n" * 1_250_000
+        where = (4 + MAX_YAML_NODES - 7, 3)
+    assert len(text) >= 5_000_000
+    (tmp_path / "site.yaml").write_text(text)
+    monkeypatch.setattr(yaml_doc._Loader, "compose_node", None)  # composing at all would fail the test
+    result = check([str(tmp_path / "site.yaml")])
+    assert [(d.code, d.line, d.column) for d in result.collector.sorted()] == [("C110", *where)]
+    assert f"more than {MAX_YAML_NODES:,} nodes" in result.collector.sorted()[0].message
+
+
+def test_the_node_limit_holds_a_description_of_50000_pages() -> None:
+    """What the limit is measured against: 50,000 pages with translated slugs in five
+    locales and a lastmod (the international example's shape) is 750,007 nodes."""
+    from sitemap_ext.limits import MAX_YAML_NODES
+    from sitemap_ext.read.yaml_events import past_node_limit
+
+    page = ("  - urls: {en: /en/p, de-DE: /de/p, de-AT: /at/p, fr-FR: /fr/p, fr-CH: /ch/p}\n"
+            "    lastmod: 2026-11-12\n")
+    text = "site:\n  base_url: https://e.com/\npages:\n" + page * 50_000
+    assert past_node_limit(text) is None and past_node_limit(text, 750_007) is None
+    assert past_node_limit(text, 750_006) == (100_003, 14) and MAX_YAML_NODES >= 750_007
