@@ -312,6 +312,17 @@ def _too_many_nodes(file: str, collector: Collector, where: tuple[int, int] = (1
                      "page lists into a CSV or JSON Lines source", Where(file, *where))
 
 
+def _unreadable_characters(exc: yaml.YAMLError, text: str, file: str, collector: Collector) -> None:
+    """C101 for text PyYAML's reader refuses (a control character), at its line."""
+    position = getattr(exc, "position", None)
+    line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
+    reason = getattr(exc, "reason", None) or "unreadable characters"
+    character = getattr(exc, "character", None)
+    what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
+    unreadable(collector.report, f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
+                     "but tab and line breaks", Where(file, line, 1))
+
+
 def load_yaml(
     text: str, file: str, collector: Collector, env: Mapping[str, str] | None = None,
     declared: Mapping[str, str | None] | None = None,
@@ -336,13 +347,7 @@ def load_yaml(
         unreadable(collector.report, f"YAML syntax: {problem}", where)
         return None
     except yaml.YAMLError as exc:  # ReaderError (control characters) and the like
-        position = getattr(exc, "position", None)
-        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
-        reason = getattr(exc, "reason", None) or "unreadable characters"
-        character = getattr(exc, "character", None)
-        what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
-        unreadable(collector.report, f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
-                         "but tab and line breaks", Where(file, line, 1))
+        _unreadable_characters(exc, text, file, collector)
         return None
     except RecursionError:
         collector.report("C110", "the YAML is nested too deeply to read; a site description needs a few levels",
