@@ -76,7 +76,9 @@ class Code:
     # An input/output failure (unreadable input, unwritable output): exit code 3.
     io: bool = False
     # A finding of it means an input, or a file an input lists, was not read whole as a
-    # sitemap (rejected, missing, unfetched): what was read is less than the site.
+    # sitemap (rejected, missing, unfetched): what was read is less than the site. With
+    # ``io``, such a finding is never recorded in a baseline nor hidden by one, and a
+    # diff of a side that has one stops (exit 3).
     unread: bool = False
 
 

@@ -6,13 +6,14 @@ build kept are no sitemaps to judge twice)."""
 
 from __future__ import annotations
 
-import json
+import errno
 import os
 from collections.abc import Collection
 from typing import Any
 
+from . import structured
 from .diagnostics import Code, Severity
-from .safeio import Refused, read_bounded
+from .safeio import Refused
 
 try:  # POSIX; elsewhere builds are not locked
     import fcntl
@@ -47,8 +48,12 @@ def reserved_name(name: str) -> bool:
 
 def retained_files(out_dir: str) -> list[str]:
     """The files a versioned build kept from the build before it (by every description
-    writing into ``out_dir``), as the manifest lists them."""
-    data = read_json(os.path.join(out_dir, MANIFEST))
+    writing into ``out_dir``), as the manifest lists them (none when it is damaged: the
+    next build sets it aside)."""
+    try:
+        data = read_json(os.path.join(out_dir, MANIFEST))
+    except (Damaged, OSError):
+        return []
     retained = data.get("retained") if isinstance(data, dict) else None
     if not isinstance(retained, dict):
         return []
@@ -56,17 +61,89 @@ def retained_files(out_dir: str) -> list[str]:
             for name in files if isinstance(name, str) and safe_relative_name(name)]
 
 
+class Damaged(Exception):
+    """A file of ours (manifest, journal, cache entry) that is not what we write: not
+    JSON, nested too deep, too large, or no regular file (a link, a folder); the message
+    says which."""
+
+
+DAMAGED_SUFFIX = ".damaged"  # a damaged file of ours is set aside under its name and this
+
+
 def read_json(path: str) -> Any:
-    """A small JSON file of ours; None when missing, unreadable or not JSON. Never
-    follows a link; at most 64 MiB (a manifest of 50,000 names per host is far less)."""
+    """A JSON file of ours, read through ``structured`` (bounded in size and depth; a
+    manifest of 50,000 names per host is far less than the limit): None when it does not
+    exist, ``Damaged`` when it cannot be what we wrote, ``OSError`` when it cannot be
+    read at all (permissions: an I/O failure, not damage). Never follows a link."""
     try:
-        data = read_bounded(path, 64 << 20, follow=False)
-    except (OSError, Refused):
+        return structured.read_json(path, follow=False)
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Damaged("a symbolic link") from None
+        raise
+    except Refused as exc:
+        raise Damaged(str(exc)) from None
+    except structured.Malformed as exc:
+        raise Damaged(f"not JSON: {exc}") from None
+
+
+def set_aside(path: str) -> str:
+    """Rename a damaged file of ours to a reserved name beside it (``NAME.damaged``, which
+    replaces the one set aside before), so that it can be looked at and is never read
+    again; the new name. Renaming moves a link itself, never what it points to."""
+    aside = path + DAMAGED_SUFFIX
+    os.replace(path, aside)
+    return aside
+
+
+def set_aside_if_damaged(path: str) -> tuple[str, str, str] | None:
+    """A manifest or journal of ours that is ``Damaged``, set aside: (the file, its new
+    name, why); None when it is fine or missing. A build then goes on as if there were
+    none: without a manifest it removes nothing as stale (only the files a manifest
+    lists are ever a build's to remove), and a journal it cannot read it cannot finish."""
     try:
-        return json.loads(data)
-    except ValueError:
-        return None
+        read_json(path)
+    except Damaged as exc:
+        return path, set_aside(path), str(exc)
+    return None
+
+
+def damaged_message(path: str, aside: str, reason: str) -> str:
+    """F106's message for a manifest or journal set aside."""
+    what = ("it recorded a commit that cannot be finished; the files this build writes replace it"
+            if path.endswith(JOURNAL) else
+            "the files it listed that this build does not write are left in place, as no longer provably ours: "
+            "remove stale ones by hand")
+    return f"{path} is damaged ({reason}); it was set aside as {os.path.basename(aside)} and written anew: {what}"
+
+
+def valid_journal(journal: Any) -> bool:
+    """Whether a journal read back is one a build wrote: its stage, moves and removals
+    name files inside the folder, and a build state moves only from the new file beside it."""
+    if not isinstance(journal, dict):
+        return False
+    stage, moves, remove = journal.get("stage"), journal.get("moves"), journal.get("remove")
+    if not (isinstance(stage, str) and stage.startswith(STAGE_PREFIX) and "/" not in stage and "\\" not in stage):
+        return False
+    if not (isinstance(moves, list) and isinstance(remove, list) and isinstance(journal.get("manifest"), dict)):
+        return False
+    for move in moves:
+        if not (isinstance(move, list) and len(move) == 2 and all(isinstance(p, str) and safe_relative_name(p)
+                                                                   for p in move)):
+            return False
+    if not _valid_state(journal.get("state")):
+        return False
+    return all(isinstance(name, str) and safe_relative_name(name) for name in remove)
+
+
+def _valid_state(state: Any) -> bool:
+    """A journal moves a build state only from the new file beside it (or none)."""
+    if state is None:
+        return True
+    return isinstance(state, list) and len(state) == 2 and all(isinstance(p, str) and os.path.isabs(p)
+                                                                for p in state) and state[0] == state[1] + STATE_NEW
 
 
 INDEX_VIEW = "sitemaps.html"  # each host's list of its sitemaps (output.html), beside sitemap.xml
@@ -132,5 +209,8 @@ def lock_folder(folder: str) -> int | None:
 
 
 CODES: tuple[Code, ...] = (
+    Code("F106", Severity.WARNING, "own-file-damaged",
+         "A file sitemap-ext keeps for itself (an output folder's manifest or journal, a --cache entry) is not JSON, "
+         "nests too deep or is too large; it is set aside and rebuilt."),
     Code("F103", Severity.ERROR, "output-locked", "Another build is writing into the same output folder.", io=True),
 )

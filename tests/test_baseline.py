@@ -75,3 +75,124 @@ def test_a_file_that_is_no_baseline_is_refused_with_a_reason(tmp_path: Path, con
     (tmp_path / "b.json").write_text(content)
     with pytest.raises(baseline.BaselineError, match=says):
         baseline.read(str(tmp_path / "b.json"))
+
+
+# Issue "Safe where it guards deploys": a baseline never hides that an input was not read.
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from sitemap_ext.cli import main
+
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _check_twice_with_a_baseline(target: str, capsys: pytest.CaptureFixture[str], *extra: str) -> list[int]:
+    """Exit codes: without a baseline, the run that writes it, a run that reads it, and
+    a run with --baseline-update."""
+    codes = [run(["check", target, "-q", "--no-config", *extra], capsys)[0]]
+    for more in ([], [], ["--baseline-update"]):
+        codes.append(run(["check", target, "-q", "--no-config", "--baseline", "b.json", *more, *extra], capsys)[0])
+    return codes
+
+
+def test_an_input_that_cannot_be_read_is_never_baselined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    # F101 (the input is missing): exit 3 with a baseline or without, for ever.
+    assert _check_twice_with_a_baseline("missing.xml", capsys) == [3, 3, 3, 3]
+    assert json.loads(Path("b.json").read_text())["findings"] == []
+    code, out, err = run(["check", "missing.xml", "--no-config", "--baseline", "b.json"], capsys)
+    assert code == 3 and "F101" in out and "never baselined" in err
+    # F104 (nothing to check): exit 1 with a baseline or without.
+    Path("empty").mkdir()
+    Path("b.json").unlink()
+    assert _check_twice_with_a_baseline("empty", capsys) == [1, 1, 1, 1]
+    assert json.loads(Path("b.json").read_text())["findings"] == []
+
+
+def test_a_baseline_that_holds_an_unread_input_does_not_hide_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """As 0.4 wrote them: F101 and F104 recorded with their fingerprints."""
+    monkeypatch.chdir(tmp_path)
+    Path("empty").mkdir()
+    found = [*check(["missing.xml"]).collector.sorted(), *check(["empty"]).collector.sorted()]
+    assert [d.code for d in found] == ["F101", "F104"]
+    rows = [{"fingerprint": baseline.fingerprint(d, str(tmp_path)), "code": d.code, "url": None, "count": 1}
+            for d in found]
+    Path("b.json").write_text(json.dumps({"format": 1, "tool": "sitemap-ext", "findings": rows}))
+    assert baseline.read("b.json") == {}
+    assert run(["check", "missing.xml", "-q", "--no-config", "--baseline", "b.json"], capsys)[0] == 3
+    code, out, _ = run(["check", "empty", "-q", "--no-config", "--baseline", "b.json"], capsys)
+    assert code == 1 and "F104" in out
+
+
+def test_a_site_that_is_down_is_never_baselined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("httpx")
+    import socket
+
+    from tests.live_server import Server
+
+    monkeypatch.chdir(tmp_path)
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there: R101, exit 3
+    live = ("--allow-private", "--timeout", "1")
+    assert _check_twice_with_a_baseline(f"http://127.0.0.1:{port}/sitemap.xml", capsys, *live) == [3, 3, 3, 3]
+    assert json.loads(Path("b.json").read_text())["findings"] == []
+    server = Server()
+    try:  # a server that answers 500: R102 (exit 1), not hidden either
+        server.add("/sitemap.xml", status=500, body=b"down")
+        server.add("/robots.txt", status=404, body=b"")
+        Path("b.json").unlink()
+        assert _check_twice_with_a_baseline(server.url + "/sitemap.xml", capsys, *live) == [1, 1, 1, 1]
+        assert "R102" in run(["check", server.url + "/sitemap.xml", "-q", "--baseline", "b.json", *live], capsys)[1]
+    finally:
+        server.close()
+
+
+def test_never_baselined_is_the_io_and_unread_codes() -> None:
+    from sitemap_ext.codes import REGISTRY
+
+    never = {code for code in REGISTRY if baseline.never_baselined(code)}
+    assert {"F101", "F104", "R101", "R102", "R106", "R108", "R110", "C101", "C110", "X101", "X102", "X103"} <= never
+    assert never == {code for code, entry in REGISTRY.items() if entry.io or entry.unread}
+    assert not baseline.never_baselined("D101") and not baseline.never_baselined("H104")
+
+
+@pytest.mark.parametrize("given, update, says", [
+    ("missing/dir/b.json", True, "its folder missing/dir does not exist"),
+    ("missing/dir/b.json", False, "its folder missing/dir does not exist"),
+    ("folder", True, "is a folder, not a regular file"),
+    ("folder", False, "is a folder, not a regular file"),
+    ("fifo", True, "is a FIFO (named pipe), not a regular file"),
+    ("fifo", False, "is a FIFO (named pipe), not a regular file"),
+])
+def test_a_baseline_path_that_cannot_be_one_is_a_usage_error_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        given: str, update: bool, says: str) -> None:
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    path = sitemap(Path("site"), entry("https://e.com/a", "x"))
+    Path("folder").mkdir()
+    os.mkfifo("fifo")  # (nothing writes to it: reading it would hang)
+    code, out, err = run(["check", str(path), "--no-config", "--baseline", given,
+                          *(["--baseline-update"] if update else [])], capsys)
+    assert (code, out) == (2, "") and f"the baseline {given}" in err and says in err
+    assert "Traceback" not in err and Path("folder").is_dir() and not Path("missing").exists()
+
+
+def test_the_baseline_reader_refuses_a_fifo_and_a_folder_unread(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(baseline.BaselineError, match="FIFO"):
+        baseline.read(str(tmp_path / "fifo"))
+    with pytest.raises(baseline.BaselineError, match="cannot read the baseline"):
+        baseline.read(str(tmp_path))
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    with pytest.raises(baseline.BaselineError, match="nests deeper than 64"):
+        baseline.read(str(tmp_path / "deep.json"))

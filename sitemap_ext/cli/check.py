@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         policy, cross_submitted = policy_of(args)
         fetch = fetch_options(args)
+        _baseline_path(args)
         paths = [_stdin() if path == "-" else path for path in args.paths]
         result = check(paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                        cross_submitted=cross_submitted, allow_read=args.allow_read,
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                        only_site_yaml=args.only_site_yaml,
                        coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except (Usage, LiveUnavailable) as exc:
+    except (Usage, LiveUnavailable, BaselineError) as exc:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     collector = result.collector
@@ -106,25 +107,38 @@ def _stdin() -> _Input:
     return _Input(sys.stdin.buffer.read(MAX_BYTES_PER_FILE + 1))
 
 
-def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
-    """--baseline FILE: a FILE that does not exist (or --baseline-update) is written with
-    the findings, which then pass as known; else only findings not in it stay in the
-    collector. A line for the summary; None without --baseline."""
+def _baseline_path(args: argparse.Namespace) -> None:
+    """``BaselineError`` for --baseline-update without --baseline, or a --baseline path
+    that cannot be one (a folder, a FIFO, a folder that does not exist): said before the
+    check runs."""
     if args.baseline is None:
         if args.baseline_update:
             raise BaselineError("--baseline-update goes with --baseline FILE")
+        return
+    baseline.usable(args.baseline, writing=args.baseline_update)
+
+
+def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
+    """--baseline FILE: a FILE that does not exist (or --baseline-update) is written with
+    the findings, which then pass as known; else only findings not in it stay in the
+    collector. Findings that say an input was not read are never written nor hidden
+    (``baseline.never_baselined``): they stay, with their exit code. A line for the
+    summary; None without --baseline."""
+    if args.baseline is None:
         return None
     root = os.path.dirname(os.path.abspath(args.baseline))
+    unread = sum(baseline.never_baselined(d.code) for d in collector.diagnostics)
+    kept = (f"; {plural(unread, 'finding')} saying an input was not read "
+            f"{'is' if unread == 1 else 'are'} never baselined") if unread else ""
     if args.baseline_update or not os.path.exists(args.baseline):
         count = baseline.write(args.baseline, collector.diagnostics, root)
-        known = collector.diagnostics
-        collector.forget(known)
-        return f"wrote {plural(count, 'finding')} to the baseline {args.baseline}; they pass from now on"
-    split = baseline.split(collector.diagnostics, baseline.read(args.baseline), root)
+        collector.forget([d for d in collector.diagnostics if not baseline.never_baselined(d.code)])
+        return f"wrote {plural(count, 'finding')} to the baseline {args.baseline}; they pass from now on{kept}"
+    split = baseline.against(collector.diagnostics, baseline.read(args.baseline), root)
     new = {id(d) for d in split.new}
     collector.forget([d for d in collector.diagnostics if id(d) not in new])
     fixed = sum(split.fixed.values())
-    line = f"baseline {args.baseline}: {plural(split.known, 'known finding')} not shown"
+    line = f"baseline {args.baseline}: {plural(split.known, 'known finding')} not shown{kept}"
     if fixed:
         line += (f"; {plural(fixed, 'finding')} of it fixed: shrink it with --baseline-update")
     return line

@@ -49,7 +49,7 @@ def out_of_range(report: Report, message: str, where: Any, **extra: Any) -> None
 
 
 CODES: tuple[Code, ...] = (
-    Code("C101", Severity.ERROR, "yaml-syntax", "The YAML is malformed."),
+    Code("C101", Severity.ERROR, "yaml-syntax", "The YAML is malformed.", unread=True),
     Code("C103", Severity.ERROR, "wrong-type", "A value of the wrong type (a list where a mapping belongs, say)."),
     Code("C104", Severity.ERROR, "missing-key", "A required key is missing."),
     Code("C107", Severity.ERROR, "duplicate-key",

@@ -9,6 +9,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 
+from ..folder import Damaged, read_json
 from .http_types import CHUNK, Fetched
 
 
@@ -31,10 +32,14 @@ class Kept:
 
 class Cache:
     """Responses kept in a folder: per URL (by its SHA-256) a body and a JSON of its
-    validators; written atomically (a killed run leaves the old entry whole)."""
+    validators; written atomically (a killed run leaves the old entry whole). An entry
+    whose JSON is damaged (not JSON, too deep, too large, a link) is removed, as the
+    cache's own file, and noted in ``damaged`` (its file, why: F106); the URL is then
+    fetched whole, and kept anew."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
+        self.damaged: list[tuple[str, str]] = []
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError:
@@ -47,13 +52,23 @@ class Cache:
     def lookup(self, url: str) -> Kept | None:
         meta, body = self._names(url)
         try:
-            with open(meta, encoding="utf-8") as handle:
-                data = json.load(handle)
-            if not os.path.isfile(body) or data.get("url") != url:
+            data = read_json(meta)  # (bounded in size and depth; None when there is no entry)
+        except Damaged as exc:
+            self.damaged.append((meta, str(exc)))
+            for path in (meta, body):
+                try:
+                    os.remove(path)  # (a link is removed, never followed)
+                except OSError:
+                    pass
+            return None
+        except OSError:
+            return None
+        try:
+            if not isinstance(data, dict) or not os.path.isfile(body) or data.get("url") != url:
                 return None
             return Kept(int(data["status"]), str(data.get("content_type", "")), data.get("etag"),
-                         data.get("last_modified"), body)
-        except (OSError, ValueError, KeyError, TypeError):
+                        data.get("last_modified"), body)
+        except (ValueError, KeyError, TypeError):
             return None
 
     def store(self, url: str, fetched: Fetched) -> None:

@@ -86,6 +86,9 @@ class Remote:
         self._kept: set[int] = set()  # the ids of the Fetched of inputs: their files stay for the whole check
 
     def close(self) -> None:
+        for path, reason in self.fetcher.cache.damaged if self.fetcher.cache is not None else ():
+            self.collector.report("F106", f"the --cache entry {path} is damaged ({reason}); it was removed and its "
+                                  "URL fetched whole", Where(path))
         self.fetcher.close()
         self._folder.cleanup()
 

@@ -396,7 +396,8 @@ def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | 
 
 
 CODES: tuple[Code, ...] = (
-    Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself."),
+    Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself.",
+         unread=True),
     Code("C114", Severity.ERROR, "include-outside",
          "An include, or output.state, lies outside the site description's folder (and the folders --allow-read "
          "names)."),

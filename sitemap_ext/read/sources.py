@@ -337,12 +337,12 @@ def _lone_surrogate(obj: Any) -> bool:
 
 
 CODES: tuple[Code, ...] = (
-    Code("S101", Severity.ERROR, "source-missing", "A source file is missing or unreadable."),
+    Code("S101", Severity.ERROR, "source-missing", "A source file is missing or unreadable.", unread=True),
     Code("S102", Severity.ERROR, "csv-row-invalid", "A CSV row has more fields than the header."),
     Code("S103", Severity.ERROR, "jsonl-line-invalid", "A JSON Lines line is not a JSON object."),
     Code("S104", Severity.WARNING, "source-column-unknown",
          "A source column the format does not define; it is ignored."),
     Code("S105", Severity.ERROR, "source-no-url", "A source has no column that gives the page's URL."),
-    Code("S106", Severity.ERROR, "source-encoding", "A source is not valid UTF-8."),
+    Code("S106", Severity.ERROR, "source-encoding", "A source is not valid UTF-8.", unread=True),
     Code("S109", Severity.ERROR, "source-line-long", "A source line longer than 1 MiB; it is skipped."),
 )

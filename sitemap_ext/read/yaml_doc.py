@@ -31,6 +31,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..diagnostics import Code, Collector, Severity, Where
 from ..limits import MAX_YAML_NODES
 from .description_findings import given_twice, unreadable, wrong_shape
+from .yaml_events import is_site_yaml as is_site_yaml  # (its home is yaml_events; named here as before)
+from .yaml_events import past_node_limit
 
 Path = tuple[str | int, ...]
 
@@ -108,8 +110,9 @@ class _Loader(yaml.SafeLoader):
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self.nodes += 1
-        if self.nodes > MAX_YAML_NODES:
-            raise _TooManyNodes
+        if self.nodes > MAX_YAML_NODES:  # (counted on the events first: a guard, where parsers differ)
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]  # (PyYAML stubs)
+            raise _TooManyNodes((mark.line + 1, mark.column + 1))
         node = super().compose_node(parent, index)
         if node is None:  # (typed so by the stubs; PyYAML always gives a node)
             return None
@@ -117,50 +120,6 @@ class _Loader(yaml.SafeLoader):
         if not isinstance(start, _Mark):  # (an alias is a node composed before)
             node.start_mark = node.end_mark = _Mark(start.name, start.index, start.line, start.column)
         return node
-
-
-def is_site_yaml(text: str) -> bool:
-    """Whether YAML text is a site description: its (single) document is a mapping
-    with a top-level ``site`` key. Read as a stream of events, never composed: the
-    answer comes at the first event for a list or a scalar, at the ``site`` key for
-    a description, and in bounded memory at C speed (where PyYAML has it) for any
-    other mapping. Text that is not well-formed YAML counts as a site description,
-    so that it is judged and its problem reported."""
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    depth, key, ended = 0, True, False  # key: the next node at depth 1 is a key of the top mapping
-    anchors: set[str] = set()
-    try:
-        for event in yaml.parse(text, Loader=loader_class):
-            if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
-                if isinstance(event, yaml.AliasEvent) and event.anchor not in anchors:
-                    return True  # an undefined alias: malformed (judged, and reported)
-                anchors.add(event.anchor)
-            if isinstance(event, yaml.DocumentStartEvent) and ended:
-                return True  # a second document: no one description (judged, and reported)
-            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentStartEvent,
-                                  yaml.DocumentEndEvent)):
-                continue
-            if depth == 0:
-                if not isinstance(event, yaml.MappingStartEvent):
-                    return False  # a list or a scalar at the top
-                depth, key = 1, True
-                continue
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                continue
-            if isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-                ended = depth == 0
-                if depth != 1:
-                    continue
-            elif depth > 1:
-                continue
-            elif key and isinstance(event, yaml.ScalarEvent) and event.value == "site":
-                return True
-            key = not key  # a whole node at depth 1: key, value, key, ...
-        return False
-    except (yaml.YAMLError, RecursionError):
-        return True
 
 
 def expanded_size(root: Node) -> int:
@@ -347,13 +306,21 @@ def _declared(root: Node, file: str, collector: Collector) -> dict[str, str | No
     return {}
 
 
-def _too_many_nodes(file: str, collector: Collector) -> None:
-    collector.report(
-        "C110",
-        f"the document holds or expands to more than {MAX_YAML_NODES:,} nodes (aliases of aliases?); "
-        "move large page lists into a CSV or JSON Lines source",
-        Where(file, 1, 1),
-    )
+def _too_many_nodes(file: str, collector: Collector, where: tuple[int, int] = (1, 1)) -> None:
+    """C110 where the node past the limit starts (counted before composing: ``yaml_events``)."""
+    collector.report("C110", f"the document holds or expands to more than {MAX_YAML_NODES:,} nodes; move large "
+                     "page lists into a CSV or JSON Lines source", Where(file, *where))
+
+
+def _unreadable_characters(exc: yaml.YAMLError, text: str, file: str, collector: Collector) -> None:
+    """C101 for text PyYAML's reader refuses (a control character), at its line."""
+    position = getattr(exc, "position", None)
+    line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
+    reason = getattr(exc, "reason", None) or "unreadable characters"
+    character = getattr(exc, "character", None)
+    what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
+    unreadable(collector.report, f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
+                     "but tab and line breaks", Where(file, line, 1))
 
 
 def load_yaml(
@@ -365,6 +332,10 @@ def load_yaml(
     ``declared``: the variables an including file declared; None for a top file,
     whose own ``env:`` says."""
     env = os.environ if env is None else env
+    past = past_node_limit(text, MAX_YAML_NODES)
+    if past is not None:
+        _too_many_nodes(file, collector, past)
+        return None
     loader = None
     try:
         loader = _Loader(text)
@@ -376,20 +347,14 @@ def load_yaml(
         unreadable(collector.report, f"YAML syntax: {problem}", where)
         return None
     except yaml.YAMLError as exc:  # ReaderError (control characters) and the like
-        position = getattr(exc, "position", None)
-        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
-        reason = getattr(exc, "reason", None) or "unreadable characters"
-        character = getattr(exc, "character", None)
-        what = f" (character {ord(character):#06x})" if isinstance(character, str) and len(character) == 1 else ""
-        unreadable(collector.report, f"YAML cannot be read: {reason}{what}; YAML allows no control characters "
-                         "but tab and line breaks", Where(file, line, 1))
+        _unreadable_characters(exc, text, file, collector)
         return None
     except RecursionError:
         collector.report("C110", "the YAML is nested too deeply to read; a site description needs a few levels",
                          Where(file, 1, 1))
         return None
-    except _TooManyNodes:
-        _too_many_nodes(file, collector)
+    except _TooManyNodes as exc:
+        _too_many_nodes(file, collector, exc.args[0])
         return None
     finally:
         if loader is not None:
@@ -414,5 +379,6 @@ def load_yaml(
 CODES: tuple[Code, ...] = (
     Code("C105", Severity.ERROR, "undefined-variable",
          "${VAR} names an unset environment variable and gives no default."),
-    Code("C110", Severity.ERROR, "yaml-too-large", "The YAML expands (through aliases) past the node limit."),
+    Code("C110", Severity.ERROR, "yaml-too-large",
+         "The YAML holds, or expands (through aliases) to, more nodes than the limit.", unread=True),
 )

@@ -14,15 +14,28 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from hashlib import blake2b
 
+from .. import structured
+from ..codes import REGISTRY
 from ..diagnostics import Diagnostic
+from ..safeio import Refused, kind_of_mode
 
 FORMAT = 1
 MAX_BYTES = 64 << 20  # a baseline of a million findings is far less
+
+
+def never_baselined(code: str) -> bool:
+    """Whether findings of ``code`` say that an input, or a whole file of it, could not
+    be read (``Code.io`` or ``Code.unread``): such a finding is never written to a
+    baseline and never matched by one (a baseline that holds one, as 0.4 wrote them,
+    does not hide it), so a check that cannot read its input cannot pass for ever."""
+    entry = REGISTRY.get(code)
+    return entry is not None and (entry.io or entry.unread)
 
 
 class BaselineError(ValueError):
@@ -63,9 +76,12 @@ def count(diagnostics: Iterable[Diagnostic], root: str, name: Callable[[str], st
 
 
 def write(path: str, diagnostics: Iterable[Diagnostic], root: str) -> int:
-    """The baseline of these findings, written (atomically) to ``path``; how many."""
+    """The baseline of these findings, written (atomically) to ``path``; how many. Findings
+    that say an input was not read are left out (``never_baselined``)."""
     entries: dict[str, dict[str, object]] = {}
     for diagnostic in diagnostics:
+        if never_baselined(diagnostic.code):
+            continue
         key = fingerprint(diagnostic, root)
         entry = entries.setdefault(key, {"fingerprint": key, "code": diagnostic.code, "url": diagnostic.url,
                                          "count": 0})
@@ -73,26 +89,55 @@ def write(path: str, diagnostics: Iterable[Diagnostic], root: str) -> int:
     rows = [json.dumps(entries[key], ensure_ascii=True, sort_keys=True) for key in sorted(entries)]
     findings = ",\n".join(rows)
     text = f'{{"format": {FORMAT:d}, "tool": "sitemap-ext", "findings": [\n{findings}\n]}}\n'
+    usable(path, writing=True)
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        _remove(temporary)
+        raise BaselineError(f"cannot write the baseline {path}: {exc.strerror or exc}") from None
     return sum(int(entry["count"]) for entry in entries.values())  # type: ignore[call-overload]
 
 
-def read(path: str) -> Counter[str]:
-    """The fingerprints a baseline file holds, with their counts."""
+def usable(path: str, *, writing: bool) -> None:
+    """``BaselineError`` naming ``path`` when it cannot be a baseline: it is a folder, a
+    FIFO or another file that is not regular (never read, never replaced), or, to be
+    written, its folder does not exist. Said before a check runs, so that a long check
+    does not end in it."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as exc:
-        raise BaselineError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise BaselineError(f"the baseline {path} is larger than {MAX_BYTES:,} bytes")
+        raise BaselineError(f"cannot use the baseline {path}: {exc.strerror or exc}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise BaselineError(f"the baseline {path} is {kind_of_mode(mode)}, not a regular file; name a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if (writing or mode is None) and not os.path.isdir(folder):
+        raise BaselineError(f"cannot write the baseline {path}: its folder {os.path.dirname(path) or '.'} does "
+                            "not exist")
+
+
+def _remove(path: str) -> None:
     try:
-        document = json.loads(data)
-    except ValueError as exc:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def read(path: str) -> Counter[str]:
+    """The fingerprints a baseline file holds, with their counts (read bounded through
+    ``structured``; a file that is not regular is refused unread, so a FIFO cannot hang
+    the run). Entries of codes that are never baselined are passed over."""
+    try:
+        document = structured.read_json(path, MAX_BYTES)
+    except (OSError, Refused) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise BaselineError(f"cannot read the baseline {path}: {reason}") from None
+    except structured.Malformed as exc:
         raise BaselineError(f"the baseline {path} is not JSON ({exc}); write it anew with --baseline-update") from None
     if not isinstance(document, dict) or document.get("tool") != "sitemap-ext" or \
             not isinstance(document.get("findings"), list):
@@ -105,14 +150,26 @@ def read(path: str) -> Counter[str]:
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str) or \
                 not isinstance(entry.get("count", 1), int) or isinstance(entry.get("count", 1), bool):
             raise BaselineError(f"the baseline {path} holds an entry that is not one: {str(entry)[:80]}")
+        if isinstance(entry.get("code"), str) and never_baselined(entry["code"]):
+            continue
         found[entry["fingerprint"]] += max(int(entry.get("count", 1)), 0)
     return found
 
 
+def against(diagnostics: Iterable[Diagnostic], baseline: Counter[str], root: str) -> Split:
+    """The findings a baseline does not hide (in their order): those not in it, and
+    every finding that says an input was not read (``never_baselined``), in it or not."""
+    listed = list(diagnostics)
+    matched = split([d for d in listed if not never_baselined(d.code)], baseline, root)
+    kept = {id(d) for d in matched.new}
+    return Split([d for d in listed if id(d) in kept or never_baselined(d.code)], matched.known, matched.fixed)
+
+
 def split(diagnostics: Iterable[Diagnostic], baseline: Counter[str], root: str,
           name: Callable[[str], str] | None = None) -> Split:
-    """The findings not in the baseline (in their order), and what the baseline holds
-    that was not found (fixed)."""
+    """The findings not in ``baseline`` (in their order), and what it holds that was not
+    found (fixed): two sides compared, as a diff compares them. A baseline file is
+    matched with ``against``, which never hides a finding that an input was not read."""
     left = Counter(baseline)
     new: list[Diagnostic] = []
     known = 0
@@ -126,4 +183,5 @@ def split(diagnostics: Iterable[Diagnostic], baseline: Counter[str], root: str,
     return Split(new, known, +left)
 
 
-__all__ = ["BaselineError", "Split", "count", "fingerprint", "read", "split", "write"]
+__all__ = ["BaselineError", "Split", "against", "count", "fingerprint", "never_baselined", "read", "split", "usable",
+           "write"]

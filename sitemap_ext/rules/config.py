@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import structured
 from ..codes import REGISTRY
 from ..diagnostics import Severity, did_you_mean
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from ..safeio import Refused
 
 CONFIG_KEYS = ("select", "ignore", "severity", "cross-submitted", "per-path-ignores")
 
@@ -102,7 +98,10 @@ class Settings:
 
 
 def find_config(start: str = ".") -> str | None:
-    """The first sitemap-ext.toml, or pyproject.toml with [tool.sitemap-ext], from start upward."""
+    """The first sitemap-ext.toml, or pyproject.toml with [tool.sitemap-ext], from start
+    upward. A pyproject.toml on the way that cannot be read as TOML is a ConfigError
+    naming it and the place, as a sitemap-ext.toml is: passed over, the settings it may
+    hold would be dropped without a word."""
     folder = os.path.abspath(start)
     while True:
         for name in ("sitemap-ext.toml", "pyproject.toml"):
@@ -117,25 +116,29 @@ def find_config(start: str = ".") -> str | None:
 
 def _has_table(path: str) -> bool:
     """Whether a pyproject.toml has [tool.sitemap-ext] (of any type: a wrong one is
-    then reported by load_settings, not passed over)."""
-    try:
-        with open(path, "rb") as handle:
-            tool = tomllib.load(handle).get("tool")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+    then reported by load_settings, not passed over); ConfigError if it is no TOML."""
+    tool = read_toml(path).get("tool")
     return isinstance(tool, dict) and "sitemap-ext" in tool
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """A config file read through ``structured`` (regular files only, bounded in size
+    and depth); ConfigError naming the file, and the line and column where it is not
+    TOML."""
+    try:
+        return structured.read_toml(path)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except Refused as exc:
+        raise ConfigError(f"cannot read {path}: it is {exc}") from None
+    except structured.Malformed as exc:
+        raise ConfigError(f"{path}:{exc.line}:{exc.column}: not valid TOML: {exc.reason}") from None
 
 
 def load_settings(path: str | None) -> Settings:
     if path is None:
         return Settings()
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    data = read_toml(path)
     table: Any = data
     if path.endswith("pyproject.toml"):
         tool = data.get("tool", {})

@@ -40,12 +40,15 @@ from ..folder import (
     PROBE_PREFIX,
     RESERVED_PREFIX,
     STAGE_PREFIX,
-    STATE_NEW,
+    Damaged,
     FolderBusy,
+    is_view,
     lock_folder,
     read_json,
     reserved_name,
     safe_relative_name,
+    set_aside_if_damaged,
+    valid_journal,
 )
 from ..safeio import kind_of_mode
 
@@ -81,11 +84,14 @@ class Staging:
         self.owner = owner
         self.removed: list[str] = []
         self.recovered = False  # a killed build's commit was finished first
+        # Damaged files of ours set aside (the file, its new name, why): F106 each.
+        self.set_aside: list[tuple[str, str, str]] = []
         self._lock: int | None = None
         try:
             os.makedirs(out_dir, exist_ok=True)
             self._lock = lock_folder(out_dir)
             self.recovered = self._recover()
+            self._set_aside_damaged(os.path.join(out_dir, MANIFEST))
             self._remove_old_stages()
             self.folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out_dir)
         except OSError as exc:
@@ -281,8 +287,10 @@ class Staging:
         """O105 for an HTML view (output.html, on by default since 0.4) whose name a
         file holds that no build of this description wrote: a page of the site's own
         (a sitemap.html for people) is never replaced by a view."""
+        lost = bool(self.set_aside)  # (a damaged manifest set aside: a view of ours is told by its mark)
         found = [name for name in names if name.endswith(".html") and name not in last
-                 and os.path.isfile(os.path.join(self.out_dir, *name.split("/")))]
+                 and os.path.isfile(path := os.path.join(self.out_dir, *name.split("/")))
+                 and not (lost and is_view(path))]
         if found:
             raise OutputError(
                 f"{os.path.join(self.out_dir, found[0])} is a file this build did not write, where it would write "
@@ -294,14 +302,21 @@ class Staging:
     def _recover(self) -> bool:
         """Finish the commit a killed build decided; True if there was one."""
         path = os.path.join(self.out_dir, JOURNAL)
-        if not os.path.lexists(path):
+        if not os.path.lexists(path) or self._set_aside_damaged(path):
             return False
         journal = read_json(path)
-        if not _valid_journal(journal):
+        if not valid_journal(journal):
             raise OutputError(f"{path} is not a journal sitemap-ext can finish; remove it (and check the "
                               "folder's files) to build again", "O105")
         self._apply(journal)
         return True
+
+    def _set_aside_damaged(self, path: str) -> bool:
+        """A damaged manifest or journal renamed aside (F106), as if there were none."""
+        found = set_aside_if_damaged(path)
+        if found is not None:
+            self.set_aside.append(found)
+        return found is not None
 
     def _remove_old_stages(self) -> None:
         """Staging folders of builds that were killed before their commit."""
@@ -318,7 +333,10 @@ class Staging:
         return not any(name in files for files in owners.values())
 
     def _manifest(self) -> dict[str, Any]:
-        data = read_json(os.path.join(self.out_dir, MANIFEST))
+        try:
+            data = read_json(os.path.join(self.out_dir, MANIFEST))
+        except Damaged:  # (set aside when the folder was taken; damaged since, under our lock: none)
+            data = None
         lists: dict[str, dict[str, list[str]]] = {"owners": {}, "retained": {}}
         if isinstance(data, dict) and isinstance(data.get("owners"), dict):
             for key, found in lists.items():
@@ -373,34 +391,9 @@ def _sync_folder(path: str) -> None:
         os.close(descriptor)
 
 
-def _valid_journal(journal: Any) -> bool:
-    if not isinstance(journal, dict):
-        return False
-    stage, moves, remove = journal.get("stage"), journal.get("moves"), journal.get("remove")
-    if not (isinstance(stage, str) and stage.startswith(STAGE_PREFIX) and "/" not in stage and "\\" not in stage):
-        return False
-    if not (isinstance(moves, list) and isinstance(remove, list) and isinstance(journal.get("manifest"), dict)):
-        return False
-    for move in moves:
-        if not (isinstance(move, list) and len(move) == 2 and all(isinstance(p, str) and safe_relative_name(p)
-                                                                   for p in move)):
-            return False
-    if not _valid_state(journal.get("state")):
-        return False
-    return all(isinstance(name, str) and safe_relative_name(name) for name in remove)
-
-
 def _state_entry(state: tuple[str, str] | None) -> dict[str, list[str]]:
     """The journal's move of the build state: its new file and its place."""
     return {} if state is None else {"state": [os.path.abspath(path) for path in state]}
-
-
-def _valid_state(state: Any) -> bool:
-    """A journal moves a build state only from the new file beside it (or none)."""
-    if state is None:
-        return True
-    return isinstance(state, list) and len(state) == 2 and all(isinstance(p, str) and os.path.isabs(p)
-                                                                for p in state) and state[0] == state[1] + STATE_NEW
 
 
 def cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> None:
