@@ -52,6 +52,8 @@ def check_depth(text: str, limit: int = MAX_STRUCTURED_DEPTH, *, toml: bool = Fa
     memory that grow faster than its length), so a key's dots count with the brackets
     around it: they are counted from the start of a line, a ``{`` or a ``,`` up to the
     ``=`` (a float's one dot after a ``,`` counts one level, and goes at the next)."""
+    if not toml and text.count("[") + text.count("{") <= limit:
+        return  # (fewer openers in all than the limit: no scan can find it passed)
     depth = dots = 0
     in_key = True
     for match in (_TOML_TOKENS if toml else _JSON_TOKENS).finditer(text):

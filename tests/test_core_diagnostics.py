@@ -56,7 +56,7 @@ CASES: list[tuple[str, str, dict[str, str | bytes], list[tuple[str, str, int | N
      [("S102", "p.csv", 3, None)]),
     ("bad JSON line", HEAD + "sources:\n  - file: p.jsonl\n",
      {"p.jsonl": '{"loc": "/a"}\n{"loc": "/b"\n[1]\n'},
-     [("S103", "p.jsonl", 2, None), ("S103", "p.jsonl", 3, None)]),
+     [("S103", "p.jsonl", 2, 13), ("S103", "p.jsonl", 3, None)]),
     ("unknown source column", HEAD + "sources:\n  - file: p.csv\n",
      {"p.csv": "loc,colour\n/a,red\n"},
      [("S104", "p.csv", 1, None)]),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from ..diagnostics import Code, Collector, Severity, Where
 from ..limits import MAX_SOURCE_LINE
 from ..safeio import Refused, open_regular
+from ..structured import Malformed, loads_json
 from .description_findings import mixed_forms
 
 if TYPE_CHECKING:
@@ -306,13 +307,10 @@ def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except ValueError as exc:
-            collector.report("S103", f"line is not valid JSON: {exc}", Where(display, number))
-            continue
-        except RecursionError:
-            collector.report("S103", "line nests JSON too deeply to read; a page is an object of a few levels",
-                             Where(display, number))
+            obj = loads_json(text.rstrip("\r\n"))
+        except Malformed as exc:
+            column = exc.column if exc.line == 1 else None
+            collector.report("S103", f"line is not valid JSON: {exc.reason}", Where(display, number, column))
             continue
         if not isinstance(obj, dict):
             collector.report("S103", "line must hold one JSON object (one page)", Where(display, number))
