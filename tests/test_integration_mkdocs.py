@@ -13,6 +13,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from sitemap_ext import check
 
@@ -79,6 +80,34 @@ def test_alternates_from_the_heads(project: Path) -> None:
     assert run.returncode == 0, run.stderr
     sitemap = (project / "site" / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<loc>{BASE}de/routes/</loc>" in sitemap and "xhtml:link" not in sitemap  # this theme writes none
+
+
+PLAIN = "site_name: T\nsite_url: https://docs.example.com/manual/\nplugins:\n  - sitemap-ext:\n      now: \"{now}\"\n"
+
+
+def plain_project(root: Path, names: tuple[str, ...] = ("index",), config: str = PLAIN) -> Path:
+    """A one-language MkDocs project (MkDocs' own theme) with a page per name."""
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(config.replace("{now}", NOW), encoding="utf-8")
+    for name in names:
+        (root / "docs" / f"{name}.md").write_text(f"# {name}\n\ntext\n", encoding="utf-8")
+    return root
+
+
+def locs(path: Path) -> set[str]:
+    """The <loc>s of a sitemap, parsed as XML (a template left in its place does not parse)."""
+    root = etree.parse(str(path)).getroot()
+    return {loc.text or "" for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+
+
+def test_pages_whose_canonical_percent_encodes_their_path_are_listed(tmp_path: Path) -> None:
+    # MkDocs writes the page c++ with the canonical .../c%2B%2B/: that is the page itself
+    names = ("index", "c++", "q&a", "what's-new", "a(b)", "x,y;z")
+    project = plain_project(tmp_path / "p", names)
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert locs(project / "site" / "sitemap.xml") == {BASE} | {
+        BASE + path for path in ("c%2B%2B/", "q%26a/", "what%27s-new/", "a%28b%29/", "x%2Cy%3Bz/")}
 
 
 def test_importing_the_package_imports_no_mkdocs() -> None:

@@ -127,7 +127,7 @@ class PageHead:
                 named = urljoin(url, target)
             except ValueError:
                 named = ""
-            if named and url_key(named) != url_key(url):
+            if named and served_key(named) != served_key(url):
                 return named
         if not self.canonicals:
             return None
@@ -137,7 +137,7 @@ class PageHead:
             named = urljoin(url, self.canonicals[0].text.strip())
         except ValueError:
             return None
-        return named if named and url_key(named) != url_key(url) else None
+        return named if named and served_key(named) != served_key(url) else None
 
     def served_as(self, url: str) -> str:
         """The page's URL as the page spells it itself, where its file is served at
@@ -154,7 +154,7 @@ class PageHead:
                 spellings = _spellings(url)
             try:
                 named = text if text.lower().startswith(("http://", "https://")) else urljoin(url, text)
-                if url_key(named) in spellings:
+                if served_key(named) in spellings:
                     written, _ = normalise(named)  # (as a sitemap would write it: escaped)
                     return written or url
             except ValueError:
@@ -174,7 +174,27 @@ def _spellings(url: str) -> frozenset[int]:
         others = (url[:-len(".html")],)
     else:
         others = (url + ".html",)  # (--html drop-ext: about.html served as /about)
-    return frozenset(url_key(other) for other in others)
+    return frozenset(served_key(other) for other in (url, *others))
+
+
+# The escapes of what page_url leaves as it is in a path: a file server decodes them to
+# the same file (MkDocs and Sphinx write the page c++/ as c%2B%2B/, q&a/ as q%26a/).
+_KEPT_ESCAPE = re.compile("%(?:2[146-9A-Ca-c]|3[ABDabd]|40)")
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    return chr(int(match.group(0)[1:], 16))
+
+
+def served_key(url: str) -> int:
+    """The URL key (urls.url_key) of a built page's URL, its path's escapes of ``!$&'()*+,;=:@``
+    undone: the spellings of one file's URL share it."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    if "%" in path and sep and slash:
+        path, mark, query = path.partition("?")
+        url = f"{scheme}://{host}/{_KEPT_ESCAPE.sub(_unescaped, path)}{mark}{query}"
+    return url_key(url)
 
 
 _REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?['\"]?([^'\"]+?)['\"]?\s*$", re.IGNORECASE)
