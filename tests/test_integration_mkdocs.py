@@ -110,6 +110,43 @@ def test_pages_whose_canonical_percent_encodes_their_path_are_listed(tmp_path: P
         BASE + path for path in ("c%2B%2B/", "q%26a/", "what%27s-new/", "a%28b%29/", "x%2Cy%3Bz/")}
 
 
+def test_every_build_of_an_unchanged_project_writes_its_sitemap(tmp_path: Path) -> None:
+    # (a rebuild, a `mkdocs serve` reload, gh-deploy: the manifest of the first build names the same owner)
+    project = plain_project(tmp_path / "p", ("index", "guide"))
+    for _ in range(3):
+        run = mkdocs(project, "--strict")
+        assert run.returncode == 0, run.stderr
+        assert locs(project / "site" / "sitemap.xml") == {BASE, BASE + "guide/"}
+
+
+OTHER_OWNER = '{"version": 2, "owners": {"../elsewhere/site.yaml": ["sitemap.xml"]}}'
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("{now}", NOW) + "      defaults: {priority: 7}\n"),
+     "no sitemaps written"),
+    (lambda p: (p / "site").mkdir() or (p / "site" / ".sitemap-ext-manifest.json").write_text(OTHER_OWNER),
+     "O104"),
+    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("site_url: https://docs.example.com/manual/\n", "")
+                                             .replace("{now}", NOW)),
+     "set site_url"),
+], ids=["build-errors", "O104", "no-site-url"])
+def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tmp_path: Path, change,
+                                                                              says: str) -> None:
+    project = plain_project(tmp_path / "p")
+    change(project)
+    run = mkdocs(project)
+    assert run.returncode == 1 and says in run.stderr, run.stderr
+    assert not (project / "site" / "sitemap.xml").exists()  # (MkDocs' theme template was left there)
+
+
+def test_a_gzip_only_output_leaves_no_template_in_sitemap_xml(tmp_path: Path) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN + "      output: {gzip: true}\n")
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert (project / "site" / "sitemap.xml.gz").exists() and not (project / "site" / "sitemap.xml").exists()
+
+
 def test_importing_the_package_imports_no_mkdocs() -> None:
     code = ("import sys, sitemap_ext, sitemap_ext.integrations; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'sphinx', 'django')))")
