@@ -147,6 +147,21 @@ def test_a_gzip_only_output_leaves_no_template_in_sitemap_xml(tmp_path: Path) ->
     assert (project / "site" / "sitemap.xml.gz").exists() and not (project / "site" / "sitemap.xml").exists()
 
 
+@pytest.mark.parametrize(("option", "says"), [
+    ("ignore: [Z999]", "option 'ignore': 'Z999' is no code, prefix of one, or rule name"),
+    ("ignore: [H112, url-nope]", "option 'ignore': 'url-nope' is no code"),
+    ("now: garbage", "option 'now': 'garbage' is not a W3C date or date-time"),
+    ("output: {gzipp: true}", "option 'output': gzipp: no key of output:"),
+])
+def test_an_option_no_build_can_use_is_a_mkdocs_configuration_error(tmp_path: Path, option: str, says: str) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN.replace('      now: "{now}"\n', f"      {option}\n"))
+    run = mkdocs(project)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert f"Config value 'plugins': Plugin 'sitemap-ext' {says}" in run.stderr
+    assert "Aborted with a configuration error!" in run.stdout + run.stderr
+    assert not (project / "site").exists()
+
+
 def test_importing_the_package_imports_no_mkdocs() -> None:
     code = ("import sys, sitemap_ext, sitemap_ext.integrations; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'sphinx', 'django')))")

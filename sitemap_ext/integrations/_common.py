@@ -5,17 +5,19 @@ for the tool's own reporting. Imports nothing of any tool."""
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import yaml
 
 from .. import Diagnostic, Output, Site, build, check
+from ..dates import parse_now
 from ..report.formats import visible
-from ..rules.config import make_policy, split_codes
+from ..rules.config import ConfigError, make_policy, split_codes
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -38,6 +40,36 @@ def output_of(options: Mapping[str, Any] | None) -> Output:
     """An ``Output`` from a tool's ``output`` option (the keys of ``output:`` in a
     site description); an unknown key is a ``TypeError`` naming it."""
     return Output(**dict(options or {}))
+
+
+def setting_problem(key: str, value: Any) -> str | None:
+    """What is wrong with the value of a tool's setting ``key`` (``ignore``, ``now``,
+    ``output``), for the tool to report as its own configuration error naming the
+    setting; None when a build can use it."""
+    if value is None:
+        return None
+    if key == "ignore":
+        if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+            return "must be a list of codes, prefixes or rule names (['H112'])"
+        try:
+            make_policy([], split_codes(value), {})
+        except ConfigError as exc:
+            return str(exc)
+    elif key == "now":
+        if isinstance(value, (dt.date, dt.datetime)):
+            return None
+        if not isinstance(value, str) or parse_now(value) is None:
+            return f"{value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)"
+    elif key == "output":
+        if not isinstance(value, Mapping):
+            return "must be a mapping of the keys of output: ({'gzip': True})"
+        unknown = sorted(str(name) for name in value if name not in _OUTPUT_KEYS)
+        if unknown:
+            return f"{', '.join(unknown)}: no key of output: (one of {', '.join(sorted(_OUTPUT_KEYS))})"
+    return None
+
+
+_OUTPUT_KEYS = frozenset(field.name for field in fields(Output))
 
 
 def line(diagnostic: Diagnostic, root: str | os.PathLike[str] | None = None) -> str:

@@ -64,6 +64,7 @@ from urllib.parse import urljoin, urlsplit
 
 from mkdocs import plugins
 from mkdocs.config import base, config_options
+from mkdocs.config.base import ValidationError
 from mkdocs.exceptions import PluginError
 
 from .. import Alternate, Page, Site, langtags
@@ -74,17 +75,41 @@ log = plugins.get_plugin_logger(__name__)
 _LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
 
 
+def _usable(key: str, value: Any) -> Any:
+    """``value`` when a build can use it as the option ``key``; else MkDocs' own
+    configuration error (``Config value 'plugins': Plugin 'sitemap-ext' option 'KEY': ...``)."""
+    problem = _common.setting_problem(key, value)
+    if problem is not None:
+        raise ValidationError(problem)
+    return value
+
+
+class _Codes(config_options.ListOfItems[str]):
+    def run_validation(self, value: object) -> list[str]:
+        return list(_usable("ignore", super().run_validation(value)))
+
+
+class _Now(config_options.Type[str]):
+    def run_validation(self, value: object) -> str:
+        return str(_usable("now", super().run_validation(value)))
+
+
+class _Output(config_options.Type[dict]):  # type: ignore[type-arg]  # (MkDocs' Type of a dict, as the dict option)
+    def run_validation(self, value: object) -> dict[str, Any]:
+        return dict(_usable("output", super().run_validation(value)))
+
+
 class SitemapExtConfig(base.Config):  # type: ignore[no-untyped-call]  # (MkDocs' __init_subclass__ is untyped)
     base_url = config_options.Optional(config_options.Type(str))
     alternates = config_options.Choice(("auto", "i18n", "heads"), default="auto")
     x_default = config_options.Type((bool, str), default=True)
     lastmod = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
     exclude = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
-    output = config_options.Type(dict, default={})
+    output = _Output(dict, default={})
     defaults = config_options.Type(dict, default={})
     check = config_options.Type(bool, default=True)
-    ignore = config_options.ListOfItems(config_options.Type(str), default=[])
-    now = config_options.Optional(config_options.Type(str))
+    ignore = _Codes(config_options.Type(str), default=[])
+    now = config_options.Optional(_Now(str))
     jobs = config_options.Type(int, default=1)
 
 
