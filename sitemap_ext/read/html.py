@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..lxml_types import Element
 from ..safeio import inside, regular_file
-from ..urls import normalise, url_key
+from ..urls import normalise, served_key
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
@@ -176,25 +176,6 @@ def _spellings(url: str) -> frozenset[int]:
         others = (url + ".html",)  # (--html drop-ext: about.html served as /about)
     return frozenset(served_key(other) for other in (url, *others))
 
-
-# The escapes of what page_url leaves as it is in a path: a file server decodes them to
-# the same file (MkDocs and Sphinx write the page c++/ as c%2B%2B/, q&a/ as q%26a/).
-_KEPT_ESCAPE = re.compile("%(?:2[146-9A-Ca-c]|3[ABDabd]|40)")
-
-
-def _unescaped(match: re.Match[str]) -> str:
-    return chr(int(match.group(0)[1:], 16))
-
-
-def served_key(url: str) -> int:
-    """The URL key (urls.url_key) of a built page's URL, its path's escapes of ``!$&'()*+,;=:@``
-    undone: the spellings of one file's URL share it."""
-    scheme, sep, rest = url.partition("://")
-    host, slash, path = rest.partition("/")
-    if "%" in path and sep and slash:
-        path, mark, query = path.partition("?")
-        url = f"{scheme}://{host}/{_KEPT_ESCAPE.sub(_unescaped, path)}{mark}{query}"
-    return url_key(url)
 
 
 _REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?['\"]?([^'\"]+?)['\"]?\s*$", re.IGNORECASE)
