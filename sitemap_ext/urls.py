@@ -266,6 +266,22 @@ def url_key(url: str) -> int:
                           "little", signed=True)
 
 
+# The escapes of what a built page's path keeps as it is (!$&'()*+,;=:@, see read.html.page_url):
+# a file server decodes them to the same file (MkDocs and Sphinx write c++/ as c%2B%2B/).
+_KEPT_ESCAPE = re.compile("%(?:2[146-9A-Ca-c]|3[ABDabd]|40)")
+
+
+def served_key(url: str) -> int:
+    """url_key of a built page's URL with those escapes undone in its path: every spelling
+    of one file's URL shares it (a canonical is compared with its page by this key)."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    if "%" in path and sep and slash:
+        path, mark, query = path.partition("?")
+        url = f"{scheme}://{host}/{_KEPT_ESCAPE.sub(lambda m: chr(int(m[0][1:], 16)), path)}{mark}{query}"
+    return url_key(url)
+
+
 def resolve_http(reference: str, base: str | None) -> str | None:
     """A relative reference (an href, a loc) resolved against the URL that holds it, as
     a browser resolves it; None where that gives no http(s) URL (no base, a scheme of

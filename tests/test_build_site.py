@@ -302,3 +302,23 @@ def test_a_generated_built_site_builds_a_sitemap_that_passes_with_its_pages(tmp_
     shutil.copytree(public, case / "out", dirs_exist_ok=True)
     together = check([str(case / "out")], base_urls=[f"{BASE}={case / 'out'}"])
     assert together.ok and [d.code for d in together.collector.sorted() if d.severity != "info"] == []
+
+
+# (as MkDocs and Sphinx write them: the file c++/index.html, its canonical c%2B%2B/)
+ENCODED = {"c++/": "c%2B%2B/", "q&a/": "q%26a/", "what's-new/": "what%27s-new/", "a(b)/": "a%28b%29/",
+           "x,y;z/": "x%2Cy%3Bz/"}
+
+
+def test_a_canonical_that_percent_encodes_its_own_path_names_the_page_itself(tmp_path: Path) -> None:
+    public = tmp_path / "public"
+    write_page(public, "index.html", "".join(f'  <a href="{encoded}">x</a>\n' for encoded in ENCODED.values()))
+    for path, encoded in ENCODED.items():
+        write_page(public, f"{path}index.html", f'  <link rel="canonical" href="{BASE}{encoded}">\n')
+    (tmp_path / "site.yaml").write_text(DESCRIPTION)
+    result = build("site.yaml", "out")
+    assert result.ok and findings(result) == []
+    # each page at the URL its canonical names (the one search engines index), none left out
+    assert set(entries(tmp_path / "out" / "sitemap.xml")) == {BASE} | {BASE + encoded for encoded in ENCODED.values()}
+    checked = check([str(tmp_path / "out" / "sitemap.xml"), str(public)], base_urls=[f"{BASE}={public}"],
+                    now="2026-11-21T12:00:00Z", jobs=1)
+    assert findings(checked) == []

@@ -19,7 +19,8 @@ ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 STEPS = {step.get("id") or step.get("name"): step for step in ACTION["runs"]["steps"]}
 
 
-def run_step(step: dict, inputs: dict[str, str], workdir: Path) -> tuple[subprocess.CompletedProcess[str], dict]:
+def run_step(step: dict, inputs: dict[str, str], workdir: Path,
+             first: Path | None = None) -> tuple[subprocess.CompletedProcess[str], dict]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("GITHUB_")}
     for name, expression in step.get("env", {}).items():
         key = expression.split("inputs.")[1].rstrip(" }")
@@ -27,6 +28,8 @@ def run_step(step: dict, inputs: dict[str, str], workdir: Path) -> tuple[subproc
     env["GITHUB_OUTPUT"] = str(workdir / "output.txt")
     env["GITHUB_STEP_SUMMARY"] = str(workdir / "summary.md")
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    if first is not None:  # (a folder looked in before the others: a stand-in for the tool)
+        env["PATH"] = str(first) + os.pathsep + env["PATH"]
     run = subprocess.run(["bash", "-c", step["run"]], cwd=workdir, env=env, capture_output=True, text=True,
                          timeout=120)
     lines = (workdir / "output.txt").read_text().splitlines() if (workdir / "output.txt").exists() else []
@@ -60,3 +63,45 @@ def test_the_build_and_check_steps(tmp_path: Path) -> None:
     (tmp_path / "public" / "sitemap.xml").write_text("<urlset>broken")
     check, outputs = run_step(STEPS["check"], inputs, tmp_path)
     assert outputs["status"] == "1" and "::error" in check.stdout
+
+
+STAND_IN = f"""#!{sys.executable}
+import json, sys
+with open("argv.jsonl", "a", encoding="utf-8") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+"""
+
+
+@pytest.fixture
+def stand_in(tmp_path: Path) -> Path:
+    """A folder with a ``sitemap-ext`` that writes the words it is given to argv.jsonl."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "sitemap-ext").write_text(STAND_IN, encoding="utf-8")
+    (folder / "sitemap-ext").chmod(0o755)
+    return folder
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
+def test_the_check_inputs_are_split_into_words_as_a_shell_splits_them(tmp_path: Path, stand_in: Path) -> None:
+    inputs = {"check": "'my site/public' \"other dir\"\nsitemap.xml", "now": "",
+              "base-url": "'https://e.com/=my site/public'",
+              "args": "--header 'Authorization: Bearer x' --ignore H112 --config \"conf dir/sitemap ext.toml\" "
+                      "'$(touch pwned)' *"}
+    run, outputs = run_step(STEPS["check"], inputs, tmp_path, first=stand_in)
+    assert run.returncode == 0, run.stderr
+    words = ["check", "my site/public", "other dir", "sitemap.xml", "--base-url", "https://e.com/=my site/public",
+             "--header", "Authorization: Bearer x", "--ignore", "H112", "--config", "conf dir/sitemap ext.toml",
+             "$(touch pwned)", "*"]
+    calls = [json.loads(line) for line in (tmp_path / "argv.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert calls == [[*words, "--format", "github"], [*words, "--format", "sarif", "-o", "sitemap-ext.sarif",
+                                                      "--quiet"]]
+    assert outputs["status"] == "0" and not (tmp_path / "pwned").exists()  # nothing of an input is run
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
+def test_an_input_with_an_unclosed_quote_stops_the_step(tmp_path: Path, stand_in: Path) -> None:
+    run, outputs = run_step(STEPS["check"], {"check": "public", "args": "--header 'Authorization: x"}, tmp_path,
+                            first=stand_in)
+    assert run.returncode == 2 and "the input args cannot be split into words: No closing quotation" in run.stderr
+    assert not (tmp_path / "argv.jsonl").exists() and "status" not in outputs

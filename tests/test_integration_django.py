@@ -78,6 +78,32 @@ def test_the_test_helper(project: Path) -> None:
     assert bad.stdout.startswith("FAILED") and "D102" in bad.stdout, bad.stderr
 
 
+@pytest.mark.parametrize(("setting", "error_id", "says"), [
+    ('"output": {"gzipp": True}', "sitemap_ext.E001", "SITEMAP_EXT['output']: gzipp: no key of output:"),
+    ('"output": "public"', "sitemap_ext.E001", "SITEMAP_EXT['output']: must be a mapping"),
+    ('"ignore": ["Z999"]', "sitemap_ext.E002", "SITEMAP_EXT['ignore']: 'Z999' is no code"),
+    ('"ignore": "H112"', "sitemap_ext.E002", "SITEMAP_EXT['ignore']: must be a list"),
+    ('"now": "garbage"', "sitemap_ext.E003", "SITEMAP_EXT['now']: 'garbage' is not a W3C date"),
+])
+def test_a_setting_no_build_can_use_is_a_system_check_error(project: Path, setting: str, error_id: str,
+                                                            says: str) -> None:
+    settings = project / "trails" / "settings.py"
+    settings.write_text(settings.read_text(encoding="utf-8") + f"SITEMAP_EXT = {{**SITEMAP_EXT, {setting}}}\n",
+                        encoding="utf-8")
+    for args in (("sitemap_ext_build", "public"), ("check",), ("check", "--deploy", "--tag", "sitemap_ext")):
+        run = manage(project, *args)
+        assert run.returncode == 1, run.stderr
+        assert f"({error_id}) {says}" in run.stderr and "Traceback" not in run.stderr, run.stderr
+        assert run.stderr.count(f"({error_id})") == 1
+    assert not (project / "public").exists()
+    code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'trails.settings'; django.setup()\n"
+            "from django.core.management import call_command\ncall_command('sitemap_ext_build', 'public')\n")
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True,
+                         timeout=60)  # (call_command runs no system checks: the command says it itself)
+    assert run.returncode == 1 and f"CommandError: {says}" in run.stderr and f"({error_id})" in run.stderr
+
+
 def test_importing_the_package_imports_no_django() -> None:
     code = ("import sys, sitemap_ext, sitemap_ext.integrations; "
             "print(sorted(m for m in sys.modules if m.startswith('django')))")

@@ -13,6 +13,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from sitemap_ext import check
 
@@ -79,6 +80,86 @@ def test_alternates_from_the_heads(project: Path) -> None:
     assert run.returncode == 0, run.stderr
     sitemap = (project / "site" / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<loc>{BASE}de/routes/</loc>" in sitemap and "xhtml:link" not in sitemap  # this theme writes none
+
+
+PLAIN = "site_name: T\nsite_url: https://docs.example.com/manual/\nplugins:\n  - sitemap-ext:\n      now: \"{now}\"\n"
+
+
+def plain_project(root: Path, names: tuple[str, ...] = ("index",), config: str = PLAIN) -> Path:
+    """A one-language MkDocs project (MkDocs' own theme) with a page per name."""
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(config.replace("{now}", NOW), encoding="utf-8")
+    for name in names:
+        (root / "docs" / f"{name}.md").write_text(f"# {name}\n\ntext\n", encoding="utf-8")
+    return root
+
+
+def locs(path: Path) -> set[str]:
+    """The <loc>s of a sitemap, parsed as XML (a template left in its place does not parse)."""
+    root = etree.parse(str(path)).getroot()
+    return {loc.text or "" for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+
+
+def test_pages_whose_canonical_percent_encodes_their_path_are_listed(tmp_path: Path) -> None:
+    # MkDocs writes the page c++ with the canonical .../c%2B%2B/: that is the page itself
+    names = ("index", "c++", "q&a", "what's-new", "a(b)", "x,y;z")
+    project = plain_project(tmp_path / "p", names)
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert locs(project / "site" / "sitemap.xml") == {BASE} | {
+        BASE + path for path in ("c%2B%2B/", "q%26a/", "what%27s-new/", "a%28b%29/", "x%2Cy%3Bz/")}
+
+
+def test_every_build_of_an_unchanged_project_writes_its_sitemap(tmp_path: Path) -> None:
+    # (a rebuild, a `mkdocs serve` reload, gh-deploy: the manifest of the first build names the same owner)
+    project = plain_project(tmp_path / "p", ("index", "guide"))
+    for _ in range(3):
+        run = mkdocs(project, "--strict")
+        assert run.returncode == 0, run.stderr
+        assert locs(project / "site" / "sitemap.xml") == {BASE, BASE + "guide/"}
+
+
+OTHER_OWNER = '{"version": 2, "owners": {"../elsewhere/site.yaml": ["sitemap.xml"]}}'
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("{now}", NOW) + "      defaults: {priority: 7}\n"),
+     "no sitemaps written"),
+    (lambda p: (p / "site").mkdir() or (p / "site" / ".sitemap-ext-manifest.json").write_text(OTHER_OWNER),
+     "O104"),
+    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("site_url: https://docs.example.com/manual/\n", "")
+                                             .replace("{now}", NOW)),
+     "set site_url"),
+], ids=["build-errors", "O104", "no-site-url"])
+def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tmp_path: Path, change,
+                                                                              says: str) -> None:
+    project = plain_project(tmp_path / "p")
+    change(project)
+    run = mkdocs(project)
+    assert run.returncode == 1 and says in run.stderr, run.stderr
+    assert not (project / "site" / "sitemap.xml").exists()  # (MkDocs' theme template was left there)
+
+
+def test_a_gzip_only_output_leaves_no_template_in_sitemap_xml(tmp_path: Path) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN + "      output: {gzip: true}\n")
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert (project / "site" / "sitemap.xml.gz").exists() and not (project / "site" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize(("option", "says"), [
+    ("ignore: [Z999]", "option 'ignore': 'Z999' is no code, prefix of one, or rule name"),
+    ("ignore: [H112, url-nope]", "option 'ignore': 'url-nope' is no code"),
+    ("now: garbage", "option 'now': 'garbage' is not a W3C date or date-time"),
+    ("output: {gzipp: true}", "option 'output': gzipp: no key of output:"),
+])
+def test_an_option_no_build_can_use_is_a_mkdocs_configuration_error(tmp_path: Path, option: str, says: str) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN.replace('      now: "{now}"\n', f"      {option}\n"))
+    run = mkdocs(project)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert f"Config value 'plugins': Plugin 'sitemap-ext' {says}" in run.stderr
+    assert "Aborted with a configuration error!" in run.stdout + run.stderr
+    assert not (project / "site").exists()
 
 
 def test_importing_the_package_imports_no_mkdocs() -> None:

@@ -64,6 +64,21 @@ def test_a_planted_defect_fails_the_build_under_w(project: Path) -> None:
     assert "[sitemap_ext.U112]" in run.stderr  # suppress_warnings = ["sitemap_ext.U112"] would hide it
 
 
+@pytest.mark.parametrize(("setting", "says"), [
+    ('sitemap_ext_ignore = ["Z999"]', "sitemap_ext_ignore: 'Z999' is no code, prefix of one, or rule name"),
+    ('sitemap_ext_ignore = "H112"', "sitemap_ext_ignore: must be a list of codes"),
+    ('sitemap_ext_now = "garbage"', "sitemap_ext_now: 'garbage' is not a W3C date or date-time"),
+    ('sitemap_ext_output = {"gzipp": True}', "sitemap_ext_output: gzipp: no key of output:"),
+])
+def test_a_setting_no_build_can_use_is_a_sphinx_warning(project: Path, setting: str, says: str) -> None:
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + setting + "\n", encoding="utf-8")
+    run = sphinx(project, "en")  # (-W)
+    assert run.returncode != 0 and "Traceback" not in run.stderr + run.stdout, run.stderr
+    assert f"WARNING: sitemap_ext: {says}" in run.stderr and "[sitemap_ext.config]" in run.stderr
+    assert not (project / "_build" / "sitemap.xml").exists()
+
+
 def test_importing_the_package_imports_no_sphinx() -> None:
     code = ("import sys, sitemap_ext, sitemap_ext.integrations; "
             "print(sorted(m for m in sys.modules if m.startswith('sphinx')))")

@@ -98,3 +98,17 @@ def test_a_file_maps_to_the_url_it_is_served_at() -> None:
     assert page_url("de/../en/a b.html", base) == base + "en/a%20b.html"
     with pytest.raises(ValueError):
         page_url("../../etc/passwd", base)
+
+
+@pytest.mark.parametrize(("path", "canonical", "elsewhere"), [
+    ("c++/", "c%2B%2B/", False), ("q&a/", "q%26a/", False), ("what's-new/", "what%27s-new/", False),
+    ("a(b)/", "a%28b%29/", False), ("x,y;z/", "x%2cy%3bz/", False), ("c++/", "c%2B%2B", False),
+    ("a/b/", "a%2Fb/", True), ("c++/", "c%2B/", True), ("c++/", "c++/?q=%2B", True),
+])
+def test_a_canonical_is_compared_with_the_page_by_identity_not_spelling(path: str, canonical: str,
+                                                                         elsewhere: bool) -> None:
+    url = page_url(path + "index.html", "https://e.com/")
+    head = read_head(iter([f'<html><head><link rel="canonical" href="https://e.com/{canonical}"></head>'.encode()]))
+    served = head.served_as(url)  # the page's URL as its canonical spells it, where that is the page
+    assert served == (url if elsewhere else f"https://e.com/{canonical}")
+    assert (head.canonical_elsewhere(served) is not None) is elsewhere

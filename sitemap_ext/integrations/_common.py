@@ -4,17 +4,20 @@ for the tool's own reporting. Imports nothing of any tool."""
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import yaml
 
 from .. import Diagnostic, Output, Site, build, check
+from ..dates import parse_now
 from ..report.formats import visible
-from ..rules.config import make_policy, split_codes
+from ..rules.config import ConfigError, make_policy, split_codes
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -37,6 +40,36 @@ def output_of(options: Mapping[str, Any] | None) -> Output:
     """An ``Output`` from a tool's ``output`` option (the keys of ``output:`` in a
     site description); an unknown key is a ``TypeError`` naming it."""
     return Output(**dict(options or {}))
+
+
+def setting_problem(key: str, value: Any) -> str | None:
+    """What is wrong with the value of a tool's setting ``key`` (``ignore``, ``now``,
+    ``output``), for the tool to report as its own configuration error naming the
+    setting; None when a build can use it."""
+    if value is None:
+        return None
+    if key == "ignore":
+        if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+            return "must be a list of codes, prefixes or rule names (['H112'])"
+        try:
+            make_policy([], split_codes(value), {})
+        except ConfigError as exc:
+            return str(exc)
+    elif key == "now":
+        if isinstance(value, (dt.date, dt.datetime)):
+            return None
+        if not isinstance(value, str) or parse_now(value) is None:
+            return f"{value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)"
+    elif key == "output":
+        if not isinstance(value, Mapping):
+            return "must be a mapping of the keys of output: ({'gzip': True})"
+        unknown = sorted(str(name) for name in value if name not in _OUTPUT_KEYS)
+        if unknown:
+            return f"{', '.join(unknown)}: no key of output: (one of {', '.join(sorted(_OUTPUT_KEYS))})"
+    return None
+
+
+_OUTPUT_KEYS = frozenset(field.name for field in fields(Output))
 
 
 def line(diagnostic: Diagnostic, root: str | os.PathLike[str] | None = None) -> str:
@@ -93,12 +126,15 @@ def build_pages(site: Site, pages: Iterable[Any], out_dir: str | os.PathLike[str
 
 def build_built_site(folder: str | os.PathLike[str], site: Site, *, url: str | None = None,
                      lastmod: Sequence[str] | None = None, exclude: Sequence[str] | None = None,
-                     drop_ext: bool = False, now: Any = None) -> tuple[bool, list[Diagnostic], list[str]]:
+                     drop_ext: bool = False, now: Any = None,
+                     description: str | os.PathLike[str] | None = None) -> tuple[bool, list[Diagnostic], list[str]]:
     """Build the sitemaps of a built site into its own folder: the site description
     ``site`` with one source, ``site: FOLDER`` (pages, alternates and lastmods read
     from the built pages' heads; see "A built site" in specs/site-format.md). The
-    description is written to a private temporary folder; the built folder is named
-    to the build as a folder it may read (``allow_read``)."""
+    description is written to ``description`` (a path fixed per project: the output
+    folder's manifest names it as the owner of the files, so it must be the same from
+    build to build), else to a private temporary folder (a one-off build); the built
+    folder is named to the build as a folder it may read (``allow_read``)."""
     folder = os.path.abspath(os.fspath(folder))
     source: dict[str, Any] = {"site": folder}
     if url is not None:
@@ -109,14 +145,33 @@ def build_built_site(folder: str | os.PathLike[str], site: Site, *, url: str | N
         source["exclude"] = list(exclude)
     if drop_ext:
         source["drop_ext"] = True
-    description = site.as_yaml()
-    description["sources"] = [source]
-    with tempfile.TemporaryDirectory(prefix="sitemap-ext-") as scratch:
-        path = os.path.join(scratch, "site.yaml")
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(description, handle, allow_unicode=True, sort_keys=False)
+    data = site.as_yaml()
+    data["sources"] = [source]
+    if description is not None:
+        path = os.fspath(description)
+        _write_description(path, data)
         result = build(path, folder, now=now, allow_read=[folder])
+    else:
+        with tempfile.TemporaryDirectory(prefix="sitemap-ext-") as scratch:
+            path = os.path.join(scratch, "site.yaml")
+            _write_description(path, data)
+            result = build(path, folder, now=now, allow_read=[folder])
     return result.ok, list(result.collector), [written.name for written in result.files]
+
+
+def _write_description(path: str, data: Mapping[str, Any]) -> None:
+    """A site description written whole or not at all: a new file renamed over ``path``
+    (a link at ``path`` is replaced, never followed)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".site-", suffix=".yaml", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            yaml.safe_dump(dict(data), stream, allow_unicode=True, sort_keys=False)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def check_folder(folder: str | os.PathLike[str], base_url: str, *, now: Any = None, jobs: int = 1,

@@ -5,7 +5,10 @@ site's sitemaps into ``site_dir`` in place of MkDocs' own ``sitemap.xml`` and
 ``sitemap.xml.gz``, then checks them together with the built pages. Every finding
 of the build and the check goes to MkDocs' logger at its severity (an error as
 ERROR, a warning as WARNING, an info as INFO), so ``mkdocs build --strict`` fails on
-errors and warnings::
+errors and warnings. When the sitemaps cannot be written (the build of them finds
+errors, the output folder's files belong to another site description: O104), the
+MkDocs build fails (a plugin error): a deploy never goes out without its sitemap,
+nor with MkDocs' template in its place::
 
     site_url: https://docs.example.com/
     plugins:
@@ -19,7 +22,8 @@ errors and warnings::
 Options, each a key of a site description:
 
 * ``base_url``: ``site.base_url`` (default: MkDocs' ``site_url``, required one way
-  or the other: a sitemap lists absolute URLs).
+  or the other: a sitemap lists absolute URLs; without either, the configuration
+  is refused).
 * ``alternates``: where a page's language versions come from. ``i18n``: from
   mkdocs-static-i18n's languages (each built page is grouped with the pages of the
   other languages at the same path below each language's ``link``; each version at
@@ -44,6 +48,10 @@ Options, each a key of a site description:
   ``ignore``: codes or prefixes not reported (``[H112]``); ``now``: the instant dates
   are judged at (default: ``SOURCE_DATE_EPOCH``, else the clock); ``jobs``: processes
   of the check (default 1).
+
+A build from the built pages' heads writes its site description to the project's
+``.cache/plugin/sitemap-ext/site.yaml``: the same file each build, which the output
+folder's manifest names as the owner of the sitemaps.
 """
 
 from __future__ import annotations
@@ -56,6 +64,8 @@ from urllib.parse import urljoin, urlsplit
 
 from mkdocs import plugins
 from mkdocs.config import base, config_options
+from mkdocs.config.base import ValidationError
+from mkdocs.exceptions import PluginError
 
 from .. import Alternate, Page, Site, langtags
 from . import _common
@@ -65,17 +75,41 @@ log = plugins.get_plugin_logger(__name__)
 _LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
 
 
+def _usable(key: str, value: Any) -> Any:
+    """``value`` when a build can use it as the option ``key``; else MkDocs' own
+    configuration error (``Config value 'plugins': Plugin 'sitemap-ext' option 'KEY': ...``)."""
+    problem = _common.setting_problem(key, value)
+    if problem is not None:
+        raise ValidationError(problem)
+    return value
+
+
+class _Codes(config_options.ListOfItems[str]):
+    def run_validation(self, value: object) -> list[str]:
+        return list(_usable("ignore", super().run_validation(value)))
+
+
+class _Now(config_options.Type[str]):
+    def run_validation(self, value: object) -> str:
+        return str(_usable("now", super().run_validation(value)))
+
+
+class _Output(config_options.Type[dict]):  # type: ignore[type-arg]  # (MkDocs' Type of a dict, as the dict option)
+    def run_validation(self, value: object) -> dict[str, Any]:
+        return dict(_usable("output", super().run_validation(value)))
+
+
 class SitemapExtConfig(base.Config):  # type: ignore[no-untyped-call]  # (MkDocs' __init_subclass__ is untyped)
     base_url = config_options.Optional(config_options.Type(str))
     alternates = config_options.Choice(("auto", "i18n", "heads"), default="auto")
     x_default = config_options.Type((bool, str), default=True)
     lastmod = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
     exclude = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
-    output = config_options.Type(dict, default={})
+    output = _Output(dict, default={})
     defaults = config_options.Type(dict, default={})
     check = config_options.Type(bool, default=True)
-    ignore = config_options.ListOfItems(config_options.Type(str), default=[])
-    now = config_options.Optional(config_options.Type(str))
+    ignore = _Codes(config_options.Type(str), default=[])
+    now = config_options.Optional(_Now(str))
     jobs = config_options.Type(int, default=1)
 
 
@@ -88,6 +122,14 @@ def _i18n_plugin(config: Any) -> Any:
     return None
 
 
+def _description(config: Any) -> str:
+    """Where the site description of a build from the built pages is written: fixed per
+    project (the output folder's manifest names it as the owner of the sitemaps from
+    build to build), in the project's ``.cache/plugin/`` as other MkDocs plugins do."""
+    project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+    return os.path.join(project, ".cache", "plugin", "sitemap-ext", "site.yaml")
+
+
 class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no-untyped-call]  # (as above)
     """Writes and checks the site's sitemaps after the build (see the module's text)."""
 
@@ -97,11 +139,25 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     # MkDocs' own sitemap.xml (and its .gz) is not written: ours takes its place. The
     # i18n plugin reconfigures the theme before each language's build (priority -100),
-    # so this runs after it.
+    # so this runs after it. A sitemap lists absolute URLs: without one to start from
+    # the configuration is wrong, and said so before anything is built.
     @plugins.event_priority(-110)
     def on_config(self, config: Any) -> Any:
+        if not (self.config.base_url or config.site_url):
+            raise PluginError("sitemap-ext: set site_url (or the plugin's base_url): a sitemap lists absolute URLs")
         config.theme.static_templates.discard("sitemap.xml")
         return config
+
+    # Out of the static templates, the theme's sitemap.xml would be copied as it is (a
+    # Jinja template where the sitemap goes): it is no file of the site.
+    @plugins.event_priority(-110)
+    def on_files(self, files: Any, *, config: Any) -> Any:
+        template = files.get_file_from_path("sitemap.xml")
+        if template is not None and any(os.path.realpath(template.abs_src_path) ==
+                                        os.path.realpath(os.path.join(folder, "sitemap.xml"))
+                                        for folder in config.theme.dirs):
+            files.remove(template)
+        return files
 
     def on_pre_build(self, *, config: Any) -> None:
         if self._depth == 0:
@@ -126,35 +182,29 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
         self._depth = max(self._depth - 1, 0)
         if self._depth:
             return
-        base_url = self.config.base_url or config.site_url
-        if not base_url:
-            log.warning("no sitemaps written: set site_url (or the plugin's base_url); a sitemap lists absolute URLs")
-            return
-        base_url = _common.folder_url(base_url)
+        base_url = _common.folder_url(self.config.base_url or config.site_url)
         site_dir = config.site_dir
         try:
             site = Site(base_url=base_url, output=_common.output_of(self.config.output),
                         defaults=dict(self.config.defaults))
         except TypeError as exc:
-            log.error(f"plugin options: {exc}")
-            return
+            raise PluginError(f"sitemap-ext: no sitemaps written: plugin options: {exc}") from exc
         plugin = _i18n_plugin(config)
         mode = self.config.alternates
         if mode == "auto":
             mode = "i18n" if plugin is not None and len(self._languages(plugin)) > 1 else "heads"
         if mode == "i18n" and plugin is None:
-            log.error("alternates: i18n needs the i18n plugin (mkdocs-static-i18n) in plugins")
-            return
+            raise PluginError("sitemap-ext: alternates: i18n needs the i18n plugin (mkdocs-static-i18n) in plugins")
         if mode == "i18n":
             ok, findings, files = _common.build_pages(site, self._i18n_pages(plugin, base_url), site_dir,
                                                       now=self.config.now)
         else:
             ok, findings, files = _common.build_built_site(site_dir, site, url=base_url, lastmod=self.config.lastmod,
-                                                           exclude=self.config.exclude, now=self.config.now)
+                                                           exclude=self.config.exclude, now=self.config.now,
+                                                           description=_description(config))
         if not ok:
             self._report(findings, site_dir)
-            log.error("no sitemaps written: the build of the sitemaps found errors")
-            return
+            raise PluginError("sitemap-ext: no sitemaps written: the build of the sitemaps found errors (above)")
         log.info(f"sitemaps written to {site_dir}: {', '.join(files)}")
         if self.config.check:
             findings = _common.merged(findings, _common.check_folder(site_dir, base_url, now=self.config.now,

@@ -126,10 +126,29 @@ def _report(findings: list[Any], root: str, ignore: list[str]) -> None:
             logger.warning(f"{diagnostic.severity.value} {text}", type="sitemap_ext", subtype=diagnostic.code)
 
 
+_CHECKED = (("sitemap_ext_ignore", "ignore"), ("sitemap_ext_now", "now"), ("sitemap_ext_output", "output"))
+
+
+def _problems(config: Any) -> list[str]:
+    """What is wrong with the settings a build cannot use, each naming its setting."""
+    found = ((name, _common.setting_problem(key, getattr(config, name))) for name, key in _CHECKED)
+    return [f"{name}: {problem}" for name, problem in found if problem is not None]
+
+
+def _config_inited(app: Sphinx, config: Any) -> None:
+    """A setting a build cannot use is a Sphinx warning naming it (``-W`` stops there)."""
+    for problem in _problems(config):
+        logger.warning(f"sitemap_ext: {problem}", type="sitemap_ext", subtype="config")
+
+
 def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.format != "html" or app.builder.name.startswith("singlehtml"):
         return
     config = app.config
+    if _problems(config):  # (each said when the configuration was read)
+        logger.warning("sitemap_ext: no sitemaps written: the settings above cannot be used",
+                       type="sitemap_ext", subtype="config")
+        return
     if not (config.sitemap_ext_base_url or config.html_baseurl):
         logger.warning("sitemap_ext: no sitemaps written: set html_baseurl (or sitemap_ext_base_url), the URL "
                        "the site is served at", type="sitemap_ext", subtype="config")
@@ -178,6 +197,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("sitemap_ext_outdir", None, "", (str, type(None)))
     app.add_config_value("sitemap_ext_ignore", [], "", list)
     app.add_config_value("sitemap_ext_now", None, "", (str, type(None)))
+    app.connect("config-inited", _config_inited)
     app.connect("html-page-context", _collect)
     app.connect("build-finished", _build_finished)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": False}

@@ -8,7 +8,8 @@ and source rows):
 
 * every HTML file is a page, served at the URL its path gives below the source's
   ``url`` (``index.html`` is its folder's URL; ``drop_ext`` drops ``.html``);
-* a page that is ``noindex`` (or ``none``) or names another URL as its canonical is
+* a page that is ``noindex`` (or ``none``) or names another URL as its canonical (by
+  identity: ``c%2B%2B/`` is the file ``c++/index.html``, which is then written so) is
   left out: a sitemap lists canonical, indexable URLs only;
 * a page's hreflang links become its cluster, written once, from the first of its
   members in path order. An alternate to a left-out page (H114), to a URL of the
@@ -93,10 +94,13 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
     known = _Known({}, {}, root, {})
-    for relative, path, url in files:  # first pass: which URLs are pages
+    for number, (relative, path, url) in enumerate(files):  # first pass: which URLs are pages
         head = _head(path, metas, collector)
         if head is None:
             continue
+        # (the spelling its own head gives: c++/ is served as the c%2B%2B/ its canonical names)
+        url = head.served_as(url)
+        files[number] = (relative, path, url)
         why = _left_out(head, url)
         if why is not None:
             known.excluded[url_key(url)] = why

@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..lxml_types import Element
 from ..safeio import inside, regular_file
-from ..urls import normalise, url_key
+from ..urls import normalise, served_key
 from .record import Link, Value
 
 HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
@@ -127,7 +127,7 @@ class PageHead:
                 named = urljoin(url, target)
             except ValueError:
                 named = ""
-            if named and url_key(named) != url_key(url):
+            if named and served_key(named) != served_key(url):
                 return named
         if not self.canonicals:
             return None
@@ -137,7 +137,7 @@ class PageHead:
             named = urljoin(url, self.canonicals[0].text.strip())
         except ValueError:
             return None
-        return named if named and url_key(named) != url_key(url) else None
+        return named if named and served_key(named) != served_key(url) else None
 
     def served_as(self, url: str) -> str:
         """The page's URL as the page spells it itself, where its file is served at
@@ -154,7 +154,7 @@ class PageHead:
                 spellings = _spellings(url)
             try:
                 named = text if text.lower().startswith(("http://", "https://")) else urljoin(url, text)
-                if url_key(named) in spellings:
+                if served_key(named) in spellings:
                     written, _ = normalise(named)  # (as a sitemap would write it: escaped)
                     return written or url
             except ValueError:
@@ -174,7 +174,8 @@ def _spellings(url: str) -> frozenset[int]:
         others = (url[:-len(".html")],)
     else:
         others = (url + ".html",)  # (--html drop-ext: about.html served as /about)
-    return frozenset(url_key(other) for other in others)
+    return frozenset(served_key(other) for other in (url, *others))
+
 
 
 _REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?['\"]?([^'\"]+?)['\"]?\s*$", re.IGNORECASE)

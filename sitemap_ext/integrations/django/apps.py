@@ -11,7 +11,8 @@ class SitemapExtConfig(AppConfig):  # type: ignore[misc]  # (Django ships no typ
     def ready(self) -> None:
         from django.core import checks
 
-        from .checks import sitemaps_check
+        from .checks import settings_check, sitemaps_check
 
+        checks.register(settings_check, "sitemap_ext")
         # a deploy check: it reads every item, as a crawler's visit to the sitemap would
         checks.register(sitemaps_check, "sitemap_ext", deploy=True)

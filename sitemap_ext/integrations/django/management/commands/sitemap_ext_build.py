@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from sitemap_ext.integrations import _common
+from sitemap_ext.integrations.django.checks import settings_check
 from sitemap_ext.integrations.django.sitemaps import build_sitemaps, settings_value
 
 
@@ -24,6 +25,9 @@ class Command(BaseCommand):  # type: ignore[misc]  # (Django ships no types: Bas
         parser.add_argument("--dry-run", action="store_true", help="judge the pages, write nothing")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        errors = settings_check()  # (run before any command by manage.py; call_command skips the checks)
+        if errors:
+            raise CommandError("; ".join(f"{error.msg} ({error.id})" for error in errors))
         out_dir = options["out_dir"] or settings_value("out_dir")
         if not out_dir:
             raise CommandError("name the folder: sitemap_ext_build OUT_DIR, or SITEMAP_EXT['out_dir']")
