@@ -12,7 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from . import structured
-from .diagnostics import Code, Severity
+from .diagnostics import Code, Collector, Severity, Where
 from .safeio import Refused
 
 try:  # POSIX; elsewhere builds are not locked
@@ -110,13 +110,20 @@ def set_aside_if_damaged(path: str) -> tuple[str, str, str] | None:
     return None
 
 
-def damaged_message(path: str, aside: str, reason: str) -> str:
-    """F106's message for a manifest or journal set aside."""
+def report_set_aside(collector: Collector, path: str, aside: str, reason: str) -> None:
+    """F106 for a manifest or journal of ours set aside."""
     what = ("it recorded a commit that cannot be finished; the files this build writes replace it"
             if path.endswith(JOURNAL) else
             "the files it listed that this build does not write are left in place, as no longer provably ours: "
             "remove stale ones by hand")
-    return f"{path} is damaged ({reason}); it was set aside as {os.path.basename(aside)} and written anew: {what}"
+    collector.report("F106", f"{path} is damaged ({reason}); it was set aside as {os.path.basename(aside)} and "
+                     f"written anew: {what}", Where(path))
+
+
+def report_cache_removed(collector: Collector, path: str, reason: str) -> None:
+    """F106 for a ``--cache`` entry of ours removed (its URL is then fetched whole)."""
+    collector.report("F106", f"the --cache entry {path} is damaged ({reason}); it was removed and its URL fetched "
+                     "whole", Where(path))
 
 
 def valid_journal(journal: Any) -> bool:

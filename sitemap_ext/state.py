@@ -32,6 +32,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from .diagnostics import Code, Severity
+from .folder import FolderBusy
 from .limits import STATE_BUSY_SECONDS
 
 FORMAT = "sitemap-ext state"
@@ -112,7 +113,7 @@ def failure(path: str, exc: sqlite3.Error, what: str = "is damaged") -> StateErr
     if locked(exc):
         return StateError(f"the build state {path} is locked by another program (a build, a submission, or a "
                           f"tool reading it) for more than {STATE_BUSY_SECONDS:g} s; run again once it is done; "
-                          "the state is left as it is", "F103")
+                          "the state is left as it is", FolderBusy.code)
     return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
 
 

@@ -33,7 +33,7 @@ from ..diagnostics import Collector, Diagnostic
 from ..limits import MAX_STORED_PER_CODE
 from ..read.http import FetchOptions
 from ..read.live import is_url
-from ..rules.check import SITE_SUFFIXES, CheckResult, check_inputs
+from ..rules.check import SITE_SUFFIXES, CheckResult, check_inputs, nothing_listed
 from ..rules.cluster_log import HTML
 from ..rules.clusters import ClusterIndex
 from ..rules.config import Policy
@@ -147,8 +147,7 @@ def _unread(given: str, result: CheckResult) -> list[Diagnostic]:
             found.append(Diagnostic(code, registry[code].severity, f"{count:,} finding{'s' * (count != 1)} of "
                                     f"{code} not shown by --select/--ignore: {registry[code].summary}", given))
     if not found and not any(record.get("kind") in _LISTING for record in result.files):
-        found.append(Diagnostic("F104", registry["F104"].severity, f"{given} holds no sitemap, feed or text "
-                                "sitemap that lists URLs: there is nothing to compare", given))
+        found.append(nothing_listed(given, registry))
     return found
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Collector, Severity, Where
+from ..folder import report_cache_removed
 from ..urls import origin_text
 from .html import HEAD_LIMIT
 from .http import Fetched, Fetcher, FetchOptions, refused
@@ -87,8 +88,7 @@ class Remote:
 
     def close(self) -> None:
         for path, reason in self.fetcher.cache.damaged if self.fetcher.cache is not None else ():
-            self.collector.report("F106", f"the --cache entry {path} is damaged ({reason}); it was removed and its "
-                                  "URL fetched whole", Where(path))
+            report_cache_removed(self.collector, path, reason)
         self.fetcher.close()
         self._folder.cleanup()
 

@@ -141,7 +141,7 @@ def _state(top: TypedDoc, collector: Collector, value: Any, config: dict[str, An
                          f"output.state: true for {STATE} in the output folder)", where)
         return False
     full = os.path.join(roots[0], path)
-    return SourceEntries(collector, roots).readable(full, path, where, "C114", "output.state")
+    return SourceEntries(collector, roots).readable(full, path, where, "output.state")
 
 
 def _public_url(top: TypedDoc, collector: Collector, value: Any, config: dict[str, Any]) -> bool:

@@ -68,7 +68,7 @@ class SourceEntries:
             return None
         full = os.path.join(os.path.dirname(base), name)
         display = display_name(full)
-        if not self.readable(full, name, where, "S108", "source"):
+        if not self.readable(full, name, where, "source"):
             return None
         if not regular_file(full):
             problem = "is not a regular file (a FIFO, device or folder)" if os.path.exists(full) else "does not exist"
@@ -124,7 +124,7 @@ class SourceEntries:
             content = picked
         full = os.path.join(os.path.dirname(base), name)
         display = display_name(full)
-        if not self.readable(full, name, where, "S108", "built site"):
+        if not self.readable(full, name, where, "built site"):
             return None
         if not os.path.isdir(full):
             problem = "is not a folder" if os.path.exists(full) else "does not exist"
@@ -161,12 +161,15 @@ class SourceEntries:
             return None
         return url if url.endswith("/") else url + "/"
 
-    def readable(self, full: str, name: str, where: Where, code: str, what: str) -> bool:
-        """Whether a source or include lies inside the folders this run may read."""
+    def readable(self, full: str, name: str, where: Where, what: str) -> bool:
+        """Whether a source, include or state (``what``) lies inside the folders this run
+        may read: the one rule of where a description may reach (S108 for a source or
+        built site, C114 for an include or ``output.state``)."""
         if inside(full, self.roots):
             return True
         self.collector.report(
-            code, f"{what} '{name}' is outside the site description's folder (after links are followed); "
+            "S108" if what in ("source", "built site") else "C114",
+            f"{what} '{name}' is outside the site description's folder (after links are followed); "
             "move it into that folder, or allow its folder with --allow-read DIR", where)
         return False
 
@@ -190,6 +193,9 @@ def _lastmod_place(item: Any) -> tuple[str, ...] | None:
 
 CODES: tuple[Code, ...] = (
     Code("S107", Severity.ERROR, "source-format-unknown", "A source's format cannot be told from its name."),
+    Code("C114", Severity.ERROR, "include-outside",
+         "An include, or output.state, lies outside the site description's folder (and the folders --allow-read "
+         "names)."),
     Code("S108", Severity.ERROR, "source-outside",
          "A source lies outside the site description's folder (and the folders --allow-read names)."),
 )

@@ -347,7 +347,7 @@ class _Loader:
         units: list[Unit], stack: list[str], base: str,
     ) -> None:
         full = os.path.join(os.path.dirname(base), name)
-        if not SourceEntries(self.collector, self.roots).readable(full, name, where, "C114", "include"):
+        if not SourceEntries(self.collector, self.roots).readable(full, name, where, "include"):
             return
         real = os.path.realpath(full)
         if real in stack:
@@ -398,8 +398,5 @@ def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | 
 CODES: tuple[Code, ...] = (
     Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself.",
          unread=True),
-    Code("C114", Severity.ERROR, "include-outside",
-         "An include, or output.state, lies outside the site description's folder (and the folders --allow-read "
-         "names)."),
     Code("C115", Severity.WARNING, "include-repeated", "A file is included more than once; it is read once."),
 )

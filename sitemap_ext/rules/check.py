@@ -8,12 +8,12 @@ build's dry run, which ``api.check`` hands in (``describe``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..dates import default_clock, format_instant, now_argument, parse_now
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Code, Collector, Diagnostic, Severity, Where
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..pool import default_jobs
 from ..read.http import FetchOptions
@@ -151,6 +151,14 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                          "give the folder or files that hold them",
                          Where(displays.get(paths[0], paths[0])) if paths else Where(None))
     return result
+
+
+def nothing_listed(given: str, registry: Mapping[str, Code]) -> Diagnostic:
+    """F104 for a diff's side that read no file that lists URLs (a folder of pages, an
+    index that lists nothing): there is nothing to compare."""
+    return Diagnostic("F104", registry["F104"].severity,
+                      f"{given} holds no sitemap, feed or text sitemap that lists URLs: there is nothing to compare",
+                      given)
 
 
 def _pages_budget(pages: int | str | None) -> int | None:

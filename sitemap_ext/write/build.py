@@ -24,7 +24,7 @@ from .. import arguments
 from ..codes import REGISTRY
 from ..dates import now_argument
 from ..diagnostics import Collector, Where, unknown_keys
-from ..folder import damaged_message
+from ..folder import report_set_aside
 from ..limits import MAX_STORED_PER_CODE
 from ..model import Page as PageObject
 from ..model import Site as SiteObject
@@ -236,7 +236,7 @@ def _staging(path: str | SiteObject, out_dir: str, result: BuildResult) -> Stagi
         return None
     result.recovered = staging.recovered
     for path, aside, reason in staging.set_aside:  # (a damaged manifest or journal, set aside)
-        result.collector.report("F106", damaged_message(path, aside, reason), Where(path))
+        report_set_aside(result.collector, path, aside, reason)
     return staging
 
 
