@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..dates import default_clock, format_instant, now_argument, parse_now
-from ..diagnostics import Code, Collector, Diagnostic, Severity, Where
+from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..pool import default_jobs
 from ..read.http import FetchOptions
@@ -255,9 +255,3 @@ def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
         url, _, folder = pair.partition("=")
         out.append((url if url.endswith("/") else url + "/", folder))
     return tuple(sorted(out, key=lambda pair: len(pair[0]), reverse=True))
-
-
-CODES: tuple[Code, ...] = (
-    Code("F104", Severity.ERROR, "nothing-to-check",
-         "A check found no sitemap, feed or site description among its inputs.", unread=True),
-)
