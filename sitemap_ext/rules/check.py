@@ -110,8 +110,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
     API wires in: the judge imports no writer), and ``registry`` is every code
-    (``codes.REGISTRY``, wired in too: it gathers the codes of this module and of every
-    module the judge imports, so none of them imports it). For a ``diff``, the cluster index of
+    (``codes.REGISTRY``, wired in too, so a caller may hand its own). For a ``diff``, the cluster index of
     every entry read, each with its lastmod, is kept in ``result.index``, and every
     error is kept past ``max_per_code`` (which then bounds the warnings and infos)."""
     budget = _pages_budget(pages)

@@ -40,8 +40,7 @@ _STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
 
 @dataclass(frozen=True)
 class Options:
-    # Every code and its severity (codes.REGISTRY, which the check is given): this module
-    # is below the modules the registry gathers, so it takes it from the check.
+    # Every code and its severity (codes.REGISTRY, which the check is given and hands on).
     registry: dict[str, Code]
     now: float | None = None
     base_urls: tuple[tuple[str, str], ...] = ()  # (URL prefix, folder), longest first
