@@ -10,9 +10,9 @@ reported by exactly one module, and that every code a module reports is here.
 Codes are stable and never reused. The letter says where a finding comes from:
 F files and I/O, C the site description, S sources, U URLs, D values (dates,
 changefreq, priority), L language tags, H hreflang clusters, X sitemap XML being
-checked, R a live site fetched over HTTP, I images, V videos, N news, O output.
-Within a letter, codes are in the order of their numbers; the letters are in the
-order above (the catalogue's).
+checked, I images, V videos, N news, O output, R a live site fetched over HTTP.
+Rows are in the catalogue's order (specs/rules.md): by letter as above, then by
+number.
 
 Each row is ``(code, severity, name, stage, flags, summary)``:
 
@@ -233,32 +233,6 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("X117", "info", "file-same-as", STABLE, "",
      "A sitemap and its gzipped copy (sitemap.xml, sitemap.xml.gz) hold the same bytes: checked once."),
     ("X118", "error", "index-lists-itself", STABLE, "", "A sitemap index lists itself."),
-    # R: a live site, over HTTP
-    ("R101", "error", "fetch-failed", STABLE, "io",
-     "A sitemap, robots.txt or page cannot be fetched: no connection, no name, TLS, or no answer in time."),
-    ("R102", "error", "http-error", STABLE, "unread",
-     "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx)."),
-    ("R103", "warning", "sitemap-redirected", STABLE, "", "A sitemap URL redirects; list and submit its final URL."),
-    ("R104", "error", "redirect-loop", STABLE, "unread", "Redirects loop, or go on past five hops."),
-    ("R105", "warning", "sitemap-content-type", STABLE, "",
-     "A sitemap is served with a Content-Type that says neither XML, text nor gzip."),
-    ("R106", "error", "address-refused", STABLE, "io",
-     "A URL that resolves to a local-network address, or is no http(s) URL, is not fetched (--allow-private)."),
-    ("R107", "error", "url-disallowed", STABLE, "",
-     "A listed URL is one its host's robots.txt disallows for Googlebot."),
-    ("R108", "error", "no-sitemap-found", STABLE, "unread",
-     "A site names no sitemap in its robots.txt and has none at the usual locations."),
-    ("R109", "warning", "page-redirects", STABLE, "", "A listed URL or an alternate redirects; list the final URL."),
-    ("R110", "error", "listed-fetch-failed", STABLE, "unread",
-     "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer in"
-     " time."),
-    ("R111", "error", "indexnow-key-file", STABLE, "",
-     "The IndexNow key file at a host's root is missing or does not hold the key; nothing is sent for that host."),
-    ("R112", "error", "indexnow-refused", STABLE, "", "An IndexNow endpoint refused a submission (400, 403, 422)."),
-    ("R113", "error", "indexnow-unavailable", STABLE, "",
-     "An IndexNow endpoint cannot be reached, or answers 429 or 5xx after the retries."),
-    ("R114", "info", "indexnow-key-pending", STABLE, "",
-     "An IndexNow endpoint took URLs while it validates the key (202)."),
     # I: images
     ("I101", "error", "image-loc", STABLE, "", "An image without a loc (its URL)."),
     ("I102", "error", "image-too-many", STABLE, "", "More than 1,000 images on one page."),
@@ -324,4 +298,30 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("O108", "error", "state-other-site", STABLE, "", "A build state file was written for another site description."),
     ("O109", "info", "views-left-out", STABLE, "",
      "output.html is not set and a host's sitemaps list more than 50,000 URLs: their HTML views are not written."),
+    # R: a live site, over HTTP
+    ("R101", "error", "fetch-failed", STABLE, "io",
+     "A sitemap, robots.txt or page cannot be fetched: no connection, no name, TLS, or no answer in time."),
+    ("R102", "error", "http-error", STABLE, "unread",
+     "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx)."),
+    ("R103", "warning", "sitemap-redirected", STABLE, "", "A sitemap URL redirects; list and submit its final URL."),
+    ("R104", "error", "redirect-loop", STABLE, "unread", "Redirects loop, or go on past five hops."),
+    ("R105", "warning", "sitemap-content-type", STABLE, "",
+     "A sitemap is served with a Content-Type that says neither XML, text nor gzip."),
+    ("R106", "error", "address-refused", STABLE, "io",
+     "A URL that resolves to a local-network address, or is no http(s) URL, is not fetched (--allow-private)."),
+    ("R107", "error", "url-disallowed", STABLE, "",
+     "A listed URL is one its host's robots.txt disallows for Googlebot."),
+    ("R108", "error", "no-sitemap-found", STABLE, "unread",
+     "A site names no sitemap in its robots.txt and has none at the usual locations."),
+    ("R109", "warning", "page-redirects", STABLE, "", "A listed URL or an alternate redirects; list the final URL."),
+    ("R110", "error", "listed-fetch-failed", STABLE, "unread",
+     "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer in"
+     " time."),
+    ("R111", "error", "indexnow-key-file", STABLE, "",
+     "The IndexNow key file at a host's root is missing or does not hold the key; nothing is sent for that host."),
+    ("R112", "error", "indexnow-refused", STABLE, "", "An IndexNow endpoint refused a submission (400, 403, 422)."),
+    ("R113", "error", "indexnow-unavailable", STABLE, "",
+     "An IndexNow endpoint cannot be reached, or answers 429 or 5xx after the retries."),
+    ("R114", "info", "indexnow-key-pending", STABLE, "",
+     "An IndexNow endpoint took URLs while it validates the key (202)."),
 )

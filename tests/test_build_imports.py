@@ -26,7 +26,8 @@ MOST_LOADED = 85
 
 def _modules_after(code: str, cwd: Path) -> list[str]:
     done = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
-                          cwd=cwd, capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          cwd=cwd, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     return done.stdout.split()
 
 

@@ -2,13 +2,14 @@
 
 A code is *produced* wherever its string literal stands, except where it only names
 a code: a comparison (``code in ("U105", "U106")``, ``problem.code == "D106"``) and a
-collection of codes alone (a set of codes after which reading stops). So a report's first argument (``report("D104", ...)``), a
-later one (``OutputError(message, "O103")``), a keyword or a default (``code="V104"``),
-a finding tuple (``(place, "H101", message)``), a code chosen into a variable
-(``code = "V108" if ... else "V109"``) or a named constant (``LISTED_UNFETCHED =
-"R110"``) all count: a module that hands a code on makes the verdict. rules/__init__.py
-(the registry of rules) names the codes of every rule and code_table.py (the table of
-codes) lists them all: both are left out. Docstrings are never just a code.
+collection of codes alone (a set of codes after which reading stops). So a report's
+first argument (``report("D104", ...)``), a later one (``OutputError(message,
+"O103")``), a keyword or a default (``code="V104"``), a finding tuple (``(place,
+"H101", message)``), a code chosen into a variable (``code = "V108" if ... else
+"V109"``) or a named constant (``LISTED_UNFETCHED = "R110"``) all count: a module
+that hands a code on makes the verdict. rules/__init__.py (the registry of rules) names
+the codes of every rule and code_table.py (the table of codes) lists them all: both are
+left out. Docstrings are never just a code.
 
 Each code is listed once, in code_table.py, and declared nowhere else (no module has a
 ``CODES`` of its own, nor calls ``Code(...)`` with a code): every code there is produced
