@@ -184,16 +184,19 @@ class _Pattern:
 
     def matcher(self) -> Matcher | None:
         """The gate: None past ``MAX_PATTERN_QUANTIFIERS`` repetitions; re for a pattern
-        of one at most (it cannot backtrack: each length of its one run is tried once),
-        a ``TokenMatcher`` for more."""
+        of ``_RE_REPETITIONS`` at most, a ``TokenMatcher`` for more."""
         regex = "".join(self.parts)
         count = repetitions(regex)
         if count > MAX_PATTERN_QUANTIFIERS:
             return None
-        return re.compile(regex) if count <= _ONE else TokenMatcher(regex, tuple(self.tokens))
+        return re.compile(regex) if count <= _RE_REPETITIONS else TokenMatcher(regex, tuple(self.tokens))
 
 
-_ONE = 1
+# re for a pattern of at most this many repetitions: a fullmatch tries each length of its
+# one run once, each try checking the text after it (so linear in the text; times the
+# length of that text in all: 1.3 ms for '/*' and 1,000 characters on 2,000); and re is
+# 5 to 8 times quicker than a TokenMatcher for the common '/docs/*' or '/*.pdf'.
+_RE_REPETITIONS = 1
 _SPLAT = Run("\n", 0)  # .*
 
 
