@@ -5,6 +5,7 @@ once at its place, and any text gives findings, never a traceback."""
 from __future__ import annotations
 
 import json
+import re
 import tracemalloc
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from sitemap_ext import check
 from sitemap_ext.limits import MAX_LINKS_PER_URL, MAX_PATTERN_QUANTIFIERS
+from sitemap_ext.read.header_patterns import Run, Token, TokenMatcher
 from sitemap_ext.read.link_header import gather, read_links
 from sitemap_ext.read.static_headers import (
     HeadersFile,
@@ -265,3 +267,100 @@ def test_a_vercel_link_value_of_megabytes_is_read_to_its_limit_at_once(here: Pat
     read = found.rules[0].read
     assert read is not None and len(read.links) == 16_384 // len(link(f"{BASE}a", "en") + ", ")
     assert read.links[1][1:] == (1, first + len(json.dumps(link(f"{BASE}a", "en") + ", ")) - 2)  # (as JSON spells it)
+
+
+# --- patterns matched without backtracking --------------------------------------------------
+
+
+def regex_of(tokens: list[Token]) -> str:
+    """The regular expression a token list stands for, as the pattern makers write it."""
+    return "".join(re.escape(token) if isinstance(token, str) else
+                   ("." if token.stop == "\n" else f"[^{re.escape(token.stop)}]") + "*+"[token.least]
+                   for token in tokens)
+
+
+_TEXT_CHARS = "ab/.\n:é"
+_TOKENS = st.lists(st.text(_TEXT_CHARS, min_size=1, max_size=3)
+                   | st.builds(Run, st.sampled_from("\n/."), st.integers(0, 1)), max_size=7)
+
+
+@settings(max_examples=1_500, deadline=None)
+@given(tokens=_TOKENS, texts=st.lists(st.text(_TEXT_CHARS, max_size=10), min_size=1, max_size=8))
+def test_the_token_matcher_agrees_with_re_on_any_tokens(tokens: list[Token], texts: list[str]) -> None:
+    """Any number of runs (past the gate's three too), any of them next to another or to
+    text they could cross, on short texts (re backtracks on longer ones)."""
+    regex = regex_of(tokens)
+    matcher = TokenMatcher(regex, tuple(tokens))
+    for text in texts + [text.replace("\n", "") for text in texts]:
+        assert bool(matcher.fullmatch(text)) is bool(re.fullmatch(regex, text)), (regex, text)
+
+
+_PATTERN_PIECES = st.lists(st.sampled_from(["a", "b", "/", ".", "*", ":n", ":", "é", "ab", "\n", "(a|b)", ":m+",
+                                            ":m*", ":m?", "\\*"]), max_size=8).map("".join)
+
+
+@settings(max_examples=1_000, deadline=None)
+@given(pattern=_PATTERN_PIECES, kind=st.sampled_from(["_headers", "host", "vercel.json"]),
+       texts=st.lists(st.text(_TEXT_CHARS, max_size=10), min_size=1, max_size=6))
+def test_every_pattern_maker_matches_as_its_regular_expression(pattern: str, kind: str, texts: list[str]) -> None:
+    """A _headers path, a host and a vercel.json source each match exactly as the regular
+    expression they stand for (``.pattern``) does under re.fullmatch."""
+    make = {"_headers": netlify_matcher, "host": host_matcher, "vercel.json": vercel_matcher}[kind]
+    matcher = make(pattern if kind == "host" else "/" + pattern)
+    if matcher is None:
+        return
+    for text in texts + ["/" + text for text in texts]:
+        assert bool(matcher.fullmatch(text)) is bool(re.fullmatch(matcher.pattern, text)), (matcher.pattern, text)
+
+
+_LONG = [2_047, 4_000]  # (a built site's longest URL, and twice it)
+
+
+@pytest.mark.parametrize("size", _LONG)
+@pytest.mark.parametrize(("pattern", "ending", "matches"), [
+    ("/*a*a*ab", "a" * 3 + "ab", True), ("/*a*a*ab", "a" * 3 + "ac", False), ("/*a*a*ab", "b" * 3 + "ab", None),
+    ("/:x*a*ab", "a" * 3 + "ab", True), ("/*/*/*.html", "/a/b.html", True), ("/*/*/*.html", "/a/b.htm", False),
+    ("/:a/:b/*x", "/y/zx", True), ("/:a/:b/*x", "/y/z/x", True),
+])
+def test_three_repetitions_on_the_longest_paths_give_the_answer(size: int, pattern: str, ending: str,
+                                                               matches: bool | None) -> None:
+    """'/*a*a*ab' backtracked over every split of the path in three: 10 s on 2,047
+    characters, over a minute on 4,000 (re's cost grew with the cube of the length)."""
+    matcher = netlify_matcher(pattern)
+    assert matcher is not None and repetitions(matcher.pattern) == MAX_PATTERN_QUANTIFIERS
+    fill = "a" if matches is not None else "b"  # (None: too few 'a's anywhere)
+    path = "/" + (fill + "/") * ((size - len(ending)) // 4) + fill * ((size - len(ending)) // 2)
+    path = (path + fill * size)[:size - len(ending)] + ending
+    assert len(path) == size
+    assert bool(matcher.fullmatch(path)) is bool(matches)
+
+
+@pytest.mark.parametrize("size", _LONG)
+def test_three_repetitions_in_a_host_and_a_vercel_source_give_the_answer(size: int) -> None:
+    host = host_matcher("*a*a*a.pages.dev")
+    source = vercel_matcher("/:x*a:rest*")
+    assert host is not None and source is not None
+    assert host.fullmatch("a" * (size - 10) + ".pages.dev") and not host.fullmatch("a" * (size - 10) + ".pages.de")
+    assert not host.fullmatch("b" * (size - 10) + ".pages.dev")
+    assert source.fullmatch("/" + "a" * (size - 1)) and not source.fullmatch("/" + "b" * (size - 1))
+
+
+def test_a_hundred_hostile_rules_against_a_long_path_are_read(tmp_path: Path) -> None:
+    """The call a check makes for every file: each of 100 rules of three repetitions
+    matched to a path of 2,047 characters (before: 10 s a rule)."""
+    rules = ["/*a*a*ab", "/*a*a*ac", "/:x*a*ab", "/*/*/*b"] * 25
+    text = "".join(f"{rule}\n  Link: {link(f'/{number}', 'en')}\n" for number, rule in enumerate(rules))
+    (tmp_path / "_headers").write_text(text, encoding="utf-8")
+    found = read_headers_file(str(tmp_path / "_headers"), "_headers", "_headers", "e.com")
+    assert found.problems == [] and len(found.patterns) == 100
+    path = "/" + "a" * 2_044 + "ab"
+    reads = found.links_for((path,))
+    assert [rule.number % 4 for rule in found.rules if rule.used] == [0, 2] * 25 and len(reads) == 50
+
+
+@pytest.mark.parametrize(("pattern", "kind"), [("/*", re.Pattern), ("/docs/*", re.Pattern), ("/:lang", re.Pattern),
+                                               ("/:lang/*", TokenMatcher), ("/*/*/*", TokenMatcher)])
+def test_a_pattern_of_one_repetition_stays_with_re(pattern: str, kind: type) -> None:
+    """One run cannot backtrack more than once over the path (each of its lengths is tried
+    once), and re is several times quicker for the common '/docs/*'; two or more can."""
+    assert isinstance(netlify_matcher(pattern), kind)

@@ -44,14 +44,14 @@ from ..limits import (
 )
 from ..safeio import Refused, read_bounded
 from ..structured import Malformed, loads_json
-from .header_patterns import bounded_matcher, host_matcher, netlify_matcher, repetitions, vercel_matcher
+from .header_patterns import Matcher, bounded_matcher, host_matcher, netlify_matcher, repetitions, vercel_matcher
 from .link_header import Columns, ParsedLinks, Problem
 
 NETLIFY_FILE = "_headers"
 VERCEL_FILE = "vercel.json"
 HEADER_FILES = (NETLIFY_FILE, VERCEL_FILE)
 _NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: an RFC 9110 token
-_Make = Callable[[str], "re.Pattern[str] | None"]
+_Make = Callable[[str], "Matcher | None"]
 
 
 @dataclass(slots=True)
@@ -62,7 +62,7 @@ class HeaderRule:
     pattern: str
     line: int
     column: int
-    matcher: re.Pattern[str]
+    matcher: Matcher
     number: int = 0  # (its place among the file's rules)
     read: ParsedLinks | None = None
     used: bool = False  # whether it matched a file
