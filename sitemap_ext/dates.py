@@ -16,8 +16,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .diagnostics import Code, Severity
-
 _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
     r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?[ ]?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?)?)?"
@@ -241,12 +239,3 @@ def now_argument(value: object) -> str | None:
             raise ValueError(f"now={value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)")
         return value
     raise TypeError(f"now must be a datetime, a date or an ISO 8601 string, not {type(value).__name__}")
-
-
-CODES: tuple[Code, ...] = (
-    Code("D101", Severity.ERROR, "lastmod-invalid", "A lastmod is empty, not a W3C datetime, or not a real date."),
-    Code("D106", Severity.INFO, "lastmod-rewritten", "A lastmod was written in a form both W3C and the XSD accept."),
-    Code("D107", Severity.WARNING, "lastmod-no-zone", "A lastmod has a time but no zone; UTC is assumed."),
-    Code("D108", Severity.WARNING, "lastmod-not-xsd",
-         "A lastmod in a W3C form the sitemap XSD rejects (YYYY, YYYY-MM, hh:mm)."),
-)

@@ -1,7 +1,7 @@
 """Diagnostics as data, and the collector every stage reports into.
 
-A diagnostic has a stable code (declared as a ``Code`` in the module that reports
-it, gathered in ``codes.py``), a severity taken from the code's registry entry, a
+A diagnostic has a stable code (listed in ``code_table.py``, the registry in
+``codes.py``), a severity taken from the code's registry entry, a
 message saying what is wrong and how to fix it, and a location: file, line, column
 for descriptions and text input, the URL for sitemap input. Printing is the CLI's
 job; nothing here writes to a stream.
@@ -67,7 +67,8 @@ class Related:
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """A registry entry: one stable code, never reused for another meaning."""
+    """A registry entry: one stable code, never reused for another meaning (a row of
+    ``code_table.TABLE``, which says what each field means)."""
 
     code: str
     severity: Severity
@@ -80,6 +81,8 @@ class Code:
     # ``io``, such a finding is never recorded in a baseline nor hidden by one, and a
     # diff of a side that has one stops (exit 3).
     unread: bool = False
+    # "preview", "stable", "deprecated" or "removed" (code_table.STAGES).
+    stage: str = "stable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +330,3 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return found[0] if found else None
 
-
-CODES: tuple[Code, ...] = (
-    Code("C102", Severity.ERROR, "unknown-key", "A key the format does not define (often a misspelling)."),
-)

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from . import structured
-from .diagnostics import Code, Collector, Severity, Where
+from .diagnostics import Collector, Where
 from .safeio import Refused
 
 try:  # POSIX; elsewhere builds are not locked
@@ -213,11 +213,3 @@ def lock_folder(folder: str) -> int | None:
         raise FolderBusy(f"another sitemap-ext build or submission is using {folder}; run them one after "
                          "another") from None
     return descriptor
-
-
-CODES: tuple[Code, ...] = (
-    Code("F106", Severity.WARNING, "own-file-damaged",
-         "A file sitemap-ext keeps for itself (an output folder's manifest or journal, a --cache entry) is not JSON, "
-         "nests too deep or is too large; it is set aside and rebuilt."),
-    Code("F103", Severity.ERROR, "output-locked", "Another build is writing into the same output folder.", io=True),
-)

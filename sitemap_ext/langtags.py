@@ -19,8 +19,6 @@ from functools import lru_cache
 import langcodes
 from babel import Locale
 
-from .diagnostics import Code, Severity
-
 X_DEFAULT = "x-default"
 
 # ISO 3166-1 alpha-2 codes that appear in region lists but are not assigned country
@@ -281,25 +279,3 @@ def from_locale(name: str) -> str:
     underscores as hyphens, for the rules to judge as written."""
     tag = name.replace("_", "-")
     return judge(tag).canonical or tag
-
-
-CODES: tuple[Code, ...] = (
-    Code("L101", Severity.ERROR, "hreflang-underscore", "A hreflang value uses '_' where '-' belongs (en_US)."),
-    Code("L102", Severity.ERROR, "hreflang-region-invalid",
-         "A region that is not an ISO 3166-1 country (UK, EU, LA for Latin America)."),
-    Code("L103", Severity.ERROR, "hreflang-country-as-language",
-         "A country code written as the language (jp, gr, cn, dk, ua, cz, kr, vn)."),
-    Code("L104", Severity.ERROR, "hreflang-deprecated", "A withdrawn language code (iw, in, ji, jw, mo)."),
-    Code("L105", Severity.ERROR, "hreflang-region-only", "A region alone, with no language (us)."),
-    Code("L106", Severity.ERROR, "hreflang-reversed", "Region and language in the wrong order (us-en)."),
-    Code("L107", Severity.WARNING, "hreflang-un-m49", "A UN M.49 numeric region (es-419), which Google does not take."),
-    Code("L108", Severity.INFO, "hreflang-case", "A tag written in a non-canonical case (en-us for en-US)."),
-    Code("L109", Severity.WARNING, "hreflang-three-letter",
-         "A three-letter language code (fil); Google documents two-letter ones."),
-    Code("L110", Severity.ERROR, "hreflang-three-letter-has-two",
-         "A three-letter code where a two-letter one exists (deu for de)."),
-    Code("L111", Severity.ERROR, "hreflang-invalid",
-         "Not a language tag Google takes (unknown code, variants, private use)."),
-    Code("L112", Severity.WARNING, "hreflang-sami-or-swedish",
-         "'se' is Northern Sami; Swedish is 'sv' (se is Sweden's country code)."),
-)

@@ -31,7 +31,6 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import quote
 
-from .diagnostics import Code, Severity
 from .folder import FolderBusy
 from .limits import STATE_BUSY_SECONDS
 
@@ -307,11 +306,5 @@ def _row(found: tuple[object, ...], path: str) -> Row:
     return Row._make(found)
 
 
-CODES: tuple[Code, ...] = (
-    Code("F105", Severity.ERROR, "state-unreadable",
-         "A build state file cannot be used: not SQLite, damaged, or not a sitemap-ext state.", io=True),
-    Code("O108", Severity.ERROR, "state-other-site", "A build state file was written for another site description."),
-)
-
-__all__ = ["CODES", "FORMAT", "Row", "State", "StateError", "VERSION", "connect", "failure", "locked", "missing",
+__all__ = ["FORMAT", "Row", "State", "StateError", "VERSION", "connect", "failure", "locked", "missing",
            "read_meta"]

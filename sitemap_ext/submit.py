@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from .diagnostics import Code, Collector, Severity, Where
+from .diagnostics import Collector, Where
 from .folder import FolderBusy, lock_folder
 from .limits import MAX_BYTES_PER_FILE
 from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
@@ -351,15 +351,5 @@ def key_problem(key: object) -> str | None:
     return None
 
 
-CODES: tuple[Code, ...] = (
-    Code("R111", Severity.ERROR, "indexnow-key-file",
-         "The IndexNow key file at a host's root is missing or does not hold the key; nothing is sent for that host."),
-    Code("R112", Severity.ERROR, "indexnow-refused", "An IndexNow endpoint refused a submission (400, 403, 422)."),
-    Code("R113", Severity.ERROR, "indexnow-unavailable",
-         "An IndexNow endpoint cannot be reached, or answers 429 or 5xx after the retries."),
-    Code("R114", Severity.INFO, "indexnow-key-pending",
-         "An IndexNow endpoint took URLs while it validates the key (202)."),
-)
-
-__all__ = ["CODES", "DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_file",
+__all__ = ["DEFAULT_ENDPOINT", "MAX_BATCH", "SubmitProgress", "SubmitResult", "batches", "key_file",
            "key_location_problem", "key_problem", "submit_state"]

@@ -14,7 +14,6 @@ from functools import lru_cache
 from hashlib import blake2b
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
-from .diagnostics import Code, Severity
 from .limits import MAX_URL_CHARS
 
 # Already in the form we write: ASCII, lower-case scheme and host, no port (ports
@@ -75,8 +74,6 @@ def is_clean(url: str) -> bool:
     return len(url) <= MAX_URL_CHARS and \
         (_PLAIN.fullmatch(url) is not None or ("%" in url and _CLEAN.fullmatch(url) is not None)) \
         and "&amp;" not in url
-
-
 
 
 def is_clean_path(path: str) -> bool:
@@ -192,8 +189,6 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
     return out, tuple(problems)
 
 
-
-
 # --- identity: when two spellings are one URL -------------------------------------------
 
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -293,15 +288,3 @@ def resolve_http(reference: str, base: str | None) -> str | None:
     except ValueError:
         return None
     return target if target.lower().startswith(("http://", "https://")) else None
-
-
-CODES: tuple[Code, ...] = (
-    Code("U101", Severity.ERROR, "url-relative", "A URL is relative where an absolute one is required."),
-    Code("U102", Severity.ERROR, "url-scheme", "A URL's scheme is not http or https."),
-    Code("U103", Severity.ERROR, "url-too-long", "A URL has 2,048 characters or more once encoded."),
-    Code("U105", Severity.WARNING, "url-whitespace",
-         "A URL contains whitespace inside it; it is percent-encoded (whitespace around it is U115)."),
-    Code("U106", Severity.WARNING, "url-pre-escaped", "A URL contains '&amp;': it was XML-escaped already."),
-    Code("U109", Severity.ERROR, "url-malformed", "A URL cannot be parsed (no host, bad port, bad characters)."),
-    Code("U110", Severity.WARNING, "url-fragment", "A URL has a #fragment; search engines drop it."),
-)

@@ -1,10 +1,12 @@
-"""specs/rules.md and the code registry list the same codes with the same severities."""
+"""specs/rules.md and the table of codes list the same codes, in the same order, with
+the same severities and names."""
 
 from __future__ import annotations
 
 import re
 
-from sitemap_ext.codes import REGISTRY
+from sitemap_ext.code_table import REMOVED, STAGES, TABLE
+from sitemap_ext.codes import ALL, REGISTRY
 
 from .conftest import ROOT
 
@@ -16,6 +18,21 @@ def test_catalogue_matches_registry() -> None:
     documented = {code: (severity, name) for code, severity, name in ROW.findall(text)}
     registered = {c.code: (c.severity.value, c.name) for c in REGISTRY.values()}
     assert documented == registered
+
+
+def test_the_table_is_in_the_catalogues_order() -> None:
+    """A new code goes after the last of its letter, in the table as in the catalogue."""
+    text = (ROOT / "specs" / "rules.md").read_text(encoding="utf-8")
+    assert [code for code, _, _ in ROW.findall(text)] == list(REGISTRY)
+
+
+def test_every_row_of_the_table_is_an_entry_and_removed_codes_are_not_reported() -> None:
+    assert [row[0] for row in TABLE] == list(ALL)
+    for code, severity, name, stage, flags, summary in TABLE:
+        entry = ALL[code]
+        assert (entry.severity.value, entry.name, entry.stage, entry.summary) == (severity, name, stage, summary)
+        assert (entry.io, entry.unread) == ("io" in flags.split(), "unread" in flags.split())
+        assert stage in STAGES and (code in REGISTRY) == (stage != REMOVED)
 
 
 def test_codes_are_well_formed() -> None:

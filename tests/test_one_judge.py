@@ -1,18 +1,20 @@
 """One judge: every diagnostic code is produced by exactly one module.
 
 A code is *produced* wherever its string literal stands, except where it only names
-a code: a declaration (``Code("D104", ...)``), a comparison (``code in ("U105",
-"U106")``, ``problem.code == "D106"``) and a collection of codes alone (a set of codes
-after which reading stops). So a report's first argument (``report("D104", ...)``), a
-later one (``OutputError(message, "O103")``), a keyword or a default (``code="V104"``),
-a finding tuple (``(place, "H101", message)``), a code chosen into a variable
-(``code = "V108" if ... else "V109"``) or a named constant (``LISTED_UNFETCHED =
-"R110"``) all count: a module that hands a code on makes the verdict. rules/__init__.py
-(the registry of rules) names the codes of every rule and is left out; docstrings are
-never just a code.
+a code: a comparison (``code in ("U105", "U106")``, ``problem.code == "D106"``) and a
+collection of codes alone (a set of codes after which reading stops). So a report's
+first argument (``report("D104", ...)``), a later one (``OutputError(message,
+"O103")``), a keyword or a default (``code="V104"``), a finding tuple (``(place,
+"H101", message)``), a code chosen into a variable (``code = "V108" if ... else
+"V109"``) or a named constant (``LISTED_UNFETCHED = "R110"``) all count: a module
+that hands a code on makes the verdict. rules/__init__.py (the registry of rules) names
+the codes of every rule and code_table.py (the table of codes) lists them all: both are
+left out. Docstrings are never just a code.
 
-Each code is declared (``Code(code, severity, name, summary)``) in the ``CODES`` at the
-end of the module that produces it, and nowhere else; codes.py gathers them.
+Each code is listed once, in code_table.py, and declared nowhere else (no module has a
+``CODES`` of its own, nor calls ``Code(...)`` with a code): every code there is produced
+by exactly one module, unless the table says it was removed (then by none), and every
+code a module produces is there.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from sitemap_ext.code_table import REMOVED, TABLE
 from sitemap_ext.codes import REGISTRY
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sitemap_ext"
 CODE = re.compile(r"^[A-Z]\d{3}$")
-CATALOGUES = {"rules/__init__.py"}
+TABLE_MODULE = "code_table.py"
+CATALOGUES = {"rules/__init__.py", TABLE_MODULE}
 
 # Codes still produced in more than one module (32 before 0.4's one judge; 5 more were
 # found when the scan came to see keywords, defaults and later arguments). This set may
@@ -38,17 +42,11 @@ def _is_code(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(CODE.match(node.value))
 
 
-def _is_declaration(node: ast.Call) -> bool:
-    return isinstance(node.func, ast.Name) and node.func.id == "Code"
-
-
 def _references(tree: ast.AST) -> set[int]:
     """The code literals (by id) that only name a code: see the module's docstring."""
     found: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _is_declaration(node) and node.args:
-            found.add(id(node.args[0]))
-        elif isinstance(node, ast.Compare):
+        if isinstance(node, ast.Compare):
             found.update(id(sub) for part in (node.left, *node.comparators) for sub in ast.walk(part))
         elif isinstance(node, (ast.Tuple, ast.Set, ast.List)) and node.elts and all(map(_is_code, node.elts)):
             found.update(id(element) for element in node.elts)
@@ -76,20 +74,24 @@ def producers() -> dict[str, set[str]]:
 def test_the_scan_sees_every_way_of_handing_a_code_on_and_not_references() -> None:
     tree = ast.parse('report("D104", "m", at)\nfindings.append((place, "H101", f"x", None))\n'
                      'STOP = frozenset(("F101", "X101"))\nif code in ("U105", "U106"): pass\n'
-                     'x = problem.code == "D106"\nCODES = (Code("D105", Severity.ERROR, "n", "s"),)\n'
+                     'x = problem.code == "D106"\n'
                      'raise OutputError(message, "O103")\ntext(raw, ctx, code="V104")\n'
                      'def read(path, code="F105"): pass\ncode = "V108" if one else "V109"\nLISTED = "R110"\n')
     assert produced(tree) == {"D104", "H101", "O103", "V104", "F105", "V108", "V109", "R110"}
 
 
-def test_every_produced_code_is_in_the_catalogue() -> None:
-    assert set(producers()) <= set(REGISTRY)
+def test_every_produced_code_is_in_the_table() -> None:
+    assert sorted(set(producers()) - set(REGISTRY)) == []
 
 
-def test_every_code_is_produced_by_exactly_one_module() -> None:
-    twice = {code: sorted(modules) for code, modules in producers().items() if len(modules) > 1}
+def test_every_code_in_the_table_is_produced_by_exactly_one_module() -> None:
+    by_code = producers()
+    twice = {code: sorted(modules) for code, modules in by_code.items() if len(modules) > 1}
     assert {code: modules for code, modules in twice.items() if code not in NOT_YET_ONE} == {}
     assert sorted(NOT_YET_ONE - set(twice)) == [], "fixed: take these out of NOT_YET_ONE"
+    assert sorted(set(REGISTRY) - set(by_code)) == [], "listed in the table, and produced nowhere"
+    removed = {row[0] for row in TABLE if row[3] == REMOVED}
+    assert sorted(removed & set(by_code)) == [], "removed: no module may report it again"
 
 
 def test_the_build_judges_nothing_itself() -> None:
@@ -103,32 +105,38 @@ def test_the_build_judges_nothing_itself() -> None:
         assert mine & rules == set(), name
 
 
-def producer_of() -> dict[str, str]:
-    """code -> the one module that produces it."""
-    return {code: min(modules) for code, modules in producers().items()}
+def declarations(tree: ast.AST) -> list[str]:
+    """What in a module declares codes of its own: a ``CODES`` assigned, a ``Code(...)``
+    made with a code literal (the registry makes its entries from the table's rows)."""
+    found: list[str] = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        found += [f"CODES at line {node.lineno}" for target in targets
+                  if isinstance(target, ast.Name) and target.id == "CODES"]
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and \
+                getattr(node.func, "id", getattr(node.func, "attr", "")) == "Code" and \
+                any(map(_is_code, [*node.args, *(keyword.value for keyword in node.keywords)])):
+            found.append(f"Code(...) at line {node.lineno}")
+    return found
 
 
-def declared() -> dict[str, list[str]]:
-    """code -> the modules whose ``CODES`` declare it (paths relative to the package)."""
-    by_code: dict[str, list[str]] = defaultdict(list)
+def test_the_scan_of_declarations_sees_both_forms() -> None:
+    tree = ast.parse('CODES: tuple[Code, ...] = (Code("D105", Severity.ERROR, "n", "s"),)\n'
+                     'x = diagnostics.Code(code="X101")\nentry = Code(code, Severity(severity), name, summary)\n')
+    assert sorted(declarations(tree)) == ["CODES at line 1", "Code(...) at line 1", "Code(...) at line 2"]
+
+
+def test_no_module_but_the_table_declares_codes() -> None:
+    found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = path.relative_to(PACKAGE).as_posix()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-                if isinstance(node, ast.AnnAssign) and node.value is not None else []
-            if any(isinstance(target, ast.Name) and target.id == "CODES" for target in targets):
-                for call in ast.walk(node.value):  # type: ignore[attr-defined]
-                    if isinstance(call, ast.Call) and _is_declaration(call) and _is_code(call.args[0]):
-                        by_code[call.args[0].value].append(name)  # type: ignore[attr-defined]
-    return by_code
+        if name != TABLE_MODULE and (mine := declarations(ast.parse(path.read_text(encoding="utf-8")))):
+            found[name] = mine
+    assert found == {}
 
 
-def test_every_code_is_declared_once_in_the_module_that_produces_it() -> None:
-    places = declared()
-    assert {code: modules for code, modules in places.items() if len(modules) > 1} == {}
-    assert {code: modules[0] for code, modules in places.items()} == producer_of()
-
-
-def test_the_registry_gathers_every_declaration_and_nothing_else() -> None:
-    assert sorted(REGISTRY) == sorted(declared())
-    assert sorted(set(REGISTRY) - set(producer_of())) == [], "declared, and produced nowhere"
+def test_the_registry_is_the_table() -> None:
+    listed = [row[0] for row in TABLE]
+    assert len(listed) == len(set(listed)), "a code listed twice"
+    assert list(REGISTRY) == [code for code, _, _, stage, _, _ in TABLE if stage != REMOVED]

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..limits import MAX_IMAGES_PER_URL
 from ..read.description_findings import wrong_shape
 from ..urls import is_clean, origin_text
@@ -116,12 +115,3 @@ def render(images: tuple[Image, ...]) -> str:
             out.append("<image:image>" + "".join(f"<image:{n}>{escape(v)}</image:{n}>" for n, v in fields(image))
                        + "</image:image>")
     return "".join(out)
-
-
-CODES: tuple[Code, ...] = (
-    Code("I101", Severity.ERROR, "image-loc", "An image without a loc (its URL)."),
-    Code("I102", Severity.ERROR, "image-too-many", "More than 1,000 images on one page."),
-    Code("I103", Severity.WARNING, "image-deprecated",
-         "caption, title, geo_location or license: ignored by Google since 2022."),
-    Code("I104", Severity.INFO, "image-other-host", "An image on another host than its page (a CDN): allowed."),
-)

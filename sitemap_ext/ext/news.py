@@ -14,7 +14,6 @@ from typing import Any
 
 from .. import langtags
 from ..dates import Lastmod, format_instant
-from ..diagnostics import Code, Severity
 from ..limits import MAX_NEWS_STOCK_TICKERS, NEWS_MAX_AGE_HOURS
 from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape
@@ -165,18 +164,3 @@ def render(article: News) -> str:
 
 # The XSD's order of a <news:news>'s children.
 ORDER = ("publication", "access", "genres", "publication_date", "title", "keywords", "stock_tickers")
-
-
-CODES: tuple[Code, ...] = (
-    Code("N101", Severity.ERROR, "news-field-missing",
-         "News without publication name, language, publication_date or title."),
-    Code("N102", Severity.ERROR, "news-language",
-         "A news language that is not ISO 639 in lower case (or zh-cn, zh-tw)."),
-    Code("N103", Severity.ERROR, "news-date", "A news publication_date that is not a W3C date."),
-    Code("N104", Severity.WARNING, "news-old",
-         "An article published more than 48 hours before the build or check time."),
-    Code("N105", Severity.WARNING, "news-future", "An article published after the build or check time."),
-    Code("N107", Severity.WARNING, "news-undocumented",
-         "keywords, stock_tickers, genres or access: no longer documented by Google."),
-    Code("N108", Severity.ERROR, "news-twice", "More than one news:news in one <url>."),
-)

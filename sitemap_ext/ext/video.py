@@ -14,7 +14,6 @@ from typing import Any
 
 from .. import langtags, limits
 from ..dates import Lastmod
-from ..diagnostics import Code, Severity
 from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape
 from .media import MediaContext, date, integer, text, unknown_keys, yes_no
@@ -362,35 +361,8 @@ def render(videos: tuple[Video, ...]) -> str:
     return "".join(out)
 
 
-
 # The XSD's order of a <video:video>'s children (strict).
 ORDER = ("thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration", "expiration_date",
          "rating", "content_segment_loc", "view_count", "publication_date", "tag", "category", "family_friendly",
          "restriction", "gallery_loc", "price", "requires_subscription", "uploader", "tvshow", "platform", "live",
          "id")
-
-
-CODES: tuple[Code, ...] = (
-    Code("V101", Severity.ERROR, "video-field-missing", "A video without thumbnail_loc, title or description."),
-    Code("V102", Severity.ERROR, "video-no-media", "A video with neither content_loc nor player_loc."),
-    Code("V103", Severity.ERROR, "video-loc-is-page", "content_loc or player_loc is the page's own URL."),
-    Code("V104", Severity.ERROR, "video-description-long", "A video description over 2,048 characters."),
-    Code("V105", Severity.ERROR, "video-title-long", "A video title over 100 characters (the XSD's limit)."),
-    Code("V106", Severity.ERROR, "video-duration",
-         "A duration that is not a whole number of seconds from 1 to 28,800."),
-    Code("V107", Severity.ERROR, "video-rating", "A rating outside 0.0 to 5.0."),
-    Code("V108", Severity.ERROR, "video-restriction",
-         "A restriction that is not allow|deny with upper-case ISO 3166 codes, or more than one."),
-    Code("V109", Severity.ERROR, "video-platform",
-         "A platform that is not allow|deny with web, mobile, tv, or more than one."),
-    Code("V110", Severity.ERROR, "video-yes-no",
-         "family_friendly, requires_subscription or live that is not yes or no."),
-    Code("V111", Severity.ERROR, "video-uploader",
-         "An uploader over 255 characters, or its info URL off the page's domain."),
-    Code("V112", Severity.ERROR, "video-tags", "More than 32 tags on one video."),
-    Code("V113", Severity.ERROR, "video-date", "An expiration_date or publication_date that is not a W3C date."),
-    Code("V114", Severity.WARNING, "video-expired", "A video whose expiration_date has passed."),
-    Code("V115", Severity.WARNING, "video-deprecated",
-         "category, gallery_loc, price, tvshow or player_loc attributes: ignored since 2022."),
-    Code("V117", Severity.ERROR, "video-view-count", "A view_count that is not a whole number of at least 0."),
-)

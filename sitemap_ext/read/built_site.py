@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..rules.cluster_findings import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
 from ..rules.files import head_unread, name_not_utf8
 from ..rules.hreflang import code_twice, no_self
@@ -359,10 +359,4 @@ def _git_times(source: BuiltSite, collector: Collector) -> dict[str, str] | None
     return times
 
 
-CODES: tuple[Code, ...] = (
-    Code("S110", Severity.WARNING, "site-git-unavailable",
-         "lastmod from git was asked for a built site whose folder is in no git repository (or git is missing); its "
-         "pages get no lastmod from git."),
-)
-
-__all__ = ["CODES", "BODY_LIMIT", "pages"]
+__all__ = ["BODY_LIMIT", "pages"]

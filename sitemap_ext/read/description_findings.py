@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..diagnostics import Code, Severity
-
 Report = Callable[..., Any]
 
 
@@ -46,15 +44,3 @@ def mixed_forms(report: Report, message: str, where: Any, **extra: Any) -> None:
 def out_of_range(report: Report, message: str, where: Any, **extra: Any) -> None:
     """C109: a value of the right type outside the values allowed."""
     report("C109", message, where, **extra)
-
-
-CODES: tuple[Code, ...] = (
-    Code("C101", Severity.ERROR, "yaml-syntax", "The YAML is malformed.", unread=True),
-    Code("C103", Severity.ERROR, "wrong-type", "A value of the wrong type (a list where a mapping belongs, say)."),
-    Code("C104", Severity.ERROR, "missing-key", "A required key is missing."),
-    Code("C107", Severity.ERROR, "duplicate-key",
-         "A mapping names the same key twice; YAML would silently keep the last."),
-    Code("C109", Severity.ERROR, "bad-setting", "A setting is out of its allowed range."),
-    Code("C111", Severity.ERROR, "conflicting-keys",
-         "A page gives keys that exclude each other (loc with path or urls)."),
-)

@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from .._version import __version__
-from ..diagnostics import Code, Severity
 from ..limits import MAX_BYTES_PER_FILE
 from .html import HEAD_END
 from .http_cache import Cache, Kept
@@ -59,7 +58,7 @@ if TYPE_CHECKING:  # (an optional dependency, imported when a live check starts:
     import httpx as httpx_types
 
 __all__ = [
-    "CODES", "USER_AGENT", "Fetched", "FetchOptions", "Fetcher", "LiveUnavailable", "Refusal", "client_module",
+    "USER_AGENT", "Fetched", "FetchOptions", "Fetcher", "LiveUnavailable", "Refusal", "client_module",
     "guard", "is_public", "public_addresses", "refused", "retry_after", "seconds",
 ]
 
@@ -362,14 +361,3 @@ def retry_after(value: str | None, attempt: int, cap: float) -> float:
 def _reason(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text.splitlines()[0][:200]
-
-
-CODES: tuple[Code, ...] = (
-    Code("R101", Severity.ERROR, "fetch-failed",
-         "A sitemap, robots.txt or page cannot be fetched: no connection, no name, TLS, or no answer "
-         "in time.", io=True),
-    Code("R104", Severity.ERROR, "redirect-loop", "Redirects loop, or go on past five hops.", unread=True),
-    Code("R106", Severity.ERROR, "address-refused",
-         "A URL that resolves to a local-network address, or is no http(s) URL, is not fetched "
-         "(--allow-private).", io=True),
-)

@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..diagnostics import Code, Severity
 from ..limits import MAX_LINK_HEADER_BYTES, MAX_LINKS_PER_URL
 from ..urls import resolve_http
 from .record import Link, UrlEntry, Value
@@ -262,12 +261,4 @@ def _next_link(value: str, at: int) -> int:
     return end
 
 
-CODES: tuple[Code, ...] = (
-    Code("H118", Severity.ERROR, "link-header-malformed",
-         "A Link header (RFC 8288) that cannot be parsed: a link without <target>, an unterminated quoted string; "
-         "the rest of that value is not read."),
-    Code("H119", Severity.ERROR, "link-header-too-large",
-         "A Link header over 16 KiB, or more than 1,000 links for one URL: read up to that limit only."),
-)
-
-__all__ = ["CODES", "Columns", "HeaderLinks", "Parsed", "ParsedLinks", "Problem", "gather", "read_links"]
+__all__ = ["Columns", "HeaderLinks", "Parsed", "ParsedLinks", "Problem", "gather", "read_links"]

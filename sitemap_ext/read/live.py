@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..folder import report_cache_removed
 from ..urls import origin_text
 from .html import HEAD_LIMIT
@@ -333,17 +333,4 @@ def sitemap_lines(text: str) -> list[tuple[str, int]]:
     return found
 
 
-CODES: tuple[Code, ...] = (
-    Code("R102", Severity.ERROR, "http-error",
-         "A sitemap or robots.txt answers with an HTTP error status (403, 404, 410, 429, 5xx).", unread=True),
-    Code("R103", Severity.WARNING, "sitemap-redirected", "A sitemap URL redirects; list and submit its final URL."),
-    Code("R105", Severity.WARNING, "sitemap-content-type",
-         "A sitemap is served with a Content-Type that says neither XML, text nor gzip."),
-    Code("R108", Severity.ERROR, "no-sitemap-found",
-         "A site names no sitemap in its robots.txt and has none at the usual locations.", unread=True),
-    Code("R110", Severity.ERROR, "listed-fetch-failed",
-         "A sitemap or page the site lists (robots.txt, an index, --pages) cannot be fetched: no connection, no answer"
-         " in time.", unread=True),
-)
-
-__all__ = ["CODES", "Input", "Remote", "Robots", "is_url", "sitemap_lines"]
+__all__ = ["Input", "Remote", "Robots", "is_url", "sitemap_lines"]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..dates import CONTENT, DateCache, Lastmod, from_python
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..rules.locs import out_of_folder
 from ..rules.values import format_priority, judge_changefreq, judge_priority
@@ -236,9 +236,3 @@ def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
     return f"{type(value).__name__} {value!r}"
-
-
-CODES: tuple[Code, ...] = (
-    Code("C113", Severity.ERROR, "page-other-host",
-         "A page's URL is on no host of the site description, so it cannot be written (it was U107 before 0.2)."),
-)

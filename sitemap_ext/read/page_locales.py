@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import langtags
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..limits import MAX_URL_CHARS
 from ..rules.hreflang import may_share, url_twice
 from ..urls import is_clean_path, normalise
@@ -235,8 +235,3 @@ def path_under(base: str, path: Any) -> Any:
 
 def _under_root(root: str, url: str) -> str:
     return root + url.lstrip("/") if url.startswith("/") and not url.startswith("//") else url
-
-
-CODES: tuple[Code, ...] = (
-    Code("C112", Severity.ERROR, "unknown-locale", "A page names a locale that locales: does not define."),
-)

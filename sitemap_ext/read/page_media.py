@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..ext import image as image_ext
 from ..ext import news as news_ext
 from ..ext import video as video_ext
@@ -98,9 +98,3 @@ class MediaNormaliser(FieldNormaliser):
 def _path(key: str, field: Field) -> tuple[str | int, ...]:
     """Where a media field was written: the page's key, then the field's own path."""
     return (key,) + (field if isinstance(field, tuple) else (field,) if field is not None else ())
-
-
-CODES: tuple[Code, ...] = (
-    Code("N110", Severity.INFO, "news-left-out",
-         "An article older than 48 hours left out of the news sitemap (drop_old_news)."),
-)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..diagnostics import Code, Collector, Severity
+from ..diagnostics import Collector
 from ..folder import RESERVED_PREFIX, STATE, XSL_FILE, reserved_name, safe_relative_name
 from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
 from ..urls import normalise
@@ -197,8 +197,3 @@ def _file_name_problem(key: str, name: str) -> str | None:
     if key == "index_file" and "{" in name:
         return "takes no placeholders"
     return None
-
-
-CODES: tuple[Code, ...] = (
-    Code("C108", Severity.ERROR, "bad-output-name", "An output file name escapes the output folder or lacks {n}."),
-)

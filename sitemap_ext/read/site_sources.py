@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..safeio import inside, regular_file
 from ..urls import normalise
 from .description_file import TypedDoc, display_name
@@ -189,13 +189,3 @@ def _lastmod_place(item: Any) -> tuple[str, ...] | None:
         if text.startswith("time" + mark) and len(text) > 5 and " " not in text:
             return ("time", kind, text[5:])
     return None
-
-
-CODES: tuple[Code, ...] = (
-    Code("S107", Severity.ERROR, "source-format-unknown", "A source's format cannot be told from its name."),
-    Code("C114", Severity.ERROR, "include-outside",
-         "An include, or output.state, lies outside the site description's folder (and the folders --allow-read "
-         "names)."),
-    Code("S108", Severity.ERROR, "source-outside",
-         "A source lies outside the site description's folder (and the folders --allow-read names)."),
-)

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import dates, langtags
-from ..diagnostics import NOWHERE, Code, Collector, Diagnostic, Severity, Where
+from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
 from ..urls import normalise, origin_of
@@ -393,10 +393,3 @@ def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | 
     ``pages``: an iterable of pages, read as the site is built (a ``PageStream``)."""
     doc = Doc(file=OBJECTS, data=dict(data))
     return _Loader(collector, None, ()).load_doc(doc, os.path.join(os.getcwd(), OBJECTS), now, pages)
-
-
-CODES: tuple[Code, ...] = (
-    Code("C106", Severity.ERROR, "include-failed", "An included file is missing, unreadable or includes itself.",
-         unread=True),
-    Code("C115", Severity.WARNING, "include-repeated", "A file is included more than once; it is read once."),
-)

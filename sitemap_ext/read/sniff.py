@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..diagnostics import Code, Severity
 from ..limits import MAX_BYTES_PER_FILE
 from ..safeio import Refused, open_regular
 
@@ -249,12 +248,3 @@ def sniff_open(path: str) -> Opened | None:
         raw.close()
         return None
     return Opened(kind_of(first[:_PEEK]), raw, first)
-
-
-CODES: tuple[Code, ...] = (
-    Code("F101", Severity.ERROR, "input-unreadable", "An input file or folder cannot be read.", io=True),
-    Code("X103", Severity.ERROR, "xml-encoding", "The file is not UTF-8.", unread=True),
-    Code("X109", Severity.ERROR, "file-too-large", "A file over 52,428,800 bytes uncompressed; reading stops there.",
-         unread=True),
-    Code("X114", Severity.ERROR, "gzip-invalid", "A .gz file that is not valid gzip, or is truncated.", unread=True),
-)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..limits import MAX_SOURCE_LINE
 from ..safeio import Refused, open_regular
 from ..structured import Malformed, loads_json
@@ -332,15 +332,3 @@ def _lone_surrogate(obj: Any) -> bool:
     except UnicodeEncodeError:
         return True
     return False
-
-
-CODES: tuple[Code, ...] = (
-    Code("S101", Severity.ERROR, "source-missing", "A source file is missing or unreadable.", unread=True),
-    Code("S102", Severity.ERROR, "csv-row-invalid", "A CSV row has more fields than the header."),
-    Code("S103", Severity.ERROR, "jsonl-line-invalid", "A JSON Lines line is not a JSON object."),
-    Code("S104", Severity.WARNING, "source-column-unknown",
-         "A source column the format does not define; it is ignored."),
-    Code("S105", Severity.ERROR, "source-no-url", "A source has no column that gives the page's URL."),
-    Code("S106", Severity.ERROR, "source-encoding", "A source is not valid UTF-8.", unread=True),
-    Code("S109", Severity.ERROR, "source-line-long", "A source line longer than 1 MiB; it is skipped."),
-)

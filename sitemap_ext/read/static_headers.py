@@ -35,7 +35,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..diagnostics import Code, Severity
 from ..limits import (
     MAX_HEADERS_FILE_BYTES,
     MAX_LINK_HEADER_BYTES,
@@ -229,7 +228,6 @@ def _not_run(what: str) -> str:
             "run for ever is not run; its headers are not read")
 
 
-
 def _vercel(text: str, found: HeadersFile) -> None:
     try:
         document = loads_json(text)  # (bounded in depth: json recurses once a level)
@@ -340,11 +338,5 @@ def _escape_length(text: str, at: int) -> int:
     return 12 if "d800" <= high <= "dbff" and text[at + 6:at + 8] == "\\u" else 6
 
 
-CODES: tuple[Code, ...] = (
-    Code("H121", Severity.ERROR, "headers-file-invalid",
-         "A _headers line that is neither a path pattern nor a 'Name: value' header under one, or a vercel.json "
-         "whose headers are not of the documented shape; that rule is not read."),
-)
-
-__all__ = ["CODES", "HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "bounded_matcher",
+__all__ = ["HEADER_FILES", "NETLIFY_FILE", "VERCEL_FILE", "HeaderRule", "HeadersFile", "bounded_matcher",
            "host_matcher", "netlify_matcher", "read_headers_file", "repetitions", "vercel_matcher"]

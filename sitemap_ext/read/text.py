@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..diagnostics import Code, Severity
 from .record import FileFacts, UrlEntry, Value
 from .sniff import Report, not_utf8
 
@@ -83,8 +82,3 @@ def _line(raw: bytes, number: int, report: Report) -> Iterator[UrlEntry]:
         report("X113", "a text sitemap line holds one URL and nothing else", number)
         return
     yield UrlEntry(number, (Value(text, number),), source="line")
-
-
-CODES: tuple[Code, ...] = (
-    Code("X113", Severity.ERROR, "text-line-invalid", "A text sitemap line that is not one absolute URL."),
-)

@@ -25,7 +25,6 @@ from typing import cast
 
 from lxml import etree
 
-from ..diagnostics import Code, Severity
 from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import element_fields, local_name
 from ..lxml_types import Element
@@ -405,14 +404,3 @@ def _encoding_ok(prolog: bytes, report: Report) -> bool:
     if match and match.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
         report(*not_utf8(f"the file declares encoding {match.group(1).decode()}; sitemaps must be UTF-8"), 1)
     return True
-
-
-CODES: tuple[Code, ...] = (
-    Code("X101", Severity.ERROR, "xml-malformed", "The file is not well-formed XML (or is truncated).",
-         unread=True),
-    Code("X102", Severity.ERROR, "xml-doctype",
-         "The file has a DOCTYPE or entity declarations; they are refused unread.", unread=True),
-    Code("X104", Severity.ERROR, "xml-root",
-         "The root element is neither urlset nor sitemapindex of the sitemaps.org 0.9 namespace.", unread=True),
-    Code("X105", Severity.ERROR, "xml-namespace", "A namespace URI is misspelt (https for http, a trailing slash)."),
-)

@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..limits import MAX_YAML_NODES
 from .description_findings import given_twice, unreadable, wrong_shape
 from .yaml_events import is_site_yaml as is_site_yaml  # (its home is yaml_events; named here as before)
@@ -374,11 +374,3 @@ def load_yaml(
         return None
     doc.data = _Converter(doc, collector, env).convert(node, ())
     return doc
-
-
-CODES: tuple[Code, ...] = (
-    Code("C105", Severity.ERROR, "undefined-variable",
-         "${VAR} names an unset environment variable and gives no default."),
-    Code("C110", Severity.ERROR, "yaml-too-large",
-         "The YAML holds, or expands (through aliases) to, more nodes than the limit.", unread=True),
-)

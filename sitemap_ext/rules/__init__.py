@@ -3,13 +3,12 @@
 A rule is a function of a record (``record.py``) and a ``Context``; it never
 knows which reader made the record. The registry is explicit (no discovery by
 import): each rule module ends with its ``RULES`` (each rule's name, what it judges,
-its codes, its function and the field it reads) and its ``CODES`` (each code's
-severity, name and one-line summary), and this module gathers the ``RULES`` as
-``codes.py`` gathers the ``CODES``. The rule's docstring is its documentation, with
-its sources in the module's docstring and in specs/rules.md. Adding a rule to a
-module is that module (the function, its line in ``RULES``, its codes in
-``CODES``), its text in specs/rules.md and its examples in ``examples.yaml``; a new
-module adds one line here and one in ``codes.py``. Adding a reader is a module
+its codes, its function and the field it reads), and this module gathers them; each
+code's severity, name and one-line summary are a row of ``code_table.py``. The rule's
+docstring is its documentation, with its sources in the module's docstring and in
+specs/rules.md. Adding a rule to a module is that module (the function and its line in
+``RULES``), its codes' rows in ``code_table.py``, its text in specs/rules.md and its
+examples in ``examples.yaml``; a new module adds one line here. Adding a reader is a module
 that yields records, and every rule then applies to it.
 
 Codes a reader reports itself (a file it cannot read or parse) and codes the

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..dates import default_clock, format_instant, now_argument, parse_now
-from ..diagnostics import Code, Collector, Diagnostic, Severity, Where
+from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..pool import default_jobs
 from ..read.http import FetchOptions
@@ -110,8 +110,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
     API wires in: the judge imports no writer), and ``registry`` is every code
-    (``codes.REGISTRY``, wired in too: it gathers the codes of this module and of every
-    module the judge imports, so none of them imports it). For a ``diff``, the cluster index of
+    (``codes.REGISTRY``, wired in too, so a caller may hand its own). For a ``diff``, the cluster index of
     every entry read, each with its lastmod, is kept in ``result.index``, and every
     error is kept past ``max_per_code`` (which then bounds the warnings and infos)."""
     budget = _pages_budget(pages)
@@ -255,9 +254,3 @@ def parse_base_urls(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
         url, _, folder = pair.partition("=")
         out.append((url if url.endswith("/") else url + "/", folder))
     return tuple(sorted(out, key=lambda pair: len(pair[0]), reverse=True))
-
-
-CODES: tuple[Code, ...] = (
-    Code("F104", Severity.ERROR, "nothing-to-check",
-         "A check found no sitemap, feed or site description among its inputs.", unread=True),
-)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import langtags
-from ..diagnostics import Code, Related, Severity
+from ..diagnostics import Related
 
 Report = Callable[..., object]
 
@@ -63,17 +63,3 @@ def to_missing(report: Report, loc: str, target: str, code: str, why: str, fix: 
 
 
 NOT_BUILT = "no file of the built site serves it"
-
-
-CODES: tuple[Code, ...] = (
-    Code("U104", Severity.WARNING, "url-duplicate", "A URL is listed more than once; it is written once."),
-    Code("H104", Severity.ERROR, "hreflang-no-return",
-         "A lists B as an alternate; B is known and does not list A back."),
-    Code("H110", Severity.WARNING, "hreflang-sets-differ",
-         "Members of one cluster list different sets of alternates; Google keeps the reciprocal pairs."),
-    Code("H114", Severity.ERROR, "hreflang-to-excluded",
-         "An alternate names a built page that is noindex or names another URL as its canonical; search engines ignore"
-         " the pair."),
-    Code("H115", Severity.ERROR, "hreflang-to-missing",
-         "An alternate names a URL of the built site that no built file serves: a 404 after deploying."),
-)

@@ -4,7 +4,7 @@ H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to l
 
 from __future__ import annotations
 
-from ..diagnostics import Code, Related, Severity, Where
+from ..diagnostics import Related, Where
 from ..urls import url_key, variants
 from .cluster_findings import Report, named_code, no_return, sets_differ
 from .cluster_log import FEED, TEXT, X_DEFAULT
@@ -149,17 +149,3 @@ class Examination:
         self.reported.add(mark)
         extra.setdefault("url", index.locs[entry])
         self.report(code, message, index.where(entry), **extra)
-
-
-CODES: tuple[Code, ...] = (
-    Code("H105", Severity.ERROR, "hreflang-return-code-differs",
-         "A lists B under one code; B lists itself under another."),
-    Code("H109", Severity.ERROR, "hreflang-url-in-two-clusters",
-         "A URL belongs to two clusters that share nothing else."),
-    Code("H111", Severity.INFO, "hreflang-unverifiable",
-         "An alternate points outside everything checked, or only to a text sitemap (which carries no hreflang); its "
-         "return link cannot be verified."),
-    Code("H113", Severity.ERROR, "hreflang-url-variant",
-         "An alternate or return link names another spelling of a listed URL (trailing slash, http/https): a different"
-         " URL to search engines."),
-)

@@ -23,7 +23,7 @@ from itertools import compress, islice
 from operator import eq
 
 from .. import langtags
-from ..diagnostics import Code, Collector, Related, Severity
+from ..diagnostics import Collector, Related
 from ..urls import url_key
 from .cluster_findings import LISTED_TWICE, NOT_BUILT, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
@@ -347,17 +347,3 @@ class ClusterIndex(ClusterStore):
                     listed_twice(self.collector.report, loc, where, same,
                                  related=(self.related(first, "first listed here"),))
         return lists
-
-
-CODES: tuple[Code, ...] = (
-    Code("U112", Severity.WARNING, "url-excluded",
-         "A sitemap lists a URL whose built page is noindex or names another URL as its canonical."),
-    Code("U113", Severity.ERROR, "url-no-page",
-         "A sitemap lists a URL of the built site that no built file serves: a 404 after deploying."),
-    Code("U114", Severity.WARNING, "url-not-listed",
-         "A built page that is indexable and its own canonical is in no sitemap checked."),
-    Code("H112", Severity.INFO, "hreflang-no-x-default",
-         "A cluster has no x-default for users whose language matches none."),
-    Code("H116", Severity.WARNING, "hreflang-sitemap-page-differ",
-         "A URL's sitemap entry, its built page and its Link header give alternates that contradict."),
-)

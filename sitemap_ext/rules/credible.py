@@ -11,7 +11,6 @@ a key signal, with date and time.
 from __future__ import annotations
 
 from ..dates import format_instant
-from ..diagnostics import Code, Severity
 from .context import Context, Report
 from .registry import Rule
 
@@ -68,12 +67,4 @@ def moved_same_content(report: Report, url: str, before: str, now: str, at: obje
 
 RULES: tuple[Rule, ...] = (
     Rule("credible-lastmod", "file", ("D109",), credible_lastmod),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("D109", Severity.WARNING, "lastmod-not-credible",
-         "Most lastmods of a file are its newest one, or all of a large file's fall within one minute: the time it "
-         "was generated, not when pages changed."),
-    Code("D110", Severity.WARNING, "lastmod-moved-same-content",
-         "A page's lastmod moved since the last build while its content digest did not."),
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..limits import MAX_URLS_PER_FILE
 from ..read.html import HEAD_UNREAD, NAME_NOT_UTF8
 from .context import Context, Report
@@ -70,16 +69,4 @@ def name_not_utf8(report: Report, at: Any) -> None:
 RULES: tuple[Rule, ...] = (
     Rule("empty-file", "file", ("X115",), empty),
     Rule("uniform-lastmod", "file", ("D103",), uniform_lastmod),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("U116", Severity.WARNING, "page-name-not-utf8",
-         "A built file's name is not valid UTF-8: no URL reaches it, so it is no page of the site."),
-    Code("D103", Severity.WARNING, "lastmod-uniform",
-         "Every lastmod in a file is identical: build time, not page time."),
-    Code("H117", Severity.WARNING, "page-head-unread",
-         "A built page's head does not end within its first 1 MiB; its hreflang links, canonical and robots tags were "
-         "not read."),
-    Code("X108", Severity.ERROR, "file-too-many-urls", "A sitemap or index with more than 50,000 entries."),
-    Code("X115", Severity.ERROR, "urlset-empty", "A urlset or index with no entries.", unread=True),
 )

@@ -9,7 +9,7 @@ import hashlib
 import os
 from dataclasses import replace
 
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..folder import retained_files
 from ..read.live import sitemap_lines
 from ..read.site_yaml import display_name
@@ -115,9 +115,3 @@ def _digest(path: str) -> bytes:
 def is_robots(path: str) -> bool:
     name = os.path.basename(path).lower()
     return name.startswith("robots") and name.endswith(".txt")
-
-
-CODES: tuple[Code, ...] = (
-    Code("X117", Severity.INFO, "file-same-as",
-         "A sitemap and its gzipped copy (sitemap.xml, sitemap.xml.gz) hold the same bytes: checked once."),
-)

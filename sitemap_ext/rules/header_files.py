@@ -19,7 +19,7 @@ import posixpath
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..read.html import page_url
 from ..read.link_header import Problem, gather, read_links
 from ..read.record import UrlEntry
@@ -140,9 +140,4 @@ class HeaderFiles(RunState):
         return None
 
 
-CODES: tuple[Code, ...] = (
-    Code("H120", Severity.WARNING, "header-rule-no-file",
-         "A _headers or vercel.json rule that gives hreflang links names no file of the built site."),
-)
-
-__all__ = ["CODES", "HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]
+__all__ = ["HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]

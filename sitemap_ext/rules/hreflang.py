@@ -18,7 +18,6 @@ from functools import lru_cache
 from typing import Any
 
 from .. import langtags
-from ..diagnostics import Code, Severity
 from ..read.record import UrlEntry
 from ..urls import resolve_http, url_key
 from .context import Context, Report
@@ -221,17 +220,4 @@ RULES: tuple[Rule, ...] = (
     Rule("hreflang-links", "entry", ("H101", "H102", "H103", "H106", "H107", "H108", "L101", "L102", "L103", "L104",
                                      "L105", "L106", "L107", "L108", "L109", "L110", "L111", "L112", "L114"),
          links, reads="links"),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("L114", Severity.INFO, "hreflang-uk-ukrainian",
-         "'uk' (Ukrainian) beside only English versions, or on a .uk host: often meant as the United Kingdom, which is"
-         " en-GB."),
-    Code("H101", Severity.ERROR, "hreflang-link-malformed", "An xhtml:link without rel=alternate, hreflang or href."),
-    Code("H102", Severity.ERROR, "hreflang-href-invalid", "An alternate's href is relative or not an http(s) URL."),
-    Code("H103", Severity.ERROR, "hreflang-no-self", "A URL with alternates does not list itself among them."),
-    Code("H106", Severity.ERROR, "hreflang-code-twice", "One hreflang code names two URLs in one cluster."),
-    Code("H107", Severity.ERROR, "hreflang-url-twice",
-         "One URL is listed under two different languages (regions of one language may share a URL)."),
-    Code("H108", Severity.ERROR, "hreflang-x-default-twice", "A cluster has more than one x-default."),
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, sniff
 from ..urls import url_key
@@ -57,9 +57,3 @@ class IndexFollowing(LiveFetching):
             if child is not None:
                 tasks.append(child)
         return tasks
-
-
-CODES: tuple[Code, ...] = (
-    Code("X111", Severity.WARNING, "index-child-missing",
-         "A sitemap an index lists is not found on disk; it is not checked.", unread=True),
-)

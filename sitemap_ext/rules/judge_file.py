@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from .. import langtags, rules
-from ..diagnostics import Code, Collector, Diagnostic, Severity, Where
+from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..read.html import PageHead, Placed, read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
@@ -40,8 +40,7 @@ _STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
 
 @dataclass(frozen=True)
 class Options:
-    # Every code and its severity (codes.REGISTRY, which the check is given): this module
-    # is below the modules the registry gathers, so it takes it from the check.
+    # Every code and its severity (codes.REGISTRY, which the check is given and hands on).
     registry: dict[str, Code]
     now: float | None = None
     base_urls: tuple[tuple[str, str], ...] = ()  # (URL prefix, folder), longest first
@@ -379,11 +378,3 @@ def _file_lines(path: str) -> Iterator[bytes]:
             pending = pending[-_LONG_LINE:]  # only a line's end can matter here
         yield from lines
     yield pending
-
-
-CODES: tuple[Code, ...] = (
-    Code("L113", Severity.INFO, "html-lang-differs",
-         "A built page's <html lang> names another language than its own hreflang code."),
-    Code("X116", Severity.INFO, "file-misnamed",
-         "A file's name says one kind (.txt, .xml, .gz) and its content another; it is read as its content."),
-)

@@ -7,7 +7,7 @@ fetches, ``check_file`` judges).
 from __future__ import annotations
 
 from .. import rules
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..read.html import says_noindex
 from ..read.http import Fetched
 from ..read.live import CHILD_WINDOW, LISTED_UNFETCHED, Input
@@ -112,8 +112,3 @@ class LiveFetching(HeaderFiles):
             return None  # a PDF, an image: no head to read
         noindex = says_noindex(fetched.headers.get("x-robots-tag", ""))
         return Task(fetched.path, fetched.url, False, None, display=fetched.url, noindex=noindex)
-
-
-CODES: tuple[Code, ...] = (
-    Code("R109", Severity.WARNING, "page-redirects", "A listed URL or an alternate redirects; list the final URL."),
-)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..read.record import Value
 from ..urls import escaped_twice, is_clean, normalise, origin_text
 from .context import Context, Report
@@ -100,17 +99,4 @@ RULES: tuple[Rule, ...] = (
          loc, reads="locs"),
     Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
          loc, reads="locs"),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("U107", Severity.WARNING, "url-other-host",
-         "A URL on another host (or scheme, or port) than its sitemap, with no cross-submission shown (a robots.txt "
-         "among the inputs, or --cross-submitted HOST)."),
-    Code("U108", Severity.WARNING, "url-out-of-scope",
-         "A URL lies outside the folder its sitemap is served from (allowed only through robots.txt)."),
-    Code("U111", Severity.WARNING, "url-not-encoded",
-         "A URL in a sitemap is not written as an escaped URI (raw é, a space)."),
-    Code("U115", Severity.INFO, "url-padded",
-         "Whitespace around a URL in its element or attribute; the XSD's anyURI collapses it and every parser trims it"
-         " (U105 before 0.4)."),
 )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
@@ -103,12 +102,4 @@ RULES: tuple[Rule, ...] = (
                              "V112", "V113", "V114", "V115", "V116", "V117"), videos, reads="media"),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
          news_article, reads="media"),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("V116", Severity.WARNING, "video-order",
-         "Children of a video:video out of the XSD's strict order; search engines read any order."),
-    Code("N106", Severity.ERROR, "news-too-many", "More than 1,000 news entries in one sitemap."),
-    Code("N109", Severity.WARNING, "news-order",
-         "Children of news:news out of the XSD's order; search engines read any order."),
 )

@@ -1,6 +1,6 @@
 """A rule as the registry holds it: its name, what it judges, its codes, its function.
 
-Each rule module ends with the ``RULES`` it defines (beside the ``CODES`` it declares);
+Each rule module ends with the ``RULES`` it defines (its codes are rows of ``code_table.py``);
 ``rules/__init__.py`` gathers them into the one registry, in a fixed order.
 """
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..read.robots import CRAWLER, parse_robots
 from ..urls import origin_text
 from .context import Context, Report
@@ -42,9 +41,4 @@ def named_disallowed(report: Report, url: str, at: Any) -> None:
 
 RULES: tuple[Rule, ...] = (
     Rule("robots-disallowed", "entry", ("R107",), disallowed),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("R107", Severity.ERROR, "url-disallowed",
-         "A listed URL is one its host's robots.txt disallows for Googlebot."),
 )

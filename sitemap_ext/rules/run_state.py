@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .. import rules
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..folder import is_view
 from ..read.html import name_is_utf8, page_url, served
 from ..read.live import Input, Remote
@@ -192,9 +192,3 @@ class RunState:
             self._roots_of = [(prefix, os.path.realpath(folder).rstrip(os.sep) or os.sep)
                               for prefix, folder in self.options.base_urls]
         return self._roots_of
-
-
-CODES: tuple[Code, ...] = (
-    Code("X110", Severity.ERROR, "index-nested", "A sitemap index lists another sitemap index.", unread=True),
-    Code("X118", Severity.ERROR, "index-lists-itself", "A sitemap index lists itself."),
-)

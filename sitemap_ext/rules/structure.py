@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostics import Code, Severity
 from ..read.record import IndexEntry, Stray, UrlEntry
 from .context import Context
 from .registry import Rule
@@ -81,12 +80,4 @@ RULES: tuple[Rule, ...] = (
     Rule("index-one-loc", "index", ("X107",), one_loc),
     Rule("index-unknown-elements", "index", ("X112",), unknown_elements, reads="unknown"),
     Rule("stray-element", "stray", ("X112",), stray),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("X106", Severity.WARNING, "xml-order",
-         "Elements out of the order the XSD requires (loc, lastmod, changefreq, priority, extensions); search engines "
-         "read any order."),
-    Code("X107", Severity.ERROR, "xml-loc", "A url or sitemap entry without exactly one loc."),
-    Code("X112", Severity.WARNING, "xml-unknown-element", "An element the sitemap schemas do not define."),
 )

@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, xsd_rejects
-from ..diagnostics import Code, Severity
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
 from .context import Context, Report
@@ -140,10 +139,4 @@ RULES: tuple[Rule, ...] = (
     Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq"),
     Rule("priority", "entry", ("D105",), priority, reads="priority"),
     Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), lastmod, reads="lastmod"),
-)
-
-CODES: tuple[Code, ...] = (
-    Code("D102", Severity.WARNING, "lastmod-future", "A lastmod lies after the build or check time."),
-    Code("D104", Severity.ERROR, "changefreq-invalid", "A changefreq is not one of the seven values."),
-    Code("D105", Severity.ERROR, "priority-invalid", "A priority is not a number from 0.0 to 1.0."),
 )

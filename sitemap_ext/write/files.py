@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..folder import XSL_FILE, index_view
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
 from ..read.normalised import Site
@@ -267,11 +267,3 @@ class Files:
 def no_pages(collector: Collector, site_file: str | None) -> None:
     """O102: a site that lists no pages (a urlset without entries fails the XSD)."""
     collector.report("O102", "the site lists no pages: add pages: or sources:", Where(site_file, 1, 1))
-
-
-CODES: tuple[Code, ...] = (
-    Code("O109", Severity.INFO, "views-left-out",
-         "output.html is not set and a host's sitemaps list more than 50,000 URLs: their HTML views are not written."),
-    Code("O101", Severity.ERROR, "too-many-sitemaps", "More than 50,000 sitemaps would be needed for one index."),
-    Code("O102", Severity.ERROR, "no-urls", "The site has no URLs to write (an empty urlset fails the XSD)."),
-)

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..limits import MAX_WRITTEN_LINK_BYTES
 from ..read.record import FileFacts, UrlEntry
 from ..read.sniff import open_bytes
@@ -146,13 +146,5 @@ def write_headers(host: str, sitemaps: list[str], origin: str, staging: Staging,
                                         uncompressed=len(data))]
 
 
-CODES: tuple[Code, ...] = (
-    Code("O106", Severity.ERROR, "header-injection",
-         "A value to be written into a _headers file or vercel.json holds CR, LF or another control character, or "
-         "a _headers path holds a pattern ('*', ':name', whitespace); nothing is written."),
-    Code("O107", Severity.ERROR, "headers-file-not-ours",
-         "A _headers or vercel.json that this build did not write stands in the output folder; it is never replaced."),
-)
-
-__all__ = ["CODES", "FILE_NAMES", "file_alternates", "injected", "is_file_url", "link_values", "render",
+__all__ = ["FILE_NAMES", "file_alternates", "injected", "is_file_url", "link_values", "render",
            "write_headers"]

@@ -33,7 +33,7 @@ import stat
 import tempfile
 from typing import Any, Literal, overload
 
-from ..diagnostics import Code, Collector, Severity, Where
+from ..diagnostics import Collector, Where
 from ..folder import (
     JOURNAL,
     MANIFEST,
@@ -399,14 +399,3 @@ def _state_entry(state: tuple[str, str] | None) -> dict[str, list[str]]:
 def cannot_write(collector: Collector, out_dir: str | None, exc: OSError) -> None:
     """F102: the output folder cannot be written (the disk filled, the folder went away)."""
     collector.report(UNWRITABLE, f"cannot write into {out_dir}: {exc.strerror or exc}", Where(out_dir))
-
-
-CODES: tuple[Code, ...] = (
-    Code("F102", Severity.ERROR, "output-unwritable", "The output folder cannot be created or written.", io=True),
-    Code("O103", Severity.ERROR, "output-name-clash",
-         "Two output files would have one name, or a name sitemap-ext keeps for itself."),
-    Code("O104", Severity.ERROR, "output-owned-elsewhere",
-         "A file this build writes was written by another site description into the same folder."),
-    Code("O105", Severity.ERROR, "output-not-ours",
-         "A link, folder or special file stands where the build writes; it is never followed or replaced."),
-)

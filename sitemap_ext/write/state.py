@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from ..dates import ContentDated, DateCache, Lastmod, format_instant
-from ..diagnostics import Code, Severity, Where
+from ..diagnostics import Where
 from ..folder import STATE, STATE_NEW, FolderBusy, lock_folder
 from ..read.normalised import BuiltSite, Page, Site
 from ..read.site_yaml import OBJECTS
@@ -257,10 +257,3 @@ def _asks_for_content(site: Site) -> bool:
         elif isinstance(unit.defaults.lastmod, ContentDated):
             return True
     return False
-
-
-CODES: tuple[Code, ...] = (
-    Code("C120", Severity.WARNING, "content-date-unknown",
-         "lastmod: content on a page that gives no digest or content field, or in a build that keeps no state; its "
-         "lastmod is left out."),
-)
