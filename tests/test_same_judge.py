@@ -1,0 +1,76 @@
+"""One judge for a build and for the check of its output: the build's findings include
+every finding of ``check OUT`` (code, severity, URL), because the build computes each
+predicate with the check's own function (URL identity by ``urls.identity``, whose
+digest is ``url_key``; may two codes share a URL; the lastmod judgement).
+
+Left, each a whole-file or cluster rule the build would need the check's engine for:
+H112 (no x-default in a cluster), D103, D109. They are left out of the comparison.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+from sitemap_ext import build, check
+
+NOW = "2026-01-01T00:00:00Z"
+ENGINE_ONLY = {"H112", "D103", "D109"}  # rules of the check's engine the build does not run (see above)
+
+Finding = tuple[str, str, str | None]
+
+
+def _findings(result: object) -> set[Finding]:
+    return {(d.code, d.severity.value, d.url) for d in result.collector.diagnostics}  # type: ignore[attr-defined]
+
+
+def build_and_check(tmp_path: Path, yaml: str) -> tuple[set[Finding], set[Finding], list[str]]:
+    """The build's findings, the check's findings of its output (without the rules
+    only the check's engine runs), and the locs written."""
+    site = tmp_path / "site.yaml"
+    site.write_text(yaml, encoding="utf-8")
+    out = tmp_path / "out"
+    built = build(str(site), str(out), now=NOW)
+    files = sorted(glob.glob(os.path.join(out, "*.xml")))
+    checked = {f for f in _findings(check(files, now=NOW)) if f[0] not in ENGINE_ONLY} if files else set()
+    locs = [part.split("</loc>")[0] for name in files
+            for part in Path(name).read_text(encoding="utf-8").split("<loc>")[1:]]
+    return _findings(built), checked, locs
+
+
+def test_two_spellings_of_one_url_are_one_url_to_the_build(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\npages:\n  - loc: /~a\n  - loc: /%7Ea\n  - loc: /%7ea\n")
+    assert built == {("U104", "warning", "https://e.com/%7Ea"), ("U104", "warning", "https://e.com/%7ea")}
+    assert checked <= built
+    assert locs == ["https://e.com/~a"]  # written once, as first spelled
+
+
+def test_one_url_in_two_spellings_under_two_languages_is_h107(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\npages:\n"
+        "  - urls: {en: /caf%c3%a9, de: /café}\n")
+    # (before: no finding, and both spellings written, which the check called H107 twice and U104)
+    assert built == {("H107", "error", "https://e.com/caf%c3%a9")}  # en, after de (codes in order)
+    assert checked == set() and locs == []  # an error: nothing is written
+
+
+def test_regions_that_share_a_url_in_two_spellings_write_it_once(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\nlocales:\n  es-MX: /mx/\n  es-AR: /ar/\npages:\n"
+        "  - urls: {es-MX: /es/caf%c3%a9, es-AR: /es/café}\n")
+    assert built == set() and checked == set()
+    assert locs == ["https://e.com/es/caf%C3%A9"]  # one entry, both codes, in the first code's spelling
+
+
+def test_a_layout_page_and_a_url_of_it_spelled_otherwise_are_one_url(tmp_path: Path) -> None:
+    head = "site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\npages:\n"
+    for order, (first, second) in enumerate([("  - path: /~x\n", "  - loc: /de/%7ex\n"),
+                                             ("  - loc: /de/%7ex\n", "  - path: /~x\n")]):
+        folder = tmp_path / str(order)
+        folder.mkdir()
+        built, checked, locs = build_and_check(folder, head + first + second)
+        assert ("U104", "warning", "https://e.com/de/~x" if order else "https://e.com/de/%7ex") in built
+        assert checked <= built
+        assert sorted(locs) == ["https://e.com/de/%7ex" if order else "https://e.com/de/~x", "https://e.com/en/~x"]
