@@ -74,3 +74,12 @@ def test_a_layout_page_and_a_url_of_it_spelled_otherwise_are_one_url(tmp_path: P
         assert ("U104", "warning", "https://e.com/de/~x" if order else "https://e.com/de/%7ex") in built
         assert checked <= built
         assert sorted(locs) == ["https://e.com/de/%7ex" if order else "https://e.com/de/~x", "https://e.com/en/~x"]
+
+
+def test_locales_that_share_a_url_give_check_and_build_one_verdict(tmp_path: Path) -> None:
+    yaml = "site:\n  base_url: https://e.com/\nlocales:\n  es-MX: /es/\n  es-AR: /es/\npages:\n  - path: /a\n"
+    built, checked, locs = build_and_check(tmp_path, yaml)
+    assert built == checked == set() and locs == ["https://e.com/es/a"]
+    site = str(tmp_path / "site.yaml")
+    # (before: a dry run counted no URL, and check site.yaml said O102 "no pages")
+    assert _findings(check([site], now=NOW)) == _findings(build(site, dry_run=True, now=NOW)) == set()
