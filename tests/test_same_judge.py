@@ -83,3 +83,29 @@ def test_locales_that_share_a_url_give_check_and_build_one_verdict(tmp_path: Pat
     site = str(tmp_path / "site.yaml")
     # (before: a dry run counted no URL, and check site.yaml said O102 "no pages")
     assert _findings(check([site], now=NOW)) == _findings(build(site, dry_run=True, now=NOW)) == set()
+
+
+VIDEO = "{thumbnail_loc: /t.jpg, title: T, description: D, content_loc: /v.mp4, publication_date: '2025-01'}"
+VIDEO_XML = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+             'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"><url><loc>https://e.com/a</loc>'
+             '<lastmod>2025-01</lastmod><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc>'
+             '<video:title>T</video:title><video:description>D</video:description><video:content_loc>'
+             'https://e.com/v.mp4</video:content_loc><video:publication_date>2025-01</video:publication_date>'
+             '</video:video></url></urlset>\n')
+
+
+def test_one_date_judgement_for_a_lastmod_and_a_video_date(tmp_path: Path) -> None:
+    """A W3C form the XSD rejects: a note (D106) where the writer writes it anew, for a
+    page's lastmod and a video's date alike (before: the video's was rewritten in
+    silence); D108 for both in a sitemap, where it stands as written."""
+    built, checked, _ = build_and_check(
+        tmp_path, f"site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    lastmod: '2025-01'\n"
+        f"    videos:\n      - {VIDEO}\n")
+    assert built == {("D106", "info", None), ("D106", "info", "https://e.com/a")} and checked == set()
+    messages = {d.message for d in build(str(tmp_path / "site.yaml"), dry_run=True, now=NOW).collector.diagnostics}
+    assert "publication_date: lastmod '2025-01' is written as 2025-01-01: the XSD rejects YYYY and YYYY-MM" \
+        in messages
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(VIDEO_XML, encoding="utf-8")
+    assert _findings(check([str(sitemap)], now=NOW)) == {("D108", "warning", "https://e.com/a")}
+    assert len(check([str(sitemap)], now=NOW).collector.diagnostics) == 2
