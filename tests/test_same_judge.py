@@ -109,3 +109,30 @@ def test_one_date_judgement_for_a_lastmod_and_a_video_date(tmp_path: Path) -> No
     sitemap.write_text(VIDEO_XML, encoding="utf-8")
     assert _findings(check([str(sitemap)], now=NOW)) == {("D108", "warning", "https://e.com/a")}
     assert len(check([str(sitemap)], now=NOW).collector.diagnostics) == 2
+
+
+def _built_page(public: Path, name: str, lang: str, head: str) -> None:
+    target = public / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n  <meta charset="utf-8">\n{head}</head>\n'
+                      "<body><p>x</p></body>\n</html>\n", encoding="utf-8")
+
+
+LINK = '  <link rel="alternate" hreflang="{}" href="https://e.com/{}">\n'
+
+
+def test_a_built_page_that_does_not_link_back_is_h104_in_the_build_as_in_the_check(
+        tmp_path: Path, monkeypatch: object) -> None:
+    """a/ lists b/ as de, b/ lists itself alone: the check of the pages says H104 (error)
+    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links."""
+    public = tmp_path / "public"
+    _built_page(public, "a/index.html", "en", LINK.format("en", "a/") + LINK.format("de", "b/"))
+    _built_page(public, "b/index.html", "de", LINK.format("de", "b/"))
+    (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n")
+    monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
+    built = build("site.yaml", "out", now=NOW)
+    pages = check([str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
+    checked = {f for f in _findings(pages) if f[0] not in ENGINE_ONLY}
+    assert checked == {("H104", "error", "https://e.com/a/")}
+    assert _findings(built) == checked
+    assert [(d.code, d.file, d.line) for d in built.collector.diagnostics] == [("H104", "public/a/index.html", 6)]
