@@ -124,15 +124,17 @@ LINK = '  <link rel="alternate" hreflang="{}" href="https://e.com/{}">\n'
 def test_a_built_page_that_does_not_link_back_is_h104_in_the_build_as_in_the_check(
         tmp_path: Path, monkeypatch: object) -> None:
     """a/ lists b/ as de, b/ lists itself alone: the check of the pages says H104 (error)
-    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links."""
+    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links. b/'s
+    <html lang="en"> is L113 in both (the build said nothing)."""
     public = tmp_path / "public"
     _built_page(public, "a/index.html", "en", LINK.format("en", "a/") + LINK.format("de", "b/"))
-    _built_page(public, "b/index.html", "de", LINK.format("de", "b/"))
+    _built_page(public, "b/index.html", "en", LINK.format("de", "b/"))  # (and its <html lang> is not de)
     (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n")
     monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
     built = build("site.yaml", "out", now=NOW)
     pages = check([str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
     checked = {f for f in _findings(pages) if f[0] not in ENGINE_ONLY}
-    assert checked == {("H104", "error", "https://e.com/a/")}
+    assert checked == {("H104", "error", "https://e.com/a/"), ("L113", "info", "https://e.com/b/")}
     assert _findings(built) == checked
-    assert [(d.code, d.file, d.line) for d in built.collector.diagnostics] == [("H104", "public/a/index.html", 6)]
+    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == [
+        ("H104", "public/a/index.html", 6), ("L113", "public/b/index.html", 2)]

@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
 from ..diagnostics import Collector, Where
 from ..rules.cluster_findings import NOT_BUILT, no_return, return_missing, sets_differ, to_excluded, to_missing
 from ..rules.files import head_unread, name_not_utf8
-from ..rules.hreflang import code_twice, no_self
+from ..rules.hreflang import code_twice, lang_differs, no_self
 from ..safeio import walk_inside
 from ..urls import url_key
 from .git_times import commit_times as _commit_times  # (the tests read it here)
@@ -105,6 +106,7 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
         # (the spelling its own head gives: c++/ is served as the c%2B%2B/ its canonical names)
         url = head.served_as(url)
         files[number] = (relative, path, url)
+        lang_differs(head, url, _at_line(display_name(path), collector))  # (as the check reads every page)
         why = _left_out(head, url)
         if why is not None:
             known.excluded[url_key(url)] = why
@@ -146,6 +148,13 @@ def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, s
 def _chunks(path: str) -> Iterator[bytes]:
     """A page's bytes, through the checker's bounded reader (the readers stop early)."""
     return open_bytes(path, lambda *_args, **_kwargs: None)  # (a page that cannot be read gives nothing)
+
+
+def _at_line(display: str, collector: Collector) -> Callable[..., object]:
+    """The collector's report for a rule that places a finding by its line in a page."""
+    def report(code: str, message: str, line: int | None, **extra: Any) -> object:
+        return collector.report(code, message, Where(display, line), **extra)
+    return report
 
 
 def _listed(url: str, head: PageHead) -> dict[int, frozenset[str]]:
