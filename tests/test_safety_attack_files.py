@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sitemap_ext import build
+from sitemap_ext import build, check
 from sitemap_ext.cli import main
 from sitemap_ext.folder import DAMAGED_SUFFIX, JOURNAL, MANIFEST, STATE_NEW
+from sitemap_ext.read.http_types import FetchOptions
 
+from .live_server import Server
 from .test_safety_output import describe
 
 
@@ -122,3 +125,129 @@ def test_a_journal_a_build_wrote_is_still_finished(tmp_path: Path) -> None:
     again = build(str(site), str(out))
     assert again.ok and again.recovered and found(again) == []
     assert (out / "de" / "x.xml").read_text() == "staged" and not stage.exists()
+
+
+# --- 2. a --cache entry: its body never read through a link, its values checked --------
+
+def _urlset(*urls: str) -> bytes:
+    rows = "".join(f"<url><loc>{url}</loc></url>" for url in urls)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"{rows}</urlset>\n").encode()
+
+
+@pytest.fixture
+def cached(tmp_path: Path) -> Iterator[tuple[Server, FetchOptions, Path, Path]]:
+    """A sitemap served with an ETag, fetched once into a cache: (server, options, the
+    entry's JSON, its body)."""
+    server = Server()
+    try:
+        server.add("/sitemap.xml", body=_urlset(server.url + "/a"), etag='"v1"')
+        server.add("/robots.txt", status=404, body=b"")
+        options = FetchOptions(timeout=2.0, allow_private=True, cache=str(tmp_path / "cache"))
+        assert found(check([server.url + "/sitemap.xml"], fetch=options)) == []
+        [entry] = (tmp_path / "cache").glob("*.json")
+        server.requests.clear()
+        yield server, options, entry, entry.with_suffix(".body")
+    finally:
+        server.close()
+
+
+def _asked(server: Server) -> list[str | None]:
+    return [headers.get("if-none-match") for path, headers in server.requests if path == "/sitemap.xml"]
+
+
+def test_a_cached_body_behind_a_link_is_never_read(cached: tuple[Server, FetchOptions, Path, Path],
+                                                   tmp_path: Path) -> None:
+    server, options, entry, body = cached
+    victim = tmp_path / "victim.xml"
+    victim.write_bytes(_urlset("https://secret.example.org/private-token"))
+    body.unlink()
+    body.symlink_to(victim)
+    again = check([server.url + "/sitemap.xml"], fetch=options)
+    assert found(again) == [("F106", str(entry))], found(again)
+    assert "its body is a symbolic link" in again.collector.sorted()[0].message
+    assert _asked(server) == [None]  # fetched whole, never answered from the victim
+    assert "secret.example.org" not in json.dumps([d.message for d in again.collector.diagnostics])
+    assert victim.read_bytes().startswith(b"<?xml") and not body.is_symlink()
+    server.requests.clear()
+    assert found(check([server.url + "/sitemap.xml"], fetch=options)) == [] and _asked(server) == ['"v1"']
+
+
+def test_a_cached_body_that_is_no_regular_file_is_removed(cached: tuple[Server, FetchOptions, Path, Path]) -> None:
+    server, options, entry, body = cached
+    body.unlink()
+    os.mkfifo(body)  # (opened without blocking, and refused)
+    again = check([server.url + "/sitemap.xml"], fetch=options)
+    assert found(again) == [("F106", str(entry))] and "FIFO" in again.collector.sorted()[0].message
+    assert _asked(server) == [None]
+
+
+def test_a_body_swapped_for_a_link_after_lookup_is_not_read(
+        cached: tuple[Server, FetchOptions, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 304 reuses the file opened at lookup, not whatever its name holds by then."""
+    from sitemap_ext.read import http_cache
+
+    server, options, _, body = cached
+    victim = tmp_path / "victim.xml"
+    victim.write_bytes(_urlset("https://secret.example.org/private-token"))
+    looked_up = http_cache.Cache.lookup
+
+    def swap(self: http_cache.Cache, url: str) -> object:
+        kept = looked_up(self, url)
+        body.unlink()
+        body.symlink_to(victim)
+        return kept
+
+    monkeypatch.setattr(http_cache.Cache, "lookup", swap)
+    again = check([server.url + "/sitemap.xml"], fetch=options)
+    assert _asked(server) == ['"v1"']
+    assert found(again) == []  # (the victim's URL, read, would be U107: on another host)
+
+
+BAD_VALIDATORS = {"a number": 5, "a list": [], "an object": {}, "true": True, "CR LF": '"v1"\r\nX-Evil: 1',
+                  "NUL": '"v1"\x00', "not ASCII": '"v\u00e9"'}
+
+
+@pytest.mark.parametrize("key", ["etag", "last_modified"])
+@pytest.mark.parametrize("bad", sorted(BAD_VALIDATORS))
+def test_a_cache_entry_whose_validator_is_no_header_value_is_removed(
+        cached: tuple[Server, FetchOptions, Path, Path], key: str, bad: str) -> None:
+    server, options, entry, _ = cached
+    data = json.loads(entry.read_text())
+    data[key] = BAD_VALIDATORS[bad]
+    entry.write_text(json.dumps(data))
+    again = check([server.url + "/sitemap.xml"], fetch=options)
+    assert found(again) == [("F106", str(entry))], found(again)
+    assert "cannot be sent as a header value" in again.collector.sorted()[0].message
+    assert _asked(server) == [None] and json.loads(entry.read_text())["etag"] == '"v1"'  # kept anew
+    server.requests.clear()
+    assert found(check([server.url + "/sitemap.xml"], fetch=options)) == [] and _asked(server) == ['"v1"']
+
+
+@pytest.mark.parametrize("status", ["200", 304, True, 200.0, None])
+def test_a_cache_entry_whose_status_is_no_2xx_number_is_removed(
+        cached: tuple[Server, FetchOptions, Path, Path], status: object) -> None:
+    server, options, entry, _ = cached
+    data = json.loads(entry.read_text())
+    data["status"] = status
+    entry.write_text(json.dumps(data))
+    again = check([server.url + "/sitemap.xml"], fetch=options)
+    assert found(again) == [("F106", str(entry))] and _asked(server) == [None]
+
+
+def test_a_validator_that_cannot_be_sent_back_is_not_kept(tmp_path: Path) -> None:
+    from sitemap_ext.read.http_cache import Cache
+    from sitemap_ext.read.http_types import Fetched
+
+    body = tmp_path / "body"
+    body.write_bytes(b"x")
+    cache = Cache(str(tmp_path / "cache"))
+    fetched = Fetched("https://www.example.com/s.xml", status=200, path=str(body))
+    fetched.headers = {"etag": '"v\u00e9"'}
+    cache.store(fetched.url, fetched)
+    assert os.listdir(tmp_path / "cache") == []
+    fetched.headers = {"etag": '"v1"'}
+    cache.store(fetched.url, fetched)
+    kept = cache.lookup(fetched.url)
+    assert kept is not None and kept.validators() == {"If-None-Match": '"v1"'} and cache.damaged == []
+    kept.close()
