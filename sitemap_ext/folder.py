@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Collection
 from typing import Any
@@ -47,10 +48,23 @@ def reserved_name(name: str) -> bool:
     return name.split("/", 1)[0].startswith(RESERVED_PREFIX)
 
 
+#: How output.versioned names a sitemap (``write/series.py`` versioned_name): its name,
+#: then the first 10 hex digits of its content's BLAKE2b digest, before .xml or .xml.gz.
+VERSIONED_NAME = re.compile(r"[^/]+\.[0-9a-f]{10}\.xml(?:\.gz)?")
+
+
+def versioned_like(name: str) -> bool:
+    """Whether ``name`` (its last part) is one output.versioned could have given a
+    sitemap (``sitemap-1.3f9a2c41d0.xml``)."""
+    return VERSIONED_NAME.fullmatch(name.rsplit("/", 1)[-1]) is not None
+
+
 def retained_files(out_dir: str) -> list[str]:
     """The files a versioned build kept from the build before it (by every description
     writing into ``out_dir``), as the manifest lists them (none when it is damaged: the
-    next build sets it aside)."""
+    next build sets it aside). Anyone who can add a file to the folder can write this
+    list: a check passes over only those of them named as a versioned build names its
+    sitemaps, and only when no index lists them (``rules/folder_walk.py``)."""
     try:
         data = read_json(os.path.join(out_dir, MANIFEST))
     except (Damaged, OSError):

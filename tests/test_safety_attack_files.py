@@ -251,3 +251,79 @@ def test_a_validator_that_cannot_be_sent_back_is_not_kept(tmp_path: Path) -> Non
     kept = cache.lookup(fetched.url)
     assert kept is not None and kept.validators() == {"If-None-Match": '"v1"'} and cache.damaged == []
     kept.close()
+
+
+# --- 4. a manifest in a checked folder hides no sitemap -----------------------------------
+
+BAD = _urlset("https://www.example.com/a", "not a url")  # U101 (an error)
+GOOD = _urlset("https://www.example.com/b")
+
+
+def _index(*names: str) -> bytes:
+    rows = "".join(f"<sitemap><loc>https://www.example.com/{name}</loc></sitemap>" for name in names)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"{rows}</sitemapindex>\n").encode()
+
+
+def _folder(tmp_path: Path, files: dict[str, bytes], retained: list[str]) -> Path:
+    folder = tmp_path / "public"
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    (folder / MANIFEST).write_text(json.dumps({"version": 2, "owners": {}, "retained": {"x": retained}}))
+    return folder
+
+
+def test_a_planted_manifest_hides_no_sitemap_from_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path, {"sitemap-bad.xml": BAD, "sitemap-good.xml": GOOD}, ["sitemap-bad.xml"])
+    assert main(["check", str(folder), "--no-config", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {(d["code"], os.path.basename(d["file"])) for d in report["diagnostics"]} == {("U101", "sitemap-bad.xml")}
+    assert report["summary"].get("skipped", []) == []
+
+
+def test_a_planted_manifest_hides_no_sitemap_from_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "sitemap-good.xml").write_bytes(GOOD)
+    folder = _folder(tmp_path, {"sitemap-bad.xml": BAD, "sitemap-good.xml": GOOD}, ["sitemap-bad.xml"])
+    assert main(["diff", str(old), str(folder), "--no-config"]) == 1  # NEW has errors OLD did not have
+    assert "U101" in capsys.readouterr().out
+
+
+def test_a_sitemap_an_index_lists_is_checked_whatever_its_name(tmp_path: Path) -> None:
+    name = "sitemap-1.0123456789.xml"  # named as a versioned build names, and listed as retained
+    folder = _folder(tmp_path, {"sitemap.xml": _index(name), name: BAD}, [name])
+    report = check([str(folder)])
+    assert [(d.code, os.path.basename(d.file or "")) for d in report.collector.sorted()] == [("U101", name)]
+    assert report.skipped == []
+
+
+def test_only_a_versioned_name_no_index_lists_is_passed_over_and_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    kept = "sitemap-2.89abcdef01.xml"
+    _folder(tmp_path, {"sitemap.xml": _index("sitemap-1.0123456789.xml"), "sitemap-1.0123456789.xml": GOOD,
+                       kept: BAD, "other.xml": _urlset("https://www.example.com/c")},
+            [kept, "other.xml", "sitemap-1.0123456789.xml"])
+    report = check(["public"])
+    assert report.ok and report.collector.sorted() == []
+    assert report.skipped == [os.path.join("public", kept)]
+    checked = sorted(os.path.basename(str(f["file"])) for f in report.files)
+    assert checked == ["other.xml", "sitemap-1.0123456789.xml", "sitemap.xml"]
+
+
+def test_a_versioned_builds_previous_files_are_still_passed_over(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = Path("out")
+    site = describe(Path("site"), pages=5)
+    site.write_text(site.read_text().replace("output:\n", "output:\n  versioned: true\n"))
+    assert build(str(site), str(out)).ok
+    site.write_text(site.read_text().replace("/site/page-4/", "/site/page-four/"))
+    assert build(str(site), str(out)).ok
+    [previous] = json.loads((out / MANIFEST).read_text())["retained"].values()
+    assert len(previous) == 1 and (out / previous[0]).is_file()
+    report = check([str(out)])
+    assert report.ok and report.collector.sorted() == []  # (read, the old file's URLs would be U104 twice)
+    assert report.skipped == [os.path.join("out", previous[0])]
