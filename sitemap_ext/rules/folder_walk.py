@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Where
-from ..folder import retained_files
+from ..folder import retained_files, versioned_like
 from ..read.live import sitemap_lines
 from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
@@ -22,20 +22,30 @@ from .run_state import RunState
 from .workers import IN_FLIGHT, PAGE_BATCH, Workers
 
 
+@dataclass
 class FolderWalk(RunState):
     """The steps of a check that find its inputs in folders and robots.txt files."""
+
+    # A versioned build's previous sitemaps, held back from the walk (path, real path):
+    # checked if an index lists them, else skipped (``_held_back``).
+    _held: list[tuple[str, str]] = field(default_factory=list)
 
     def _walk(self, folder: str, workers: Workers) -> list[tuple[str, Sniffed | None]]:
         found: list[tuple[str, Sniffed | None]] = []
         pages: list[Task] = []
-        # A versioned build keeps its previous files one build longer (for readers of
-        # the previous index): they are not part of what the folder now publishes.
-        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
+        # A versioned build keeps its previous sitemaps one build longer (for readers of
+        # the previous index): they are not part of what the folder now publishes. The
+        # manifest that says so is a file anyone may add, so only a name a versioned
+        # build gives is held back, and it is checked still if an index lists it.
+        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder) if versioned_like(name)}
         headers = header_files_in(folder)  # (_headers, vercel.json: applied to every file, once all are known)
         served: list[str] = []
         for path, real, siblings in walk_listed(folder):
-            if real is None or path in retained:  # a link out; a previous build's file
+            if real is None:  # a link out of the folder
                 self.skipped.append(display_name(path))
+                continue
+            if path in retained:
+                self._held.append((path, real))
                 continue
             if headers:
                 served.append("/".join(os.path.relpath(path, folder).split(os.sep)))
@@ -64,6 +74,12 @@ class FolderWalk(RunState):
             self.header_sites.append(HeaderSite(folder, tuple(os.path.basename(path) for path in headers),
                                                 tuple(served)))
         return found
+
+    def _held_back(self) -> None:
+        """The previous build's sitemaps held back from the walk that no index listed
+        (so none was checked as its child): skipped, by name (the JSON's ``skipped``)."""
+        self.skipped += [display_name(path) for path, real in self._held if real not in self._done]
+        self._held.clear()
 
     def _page_batch(self, workers: Workers, pages: list[Task]) -> None:
         """A batch of pages to the workers; once a few are in flight, the oldest is taken

@@ -61,6 +61,7 @@ class Run(FolderWalk, IndexFollowing):
             while plan:  # (each batch let go once taken: its results, a file's cluster log with its
                 self._take(plan.pop())  # URLs, are in the index now, and would stay until the end)
             self._late()
+            self._held_back()
             self._static_headers()
             if self.remote is not None and self.pages_budget != 0:
                 self._live_pages()  # (judged here a window at a time: each fetched file freed once judged)
