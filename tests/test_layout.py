@@ -74,7 +74,7 @@ def test_the_scan_reads_relative_imports_and_leaves_out_type_checking_blocks() -
     assert "sitemap_ext.diagnostics" in imports("sitemap_ext.codes")
     assert "sitemap_ext.rules.values" in imports("sitemap_ext.rules")  # from . import (..., values)
     assert "sitemap_ext.read.html" in imports("sitemap_ext.rules.files")  # from ..read.html import ...
-    assert "sitemap_ext.rules.config" not in imports("sitemap_ext.rules.judge_file")  # (only for its types)
+    assert "sitemap_ext.rules.config" not in imports("sitemap_ext.checker.judge_file")  # (only for its types)
 
 
 def test_no_import_cycle() -> None:
@@ -101,3 +101,14 @@ def test_the_code_table_imports_nothing_and_the_registry_only_it() -> None:
     table = ast.parse(MODULES["sitemap_ext.code_table"].read_text(encoding="utf-8"))
     assert [node.lineno for node in ast.walk(table) if isinstance(node, (ast.Import, ast.ImportFrom))] == []
     assert reached("sitemap_ext.codes") == {"sitemap_ext.code_table", "sitemap_ext.diagnostics", "sitemap_ext.limits"}
+
+
+def test_the_rules_know_nothing_of_the_check_that_runs_them() -> None:
+    """rules/ holds the rules, their registry and the cluster index; the check's
+    orchestration (checker/) imports them, never the other way round: a rule does not
+    know whether a build or a check asked."""
+    edges = graph()
+    rules = [name for name in edges if name == "sitemap_ext.rules" or name.startswith("sitemap_ext.rules.")]
+    assert rules
+    assert {name: sorted(other for other in edges[name] if other.startswith("sitemap_ext.checker"))
+            for name in rules} == {name: [] for name in rules}

@@ -12,7 +12,7 @@ pages in batches (sniffed and read by the worker, their entries in one cluster l
 per batch, handed over while the folder is walked). Results are taken in a fixed
 order (the pages as walked, the indexes, then the other files), so the findings are
 the same for any number of jobs; then the cluster rules judge all files together
-(``clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
+(``rules/clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
 checked as files named by their URLs (``live_fetch.py``).
 
 The check's state and the steps its parts share are ``RunState`` (``run_state.py``);

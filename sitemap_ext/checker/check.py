@@ -1,8 +1,8 @@
 """The check of files, folders and URLs: every rule, nothing written.
 
-Readers (``read/``) turn each file into records; the rules of this package judge
-the records; ``clusters`` judges what needs every file; ``run`` plans the files and
-spreads them over processes. A site description among the inputs is checked by the
+Readers (``read/``) turn each file into records; the rules (``rules/``) judge the
+records; ``rules/clusters.py`` judges what needs every file; ``run`` plans the files
+and spreads them over processes. A site description among the inputs is checked by the
 build's dry run, which ``api.check`` hands in (``describe``).
 """
 
@@ -19,13 +19,13 @@ from ..pool import default_jobs
 from ..read.http import FetchOptions
 from ..read.live import Remote, is_url
 from ..read.yaml_doc import is_site_yaml
+from ..rules.clusters import ClusterIndex, Coverage
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
-from .clusters import ClusterIndex, Coverage
 from .run import Options, Run
 
 if TYPE_CHECKING:
-    from .config import Policy
+    from ..rules.config import Policy
 
 SITE_SUFFIXES = (".yaml", ".yml")
 

@@ -23,9 +23,9 @@ from ..read.html import name_is_utf8, page_url, served
 from ..read.live import Input, Remote
 from ..read.site_yaml import display_name, is_error_page
 from ..read.sniff import Sniffed
+from ..rules.clusters import ClusterIndex, Excluded
 from ..safeio import inside, regular_file
 from ..urls import url_key
-from .clusters import ClusterIndex, Excluded
 from .judge_file import FileResult, Options, Task, is_page
 from .workers import Pending
 
