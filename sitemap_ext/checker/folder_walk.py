@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from ..diagnostics import Where
 from ..folder import retained_files
+from ..read.description_file import display_name
 from ..read.live import sitemap_lines
-from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
 from ..safeio import Refused, open_regular, walk_listed
 from ..urls import origin_text

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..diagnostics import Where
+from ..read.description_file import display_name
 from ..read.html import page_url
 from ..read.link_header import Problem, gather, read_links
 from ..read.record import UrlEntry
-from ..read.site_yaml import display_name
 from ..read.static_headers import HEADER_FILES, HeadersFile, read_headers_file
 from .judge_file import check_headers
 from .run_state import RunState

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostics import Where
-from ..read.site_yaml import display_name
+from ..read.description_file import display_name
 from ..read.sniff import Sniffed, sniff
 from ..urls import url_key
 from .judge_file import FileResult, Task, check_file

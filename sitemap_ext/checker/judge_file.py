@@ -18,9 +18,9 @@ from urllib.parse import urljoin
 from .. import langtags, rules
 from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
+from ..read.description_file import display_name
 from ..read.html import PageHead, Placed, read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
-from ..read.site_yaml import display_name
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml

@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 
 from ..diagnostics import Where
-from ..read.site_yaml import display_name
+from ..read.description_file import display_name
 from ..read.sniff import Sniffed, is_sitemap, missing, sniff
 from .folder_walk import FolderWalk, is_robots
 from .index_follow import IndexFollowing

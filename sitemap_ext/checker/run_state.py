@@ -19,9 +19,10 @@ from urllib.parse import unquote, urlsplit
 from .. import rules
 from ..diagnostics import Collector, Where
 from ..folder import is_view
+from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served
 from ..read.live import Input, Remote
-from ..read.site_yaml import display_name, is_error_page
+from ..read.site_sources import is_error_page
 from ..read.sniff import Sniffed
 from ..rules.clusters import ClusterIndex, Excluded
 from ..safeio import inside, regular_file

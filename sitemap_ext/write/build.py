@@ -29,9 +29,10 @@ from ..limits import MAX_STORED_PER_CODE
 from ..model import Page as PageObject
 from ..model import Site as SiteObject
 from ..pool import default_jobs
+from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, Page, PageStream, Site, Source
 from ..read.pages import PAGE_KEYS, PageNormaliser, source_column
-from ..read.site_yaml import OBJECTS, load_site, load_site_data
+from ..read.site_yaml import load_site, load_site_data
 from ..read.sources import SourceReader
 from ..rules.config import Policy
 from ..state import StateError
