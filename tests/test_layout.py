@@ -153,3 +153,20 @@ def test_the_rules_know_nothing_of_the_check_that_runs_them() -> None:
     assert rules
     assert {name: sorted(other for other in edges[name] if other.startswith("sitemap_ext.checker"))
             for name in rules} == {name: [] for name in rules}
+
+
+def _package_classes() -> set[str]:
+    return {node.name for path in MODULES.values() for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef)}
+
+
+def test_the_checks_parts_are_composed_not_mixed_in() -> None:
+    """The check's orchestration is small objects over one state (``Run`` holds its
+    folder walk, index following, live fetch and header files), not a class that
+    inherits them: no class of checker/ subclasses one of the package's classes."""
+    ours = _package_classes()
+    inherited = {f"{name}.{node.name}": [ast.unparse(base) for base in node.bases
+                                         if ast.unparse(base).rpartition(".")[2] in ours]
+                 for name, path in MODULES.items() if name.startswith("sitemap_ext.checker")
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
+    assert {name: bases for name, bases in inherited.items() if bases} == {}
