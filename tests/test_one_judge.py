@@ -100,7 +100,7 @@ def test_the_build_judges_nothing_itself() -> None:
     rule's function."""
     rules = {code for code, modules in producers().items()
              if any(m.startswith(("rules/", "checker/")) for m in modules)}
-    for name in ("read/pages.py", "read/page_fields.py", "read/page_locales.py", "read/page_media.py",
+    for name in ("write/page_normaliser.py", "write/page_fields.py", "write/page_locales.py", "write/page_media.py",
                  "read/built_site.py", "read/git_times.py", "write/build.py", "write/page_flow.py",
                  "write/seen_urls.py"):
         mine = produced(ast.parse((PACKAGE / name).read_text(encoding="utf-8")))

@@ -35,6 +35,7 @@ import fnmatch
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
@@ -50,8 +51,10 @@ from .git_times import git_command, git_environment, run_bounded
 from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
 from .html_content import content_digest
 from .normalised import BuiltSite, Page
-from .pages import PageNormaliser
 from .sniff import open_bytes
+
+if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
+    from ..write.page_normaliser import PageNormaliser
 
 _LEFT_OUT = "; the pair is left out of the sitemap"
 
