@@ -138,7 +138,8 @@ from django.test import override_settings
 found = []
 for value in json.loads(sys.argv[1]):
     with override_settings(SITEMAP_EXT=eval(value)):
-        messages = [f"({m.id}) {m.msg}" for m in checks.run_checks(tags=["sitemap_ext"], include_deployment_checks=True)]
+        messages = [f"({m.id}) {m.msg}"
+                    for m in checks.run_checks(tags=["sitemap_ext"], include_deployment_checks=True)]
         try:
             call_command("sitemap_ext_build", "public")
             said = "no error"
@@ -181,7 +182,8 @@ def test_a_sitemap_ext_that_is_no_dict_of_its_keys_is_a_system_check_error(
 
 @pytest.mark.parametrize(("setting", "error_id"), [
     ('"public"', "sitemap_ext.E007"), ('{"base_url": 5}', "sitemap_ext.E004"), ('["a"]', "sitemap_ext.E007"),
-    ('{**SITEMAP_EXT, "output": 5}', "sitemap_ext.E001"), ('{**SITEMAP_EXT, "output": {"nope": 1}}', "sitemap_ext.E001"),
+    ('{**SITEMAP_EXT, "output": 5}', "sitemap_ext.E001"),
+    ('{**SITEMAP_EXT, "output": {"nope": 1}}', "sitemap_ext.E001"),
     ('{**SITEMAP_EXT, "sitemaps": 5}', "sitemap_ext.E005"), ('{**SITEMAP_EXT, "out_dir": 5}', "sitemap_ext.E006"),
 ])
 def test_the_command_with_a_setting_no_build_can_use_fails_without_a_traceback(project: Path, setting: str,
