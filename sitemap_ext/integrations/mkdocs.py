@@ -49,6 +49,10 @@ Options, each a key of a site description:
   are judged at (default: ``SOURCE_DATE_EPOCH``, else the clock); ``jobs``: processes
   of the check (default 1).
 
+An option of a type or value no build can use is MkDocs' own configuration error
+naming it (``Config value 'plugins': Plugin 'sitemap-ext' option 'jobs': ...``): the
+build is aborted before it starts.
+
 A build from the built pages' heads writes its site description to the project's
 ``.cache/plugin/sitemap-ext/site.yaml``: the same file each build, which the output
 folder's manifest names as the owner of the sitemaps.

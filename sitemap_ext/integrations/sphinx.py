@@ -38,6 +38,10 @@ Settings, as sphinx-sitemap users set them (its names in brackets):
 * ``sitemap_ext_check`` (default ``True``), ``sitemap_ext_check_with``: more
   ``{URL: folder}`` checked with this build (the other languages' outputs, for
   return links across them), ``sitemap_ext_now``: the instant dates are judged at.
+
+A setting of a type or value no build can use, and a name ``sitemap_ext_*`` of
+conf.py that is no setting, is a warning naming it (type ``sitemap_ext.config``, so
+``-W`` fails) when the configuration is read, and no sitemap is written.
 """
 
 from __future__ import annotations
