@@ -84,3 +84,8 @@ MAX_STRUCTURED_BYTES: Final = 64 << 20
 # another program holds locked (SQLite's busy timeout; Python's sqlite3 default), then
 # gives up with F103: a lock is never taken for damage.
 STATE_BUSY_SECONDS: Final = 5.0
+# Ours: a config file (sitemap-ext.toml, or a pyproject.toml found upward from the
+# working folder) is read up to this many bytes. Real ones are a few KiB (a monorepo's
+# pyproject.toml tens of KiB); parsing TOML costs about 1 s a MiB, and a config is read
+# by every check, so a planted 64 MiB one would cost a minute of every CI run.
+MAX_CONFIG_BYTES: Final = 1 << 20

@@ -36,10 +36,12 @@ class Malformed(ValueError):
 
 
 # What can hold a bracket that is no nesting: strings (with their escapes) and, in
-# TOML, comments and literal strings. Each alternative is linear (no nested repetition).
-_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
-_TOML_TOKENS = re.compile(r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""|\'\'\'[^\']*(?:\'(?!\'\')[^\']*)*\'\'\''
-                          r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}.=,\n]')
+# TOML, comments and literal strings. Each alternative is linear (no nested repetition),
+# and a string's closing quote is optional: a string left open is consumed once, to the
+# end (or its line), not tried again from each quote inside it, which would be quadratic.
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+_TOML_TOKENS = re.compile(r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:""")?|\'\'\'[^\']*(?:\'(?!\'\')[^\']*)*(?:\'\'\')?'
+                          r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|\'[^\'\n]*\'?|#[^\n]*|[\[\]{}.=,\n]', re.DOTALL)
 _OPENERS = frozenset("[{")
 _CLOSERS = frozenset("]}")
 _KEY_STARTS = frozenset(",\n")

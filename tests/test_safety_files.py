@@ -168,10 +168,10 @@ def test_a_config_that_is_no_toml_is_a_usage_error_naming_the_file_and_place(
 def test_a_config_is_read_to_its_limit_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     with open(tmp_path / "sitemap-ext.toml", "wb") as handle:
-        handle.truncate(65 << 20)  # (sparse: 65 MiB of nothing, costing no disk)
+        handle.truncate((1 << 20) + 1)  # (sparse: a byte past the limit, costing no disk)
     monkeypatch.chdir(tmp_path)
     code, err = _check_in(tmp_path, capsys)
-    assert code == 2 and "sitemap-ext.toml: it is larger than 67,108,864 bytes" in err, err
+    assert code == 2 and "sitemap-ext.toml: it is larger than 1,048,576 bytes" in err, err
     os.remove(tmp_path / "sitemap-ext.toml")
     os.mkfifo(tmp_path / "sitemap-ext.toml")  # named: refused unread, no hang
     code, err = _check_in(tmp_path, capsys, "--config", "sitemap-ext.toml")

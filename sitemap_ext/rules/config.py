@@ -18,6 +18,7 @@ from typing import Any
 from .. import structured
 from ..codes import REGISTRY
 from ..diagnostics import Severity, did_you_mean
+from ..limits import MAX_CONFIG_BYTES
 from ..safeio import Refused
 
 CONFIG_KEYS = ("select", "ignore", "severity", "cross-submitted", "per-path-ignores")
@@ -126,7 +127,7 @@ def read_toml(path: str) -> dict[str, Any]:
     and depth); ConfigError naming the file, and the line and column where it is not
     TOML."""
     try:
-        return structured.read_toml(path)
+        return structured.read_toml(path, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
     except Refused as exc:
