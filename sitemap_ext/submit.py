@@ -83,7 +83,7 @@ class SubmitResult:
 
     @property
     def ok(self) -> bool:
-        return self.collector.errors == 0
+        return not self.collector.failed()
 
 
 class _Stop(Exception):

@@ -8,9 +8,11 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -127,3 +129,80 @@ def test_every_layer_must_reach_its_end(data: bytes, cut_at: float, step: int, e
     with pytest.raises(Truncated):
         b"".join(decoded(chunks(prefix), encoding, 1 << 30))
     assert b"".join(decoded(iter([b""]), encoding, 1 << 30)) == b""  # an empty body is read as empty
+
+
+# --- 2. A finding hidden by --select, --ignore or a config still fails the run ----------
+
+CUT_XML = (f'<?xml version="1.0"?>\n<urlset {NS}>\n<url><loc>https://www.example.com/a</loc></url>\n'
+           "<url><loc>https://www.exa").encode()
+HIDDEN = re.compile(r"findings? not shown by --select/--ignore, [0-9]+ of them saying an input was not read "
+                    r"\(([A-Z0-9, ]+)\): the exit code counts")
+
+
+@pytest.fixture()
+def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.xml").write_bytes(CUT_XML)
+    (tmp_path / "empty").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize(("argv", "code", "shown"), [
+    (["nothere.xml"], 3, "F101"),  # an input that does not exist: I/O
+    (["bad.xml"], 1, "X101"),  # not well-formed: an error, as when shown
+    (["empty"], 1, "F104"),  # a check with nothing to check fails
+])
+@pytest.mark.parametrize("hide", [["--select", "H"], ["--ignore", "F,X,R"], ["--ignore", "F101,X101,F104"]])
+def test_a_hidden_finding_that_an_input_was_not_read_still_sets_the_exit_code(
+        inputs: Path, argv: list[str], code: int, shown: str, hide: list[str]) -> None:
+    plain, out, _ = run("check", *argv, "--no-config", "--now", NOW)
+    assert plain == code and f" {shown} " in out  # what plain check gives ...
+    exit_code, out, err = run("check", *argv, "--no-config", "--now", NOW, *hide)
+    assert (exit_code, out) == (code, ""), err  # ... it gives with the finding hidden
+    said = HIDDEN.search(err)
+    assert said is not None and shown in said[1].split(", "), err
+
+
+def test_a_config_that_ignores_every_reading_code_does_not_pass_the_check(inputs: Path) -> None:
+    (inputs / "sitemap-ext.toml").write_text('ignore = ["F", "X", "R"]\n', encoding="utf-8")
+    assert run("check", "bad.xml", "--now", NOW)[0] == 1
+    assert run("check", "nothere.xml", "--now", NOW)[0] == 3
+    exit_code, out, err = run("check", "bad.xml", "--now", NOW, "--format", "json")
+    assert exit_code == 1 and json.loads(out)["ok"] is False, err
+
+
+def test_exit_zero_keeps_its_meaning_for_hidden_findings(inputs: Path) -> None:
+    """--exit-zero exits 0 with errors, but 3 still says the command could not run."""
+    assert run("check", "bad.xml", "--no-config", "--select", "H", "--exit-zero", "--now", NOW)[0] == 0
+    assert run("check", "nothere.xml", "--no-config", "--select", "H", "--exit-zero", "--now", NOW)[0] == 3
+
+
+def test_a_hidden_finding_of_another_kind_is_only_counted(inputs: Path) -> None:
+    (inputs / "date.xml").write_bytes(f'<?xml version="1.0"?>\n<urlset {NS}>\n<url><loc>https://www.example.com/a'
+                                      '</loc><lastmod>2026-13-01</lastmod></url>\n</urlset>\n'.encode())
+    assert run("check", "date.xml", "--no-config", "--now", NOW)[0] == 1  # D101, an error: hidden, it is not
+    exit_code, _, err = run("check", "date.xml", "--no-config", "--select", "H", "--now", NOW)
+    assert exit_code == 0 and not HIDDEN.search(err) and "1 finding not shown by --select/--ignore" in err
+
+
+def test_a_build_whose_source_is_missing_fails_and_writes_nothing_under_ignore(inputs: Path) -> None:
+    (inputs / "site.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - path: /a\nsources:\n"
+                                      "  - p.csv\n", encoding="utf-8")
+    for hide in (["--ignore", "S"], ["--select", "D"]):
+        exit_code, out, err = run("build", "site.yaml", "-o", "out", "--no-config", "--now", NOW, *hide)
+        assert (exit_code, out) == (1, ""), err
+        assert not (inputs / "out").exists() or not list((inputs / "out").glob("sitemap*.xml")), err
+        said = HIDDEN.search(err)
+        assert said is not None and said[1] == "S101" and "nothing written" in err, err
+    from sitemap_ext import build
+    from sitemap_ext.rules.config import Policy
+
+    assert not build("site.yaml", "out", now=NOW, policy=Policy(ignore=("S",))).ok
+
+
+def test_one_predicate_says_what_was_not_read() -> None:
+    from sitemap_ext.codes import REGISTRY
+    from sitemap_ext.report.baseline import never_baselined
+
+    for code, entry in REGISTRY.items():
+        assert entry.not_read == (entry.io or entry.unread) == never_baselined(code)
