@@ -206,3 +206,55 @@ def test_one_predicate_says_what_was_not_read() -> None:
 
     for code, entry in REGISTRY.items():
         assert entry.not_read == (entry.io or entry.unread) == never_baselined(code)
+
+
+# --- 3. Values are judged by ASCII digits ------------------------------------------------
+
+VIDEO_NS = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"'
+VIDEO = ("<video:video><video:thumbnail_loc>https://www.example.com/k.jpg</video:thumbnail_loc><video:title>K"
+         "</video:title><video:description>K.</video:description><video:content_loc>https://www.example.com/k.mp4"
+         "</video:content_loc>{}</video:video>")
+
+
+@pytest.mark.parametrize(("element", "code"), [
+    ("<lastmod>\uff12\uff10\uff12\uff16-01-01</lastmod>", "D101"),  # full-width digits
+    ("<lastmod>2026-01-01T\uff11\uff10:00:00Z</lastmod>", "D101"),
+    ("<lastmod>2026-\u0660\u0661-01</lastmod>", "D101"),  # Arabic-Indic digits
+    ("<priority>\uff10.\uff15</priority>", "D105"),
+    ("<priority>0_5</priority>", "D105"),  # float() takes it; xsd:decimal does not
+    ("<priority>1e-1</priority>", "D105"),
+    ("<priority>nan</priority>", "D105"),
+    (VIDEO.format("<video:rating>\uff14.\uff15</video:rating>"), "V107"),
+    (VIDEO.format("<video:rating>4_5</video:rating>"), "V107"),
+    (VIDEO.format("<video:duration>\u00b2</video:duration>"), "V106"),  # a digit to isdigit, no number to int
+    (VIDEO.format("<video:duration>\uff11\uff12\uff10</video:duration>"), "V106"),
+])
+def test_a_value_written_in_other_digits_is_invalid_at_its_line(tmp_path: Path, element: str, code: str) -> None:
+    from sitemap_ext import check
+
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS} {VIDEO_NS}>\n<url>\n'
+                     f"<loc>https://www.example.com/a</loc>\n{element}\n</url>\n</urlset>\n".encode())
+    result = check([str(path)], now=NOW)
+    assert [(d.code, d.line) for d in result.collector.sorted()] == [(code, 5)]
+
+
+@pytest.mark.parametrize("good", ["<priority>.5</priority>", "<priority>+1.</priority>",
+                                  VIDEO.format("<video:rating>4.5e0</video:rating>")])
+def test_ascii_numbers_of_every_form_the_xsd_takes_still_pass(tmp_path: Path, good: str) -> None:
+    from sitemap_ext import check
+
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS} {VIDEO_NS}>\n<url>\n'
+                     f"<loc>https://www.example.com/a</loc>\n{good}\n</url>\n</urlset>\n".encode())
+    assert check([str(path)], now=NOW).collector.sorted() == []
+
+
+def test_a_description_value_in_other_digits_is_a_finding_not_a_traceback(inputs: Path) -> None:
+    (inputs / "site.yaml").write_text(
+        "site:\n  base_url: https://e.com/\npages:\n  - path: /a\n    lastmod: '\uff12\uff10\uff12\uff16-01-01'\n"
+        "    videos:\n      - thumbnail_loc: https://e.com/t.jpg\n        title: T\n        description: D\n"
+        "        content_loc: https://e.com/v.mp4\n        duration: '\u00b2'\n", encoding="utf-8")
+    exit_code, out, err = run("build", "site.yaml", "-o", "out", "--no-config", "--now", NOW)
+    assert exit_code == 1 and "Traceback" not in err, err
+    assert {line.split()[2] for line in out.splitlines() if ": error " in line} == {"D101", "V106"}, out
