@@ -258,3 +258,49 @@ def test_a_description_value_in_other_digits_is_a_finding_not_a_traceback(inputs
     exit_code, out, err = run("build", "site.yaml", "-o", "out", "--no-config", "--now", NOW)
     assert exit_code == 1 and "Traceback" not in err, err
     assert {line.split()[2] for line in out.splitlines() if ": error " in line} == {"D101", "V106"}, out
+
+
+# --- 4. A poisoned build state is a finding, never a traceback ---------------------------
+
+STATE_FILE = ".sitemap-ext-state.sqlite"
+
+
+def built_state(inputs: Path) -> Path:
+    """A site built with a build state (``--state``); the state's path."""
+    (inputs / "site.yaml").write_text("site:\n  base_url: https://www.example.com/\npages:\n  - path: /a\n"
+                                      "  - path: /b\n", encoding="utf-8")
+    state = inputs / STATE_FILE
+    exit_code, _, err = run("build", "site.yaml", "-o", "out", "--no-config", "--now", NOW, "--state", str(state))
+    assert exit_code == 0 and state.exists(), err
+    return state
+
+
+@pytest.mark.parametrize("count", ["\u00b2", "\uff11", "9" * 5000, "1" * 19, "", "-1", " 1"])
+def test_a_build_count_that_is_no_ascii_number_is_f105(inputs: Path, count: str) -> None:
+    import sqlite3
+
+    state = built_state(inputs)
+    with sqlite3.connect(state) as connection:
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'build'", (count,))
+    connection.close()
+    exit_code, out, err = run("build", "site.yaml", "-o", "out", "--no-config", "--now", NOW, "--state", str(state))
+    assert exit_code == 3 and "Traceback" not in err, err
+    assert f"{state}: error F105 " in out and "damaged (no build count)" in out, out
+
+
+@pytest.mark.parametrize("dry_run", [["--dry-run"], []])
+def test_a_state_row_whose_url_is_no_url_is_skipped_with_f105(inputs: Path, dry_run: list[str]) -> None:
+    import sqlite3
+
+    state = built_state(inputs)
+    with sqlite3.connect(state) as connection:
+        connection.execute("UPDATE urls SET url = 'http://[::1' WHERE url = 'https://www.example.com/a'")
+        if not dry_run:  # (no request to a host that is not ours: the bad row is the only one)
+            connection.execute("DELETE FROM urls WHERE url = 'https://www.example.com/b'")
+    connection.close()
+    exit_code, out, err = run("submit", "--indexnow", "0123456789abcdef", "--state", str(state),
+                              "--endpoint", "http://127.0.0.1:9/indexnow", "-q", *dry_run)
+    assert exit_code == 3 and "Traceback" not in err, err
+    assert f"{state}: error F105 " in out + err and "'http://[::1'" in out + err
+    if dry_run:  # the other row is still listed
+        assert "https://www.example.com/b" in out
