@@ -1,7 +1,7 @@
 """The public API: the one module that sees both sides, the build and the check.
 
 ``build`` writes a site's sitemaps (``write.build``); ``check`` judges files, folders,
-URLs, site descriptions and a program's pages (``rules.check``, with the build's dry
+URLs, site descriptions and a program's pages (``checker.check``, with the build's dry
 run for descriptions); ``diff`` compares two sides, each read as ``check`` reads it
 (``diff/``); ``render`` gives the bytes of a sitemap for a web view and
 ``SitemapWriter`` takes pages one at a time: both are ``build()`` underneath (one
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Union
 
 from . import arguments
+from .checker.check import CheckResult, check_inputs
 from .codes import REGISTRY
 from .dates import now_argument
 from .deploys import Row, StateError, SubmitProgress, SubmitResult, state_rows, submit
@@ -32,7 +33,6 @@ from .diff import DiffResult, Reading, diff_inputs, refused
 from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from .model import Page, Site
 from .read.http import FetchOptions
-from .rules.check import CheckResult, check_inputs
 from .rules.config import Policy
 from .write.build import BuildResult, build
 

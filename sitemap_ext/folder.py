@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import stat
 from collections.abc import Collection
 from typing import Any
 
 from . import structured
 from .diagnostics import Collector, Where
-from .safeio import Refused
+from .safeio import Refused, kind_of_mode
 
 try:  # POSIX; elsewhere builds are not locked
     import fcntl
@@ -46,10 +48,23 @@ def reserved_name(name: str) -> bool:
     return name.split("/", 1)[0].startswith(RESERVED_PREFIX)
 
 
+#: How output.versioned names a sitemap (``write/series.py`` versioned_name): its name,
+#: then the first 10 hex digits of its content's BLAKE2b digest, before .xml or .xml.gz.
+VERSIONED_NAME = re.compile(r"[^/]+\.[0-9a-f]{10}\.xml(?:\.gz)?")
+
+
+def versioned_like(name: str) -> bool:
+    """Whether ``name`` (its last part) is one output.versioned could have given a
+    sitemap (``sitemap-1.3f9a2c41d0.xml``)."""
+    return VERSIONED_NAME.fullmatch(name.rsplit("/", 1)[-1]) is not None
+
+
 def retained_files(out_dir: str) -> list[str]:
     """The files a versioned build kept from the build before it (by every description
     writing into ``out_dir``), as the manifest lists them (none when it is damaged: the
-    next build sets it aside)."""
+    next build sets it aside). Anyone who can add a file to the folder can write this
+    list: a check passes over only those of them named as a versioned build names its
+    sitemaps, and only when no index lists them (``rules/folder_walk.py``)."""
     try:
         data = read_json(os.path.join(out_dir, MANIFEST))
     except (Damaged, OSError):
@@ -143,6 +158,44 @@ def valid_journal(journal: Any) -> bool:
     if not _valid_state(journal.get("state")):
         return False
     return all(isinstance(name, str) and safe_relative_name(name) for name in remove)
+
+
+class Unsafe(Damaged):
+    """A journal that would move what no build of ours staged: its staging folder, a
+    folder on a source's way or a source is a link or not what a build makes."""
+
+
+def staged_source(out_dir: str, stage: str, source: str) -> str | None:
+    """The path of a journal's ``source`` in its ``stage``, reached without following a
+    link: the staging folder a real folder directly inside ``out_dir``, each folder on
+    the way a real folder, the file a regular file (each ``lstat``-ed). None when it is
+    gone (moved before a kill); ``Unsafe`` when any of them is a link or anything else,
+    so that a planted journal cannot move a file from outside the folder into it."""
+    path = out_dir
+    parts = [stage, *source.split("/")]
+    for depth, part in enumerate(parts):
+        path = os.path.join(path, part)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return None
+        last = depth == len(parts) - 1
+        if not (stat.S_ISREG(mode) if last else stat.S_ISDIR(mode)):
+            what = "its staging folder " + stage if depth == 0 else f"{'/'.join(parts[1:depth + 1])} in {stage}"
+            raise Unsafe(f"{what} is {kind_of_mode(mode)}, not {'a file' if last else 'a folder'} a build made")
+    return path
+
+
+def staged_state(new: str) -> bool:
+    """Whether a journal's new build state is there to move: a regular file (never a
+    link, which would be moved in its place); ``Unsafe`` for anything else."""
+    try:
+        mode = os.lstat(new).st_mode
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISREG(mode):
+        raise Unsafe(f"its new build state {new} is {kind_of_mode(mode)}, not a file a build made")
+    return True
 
 
 def _valid_state(state: Any) -> bool:

@@ -90,17 +90,22 @@ def connect(path: str, *, create: bool = False, read_only: bool = False) -> sqli
     try:
         connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode={mode}", uri=True,
                                      isolation_level=None, timeout=STATE_BUSY_SECONDS)
-    except sqlite3.Error as exc:
+    except DAMAGED as exc:
         raise failure(path, exc, "cannot be opened") from None
     try:
         connection.execute("PRAGMA trusted_schema = OFF")  # (no function of a file's own schema runs)
-    except sqlite3.Error as exc:
+    except DAMAGED as exc:
         connection.close()
         raise failure(path, exc, "cannot be opened") from None
     return connection
 
 
-def locked(exc: sqlite3.Error) -> bool:
+# What reading a damaged file raises: SQLite's errors, and the text of a value (or of
+# the schema) that is not UTF-8, which Python's sqlite3 decodes without wrapping the error.
+DAMAGED = (sqlite3.Error, UnicodeDecodeError)
+
+
+def locked(exc: Exception) -> bool:
     """Whether SQLite gave up waiting for another connection's lock (SQLITE_BUSY or
     SQLITE_LOCKED, any extended code), which says nothing of the file's health."""
     code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11 and later)
@@ -109,7 +114,7 @@ def locked(exc: sqlite3.Error) -> bool:
     return str(exc) in ("database is locked", "database table is locked")
 
 
-def failure(path: str, exc: sqlite3.Error, what: str = "is damaged") -> StateError:
+def failure(path: str, exc: Exception, what: str = "is damaged") -> StateError:
     """The StateError of an SQLite error: F103 for a lock held by another program,
     else F105 (``what`` went wrong, and the advice to start a new state)."""
     if locked(exc):
@@ -180,7 +185,7 @@ def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
                              "another path with output.state or --state")
         _exactly_ours(objects, path)
         meta = {str(key): str(value) for key, value in connection.execute("SELECT key, value FROM meta")}
-    except sqlite3.Error as exc:
+    except DAMAGED as exc:
         raise failure(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
@@ -233,7 +238,7 @@ class State:
     def get(self, url: str) -> Row | None:
         try:
             found = self.connection.execute(_SELECT + " WHERE url = ?", (url,)).fetchone()
-        except sqlite3.Error as exc:
+        except DAMAGED as exc:
             raise failure(self.path, exc) from None
         return None if found is None else _row(found, self.path)
 
@@ -257,7 +262,7 @@ class State:
                 self._order = self.connection.execute(_IN_ORDER + " WHERE rowid > ? ORDER BY rowid", (found[0],))
                 self._ahead = self._next()
             self._misses += 1
-        except sqlite3.Error as exc:
+        except DAMAGED as exc:
             raise failure(self.path, exc) from None
         return None if found is None else _row(found[1:], self.path)
 
@@ -272,7 +277,7 @@ class State:
         try:
             for found in self.connection.execute(query):
                 yield _row(found, self.path)
-        except sqlite3.Error as exc:
+        except DAMAGED as exc:
             raise failure(self.path, exc) from None
 
     def count(self, *, pending: bool = False) -> int:
@@ -280,7 +285,7 @@ class State:
         query = "SELECT count(*) FROM urls" + (" WHERE sent IS NULL OR sent != changed" if pending else "")
         try:
             found = self.connection.execute(query).fetchone()
-        except sqlite3.Error as exc:
+        except DAMAGED as exc:
             raise failure(self.path, exc) from None
         return int(found[0])
 
@@ -292,7 +297,7 @@ class State:
                 self.connection.execute("BEGIN IMMEDIATE")
                 self.connection.executemany("UPDATE urls SET submitted = ?, sent = changed WHERE url = ?",
                                             ((when, url) for url in urls))
-        except sqlite3.Error as exc:
+        except DAMAGED as exc:
             if locked(exc):
                 raise failure(self.path, exc) from None
             raise StateError(f"cannot record the submission in {self.path} ({exc})") from None

@@ -196,3 +196,25 @@ def test_the_baseline_reader_refuses_a_fifo_and_a_folder_unread(tmp_path: Path) 
     (tmp_path / "deep.json").write_text("[" * 100_000)
     with pytest.raises(baseline.BaselineError, match="nests deeper than 64"):
         baseline.read(str(tmp_path / "deep.json"))
+
+
+def test_a_link_planted_at_a_temporary_name_is_never_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baseline is written to a new file no one can name beforehand, then renamed:
+    a link at the name a fixed pattern would use (``.NAME.PID.tmp``, the process id
+    made known) stays untouched, and so does what it points to."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    findings = check([str(sitemap(Path("site"), entry("https://e.com/a", "2026-13-01")))],
+                     now="2026-11-25T00:00:00Z").collector.sorted()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    monkeypatch.setattr(os, "getpid", lambda: 4242)
+    for name in (Path("baseline.json"), Path("site/baseline.json")):
+        planted = name.parent / f".{name.name}.4242.tmp"
+        planted.symlink_to(victim)
+        assert baseline.write(str(name), findings, str(tmp_path)) == 1
+        assert victim.read_text() == "keep"
+        assert not name.is_symlink() and sum(baseline.read(str(name)).values()) == 1
+        assert planted.is_symlink()  # (left as found: not ours to remove)
+        assert sorted(n.name for n in name.parent.glob(".*.tmp")) == [planted.name]  # no temporary file left

@@ -13,12 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 UNUSED = ("sitemap_ext.api", "sitemap_ext.diff", "sitemap_ext.report.html", "sitemap_ext.deploys",
           "sitemap_ext.cli.check", "sitemap_ext.diff.compare", "sitemap_ext.report.diff_formats",
-          # The check's orchestration, its live fetch and a submission: until the table of
+          # The rules across files, the live fetch and a submission: until the table of
           # codes, the registry imported each of them to gather their codes.
-          "sitemap_ext.rules.check", "sitemap_ext.rules.run", "sitemap_ext.rules.workers",
-          "sitemap_ext.rules.folder_walk", "sitemap_ext.rules.judge_file", "sitemap_ext.rules.index_follow",
-          "sitemap_ext.rules.live_fetch", "sitemap_ext.rules.run_state", "sitemap_ext.rules.clusters",
+          "sitemap_ext.rules.clusters",
           "sitemap_ext.read.live", "sitemap_ext.read.http", "sitemap_ext.read.http_transport", "sitemap_ext.submit")
+# The check's orchestration (the run, its workers, folder walk, index following, live
+# fetch, a file judged): a build loads no module of it.
+CHECKER = "sitemap_ext.checker"
 # The package's modules a small build loads: 101 when the registry gathered the codes of
 # every module that reports one, 76 with the table; a ceiling with room for growth.
 MOST_LOADED = 85
@@ -37,6 +38,7 @@ def test_a_build_on_the_command_line_loads_no_checker(tmp_path: Path) -> None:
                             "assert main(['build', 'site.yaml', '-o', 'out', '-q']) == 0", tmp_path)
     assert "sitemap_ext.write.build" in loaded
     assert [name for name in UNUSED if name in loaded] == []
+    assert [name for name in loaded if name == CHECKER or name.startswith(CHECKER + ".")] == []
     assert len([name for name in loaded if name.partition(".")[0] == "sitemap_ext"]) <= MOST_LOADED
     assert (tmp_path / "out" / "sitemap.xml").is_file()
 

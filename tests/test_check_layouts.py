@@ -150,8 +150,8 @@ def test_the_benchmark_layouts_take_one_path(tmp_path: Path, monkeypatch) -> Non
     its records are the same whatever the layout, and the check's findings are too.
     There is no path of its own for any layout."""
     from sitemap_ext import build
+    from sitemap_ext.checker import judge_file
     from sitemap_ext.read import xml as xml_reader
-    from sitemap_ext.rules import judge_file
 
     layouts = _benchmark("check_layouts")
     workload = _benchmark("workload")

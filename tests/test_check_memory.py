@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_ext import check
-from sitemap_ext.rules import run
+from sitemap_ext.checker import run
 from sitemap_ext.rules.cluster_log import ClusterLog
 
 SM = "http://www.sitemaps.org/schemas/sitemap/0.9"

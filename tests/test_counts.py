@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_ext import check
-from sitemap_ext.rules.check import Counts
+from sitemap_ext.checker.check import Counts
 
 NOW = "2026-11-21T12:00:00Z"
 HOST = "https://ex.example/"

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 import sitemap_ext.write.build as builder
 import sitemap_ext.write.parallel as parallel
 from sitemap_ext import build
-from sitemap_ext.read.pages import PageNormaliser
+from sitemap_ext.write.page_normaliser import PageNormaliser
 from sitemap_ext.write.xml import Renderer
 
 from .conftest import canonical
@@ -314,7 +314,7 @@ def test_reading_parts_gives_what_reading_the_whole_gives(lines: list[bytes], jo
     from sitemap_ext.codes import REGISTRY
     from sitemap_ext.diagnostics import Collector, Where
     from sitemap_ext.read.normalised import Defaults, Source
-    from sitemap_ext.read.pages import source_column
+    from sitemap_ext.write.page_normaliser import source_column
     from sitemap_ext.read.sources import SourceReader
 
     header = [b"path,lastmod,sku" if good_header else b"path\xff,lastmod"] if fmt == "csv" else []

@@ -7,6 +7,7 @@ a process of its own (Django's settings are configured once a process)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -109,3 +110,87 @@ def test_importing_the_package_imports_no_django() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('django')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]", run.stderr
+
+
+# Every key of SITEMAP_EXT (and SITEMAP_EXT itself), with values of the wrong type or
+# value: each is a system check error naming the key, and the command's CommandError.
+WRONG: dict[str, tuple[str, list[object]]] = {
+    "output": ("sitemap_ext.E001", [5, [5], "public", {"nope": 1}]),
+    "ignore": ("sitemap_ext.E002", [5, [5], "H112", ["Z999"], {"H112": 1}, [None]]),
+    "now": ("sitemap_ext.E003", [5, "yesterday", ["2026-11-21"], {"nope": 1}]),
+    "base_url": ("sitemap_ext.E004", [5, [BASE], {"nope": 1}]),
+    "sitemaps": ("sitemap_ext.E005", [5, ["trails.sitemaps.SITEMAPS"], "no.such.module", "trails.settings.LANGUAGES",
+                                      {"pages": 5}]),
+    "out_dir": ("sitemap_ext.E006", [5, ["public"], {"nope": 1}]),
+}
+CASES = [(key, value) for key, (_, values) in WRONG.items() for value in values]
+WHOLE = ["public", 5, [BASE], {"base_url": BASE, "nope": 1}]  # SITEMAP_EXT itself: sitemap_ext.E007
+
+# (one Django a process: each case's SITEMAP_EXT through the system checks and call_command)
+RUN_EACH = """
+import json, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "trails.settings"
+import django
+django.setup()
+from django.core import checks
+from django.core.management import CommandError, call_command
+from django.test import override_settings
+found = []
+for value in json.loads(sys.argv[1]):
+    with override_settings(SITEMAP_EXT=eval(value)):
+        messages = [f"({m.id}) {m.msg}"
+                    for m in checks.run_checks(tags=["sitemap_ext"], include_deployment_checks=True)]
+        try:
+            call_command("sitemap_ext_build", "public")
+            said = "no error"
+        except CommandError as exc:
+            said = str(exc)
+    found.append([messages, said])
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def outcome_of_each_case(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[object]]:
+    copy = tmp_path_factory.mktemp("cases") / "project"
+    shutil.copytree(PROJECT, copy)
+    given = [repr({"base_url": BASE, key: value}) for key, value in CASES] + [repr(value) for value in WHOLE]
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", RUN_EACH, json.dumps(given)], cwd=copy, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert not (copy / "public").exists()
+    return dict(zip(given, json.loads(run.stdout), strict=True))
+
+
+@pytest.mark.parametrize(("key", "value"), CASES, ids=[f"{key}={value!r}" for key, value in CASES])
+def test_every_key_of_a_wrong_type_or_value_is_a_system_check_error_naming_it(
+        outcome_of_each_case: dict[str, list[object]], key: str, value: object) -> None:
+    messages, said = outcome_of_each_case[repr({"base_url": BASE, key: value})]
+    expected = f"({WRONG[key][0]}) SITEMAP_EXT[{key!r}]: "
+    assert [m for m in messages if m.startswith(expected)] == messages and len(messages) == 1, messages
+    assert isinstance(said, str) and said.startswith(f"SITEMAP_EXT[{key!r}]: ") and WRONG[key][0] in said
+
+
+@pytest.mark.parametrize("value", WHOLE, ids=repr)
+def test_a_sitemap_ext_that_is_no_dict_of_its_keys_is_a_system_check_error(
+        outcome_of_each_case: dict[str, list[object]], value: object) -> None:
+    messages, said = outcome_of_each_case[repr(value)]
+    assert len(messages) == 1 and messages[0].startswith("(sitemap_ext.E007) SITEMAP_EXT: "), messages
+    assert isinstance(said, str) and said.startswith("SITEMAP_EXT: ") and "(sitemap_ext.E007)" in said
+
+
+@pytest.mark.parametrize(("setting", "error_id"), [
+    ('"public"', "sitemap_ext.E007"), ('{"base_url": 5}', "sitemap_ext.E004"), ('["a"]', "sitemap_ext.E007"),
+    ('{**SITEMAP_EXT, "output": 5}', "sitemap_ext.E001"),
+    ('{**SITEMAP_EXT, "output": {"nope": 1}}', "sitemap_ext.E001"),
+    ('{**SITEMAP_EXT, "sitemaps": 5}', "sitemap_ext.E005"), ('{**SITEMAP_EXT, "out_dir": 5}', "sitemap_ext.E006"),
+])
+def test_the_command_with_a_setting_no_build_can_use_fails_without_a_traceback(project: Path, setting: str,
+                                                                               error_id: str) -> None:
+    settings = project / "trails" / "settings.py"
+    settings.write_text(settings.read_text(encoding="utf-8") + f"SITEMAP_EXT = {setting}\n", encoding="utf-8")
+    run = manage(project, "sitemap_ext_build", "out")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert f"({error_id}) SITEMAP_EXT" in run.stderr and "SystemCheckError" in run.stderr
+    assert not (project / "out").exists()

@@ -13,6 +13,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from sitemap_ext import check
@@ -167,3 +170,71 @@ def test_importing_the_package_imports_no_mkdocs() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'sphinx', 'django')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]", run.stderr
+
+
+# Every option, with values of the wrong type or value: each is MkDocs' own
+# configuration error naming the option, never a traceback.
+WRONG: dict[str, list[object]] = {
+    "base_url": [5, ["https://docs.example.com/"], {"nope": 1}],
+    "alternates": [5, ["i18n"], "both"],
+    "x_default": [5, ["en"], {"nope": 1}],
+    "lastmod": [5, [5], "meta:updated", [None], {"nope": 1}],
+    "exclude": [5, [None], "404.html", [""], {"nope": 1}],
+    "output": [5, [5], "gzip", {"nope": 1}],
+    "defaults": [5, [5], {"nope": 1}],
+    "check": [5, "yes", [True]],
+    "ignore": [5, [5], "H112", ["Z999"], {"H112": 1}],
+    "now": [5, "yesterday", [NOW], {"nope": 1}],
+    "jobs": [0, -3, "2", [2], True],
+}
+CASES = [(option, value) for option, values in WRONG.items() for value in values]
+
+
+def errors_of(project: Path, option: str, value: object) -> list[str]:
+    """The configuration errors MkDocs reads in mkdocs.yml with ``option: value``, as
+    ``mkdocs build`` reads it (each logged as ``Config value 'NAME': ERROR``)."""
+    from mkdocs.config.defaults import MkDocsConfig
+
+    path = project / "mkdocs.yml"
+    path.write_text(yaml.safe_dump({"site_name": "T", "site_url": BASE,
+                                    "plugins": [{"sitemap-ext": {"now": NOW, option: value}}]}), encoding="utf-8")
+    config = MkDocsConfig(config_file_path=str(path))
+    with path.open(encoding="utf-8") as stream:
+        config.load_file(stream)
+    errors, _ = config.validate()
+    return [f"Config value '{name}': {error}" for name, error in errors]
+
+
+@pytest.mark.parametrize(("option", "value"), CASES, ids=[f"{option}={value!r}" for option, value in CASES])
+def test_every_option_of_a_wrong_type_or_value_is_a_configuration_error_naming_it(tmp_path: Path, option: str,
+                                                                                  value: object) -> None:
+    errors = errors_of(plain_project(tmp_path / "p"), option, value)
+    assert len(errors) == 1 and errors[0].startswith(f"Config value 'plugins': Plugin 'sitemap-ext' option "
+                                                     f"'{option}': "), errors
+
+
+@pytest.mark.parametrize("option", sorted(WRONG))
+def test_a_build_with_an_option_no_build_can_use_aborts_without_a_traceback(tmp_path: Path, option: str) -> None:
+    value = {"jobs": 0, "now": "yesterday"}.get(option, WRONG[option][0])  # (those that ended in a traceback)
+    project = plain_project(tmp_path / "p")
+    (project / "mkdocs.yml").write_text(yaml.safe_dump({"site_name": "T", "site_url": BASE, "plugins": [
+        {"sitemap-ext": {"now": NOW, option: value}}]}), encoding="utf-8")
+    run = mkdocs(project)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert f"Config value 'plugins': Plugin 'sitemap-ext' option '{option}': " in run.stderr
+    assert "Aborted with a configuration error!" in run.stdout + run.stderr
+    assert not (project / "site").exists()
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                    max_size=3), max_leaves=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(WRONG)), JSONISH)
+def test_the_options_take_any_value(option: str, value: object) -> None:
+    from sitemap_ext.integrations.mkdocs import SitemapExtPlugin
+
+    errors, _ = SitemapExtPlugin().load_config({option: value})  # (as MkDocs loads a plugin's options)
+    assert all(name == option for name, _ in errors)  # each naming the option; never a raise

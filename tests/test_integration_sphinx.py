@@ -7,12 +7,16 @@ fails `sphinx-build -W`."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_ext import check
 
@@ -84,3 +88,97 @@ def test_importing_the_package_imports_no_sphinx() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('sphinx')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]", run.stderr
+
+
+# Every setting, with values of the wrong type or value: each is a warning naming the
+# setting (type sitemap_ext.config, so -W fails), never a traceback.
+WRONG: dict[str, list[object]] = {
+    "sitemap_ext_base_url": [5, ["https://docs.example.com/"], {"nope": 1}],
+    "sitemap_ext_url_scheme": [5, ["{link}"], "{nope}", "{0}", "{link.x}", "{link!r}", "{"],
+    "sitemap_ext_languages": [5, [5], "en", ["en", None], {"en": 1}, [""]],
+    "sitemap_ext_x_default": [5, ["en"], {"nope": 1}],
+    "sitemap_ext_version": [5, [5], {"nope": 1}],
+    "sitemap_ext_lastmod": [5, [5], "meta:updated", [None], ["git"], ["meta:"]],
+    "sitemap_ext_exclude": [5, [None], "search", {"nope": 1}],
+    "sitemap_ext_output": [5, [5], "gzip", {"nope": 1}],
+    "sitemap_ext_defaults": [5, [5], {"nope": 1}],
+    "sitemap_ext_check": [5, "yes", [True]],
+    "sitemap_ext_check_with": [5, ["_build/fr"], {"https://docs.example.com/fr/": 5}, {5: "_build/fr"}],
+    "sitemap_ext_outdir": [5, ["out"], {"nope": 1}],
+    "sitemap_ext_ignore": [5, [5], "H112", ["Z999"], {"H112": 1}],
+    "sitemap_ext_now": [5, "yesterday", [NOW], {"nope": 1}],
+}
+CASES = [(name, value) for name, values in WRONG.items() for value in values]
+
+# (one Sphinx a process: the configuration of each case read by the real Sphinx, as sphinx-build reads it)
+READ_EACH = """
+import io, json, os, sys
+from sphinx.application import Sphinx
+from sphinx.util.console import strip_colors
+found = []
+for i, (name, value) in enumerate(json.loads(sys.argv[1])):
+    conf = os.path.join("cases", str(i))
+    os.makedirs(conf)
+    with open(os.path.join(conf, "conf.py"), "w") as out:
+        out.write(open("conf.py").read() + name + " = " + value + "\\n")
+    warnings = io.StringIO()
+    Sphinx(".", conf, "_build/x", "_build/x/.doctrees", "html", status=None, warning=warnings, freshenv=True)
+    found.append([line for line in strip_colors(warnings.getvalue()).splitlines() if "sitemap_ext" in line])
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def warnings_of_each_case(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], list[str]]:
+    copy = tmp_path_factory.mktemp("cases") / "docs"
+    shutil.copytree(PROJECT, copy, ignore=shutil.ignore_patterns("_build"))
+    cases = [(name, repr(value)) for name, value in CASES]
+    run = subprocess.run([sys.executable, "-c", READ_EACH, json.dumps(cases)], cwd=copy, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    return dict(zip(cases, json.loads(run.stdout), strict=True))
+
+
+@pytest.mark.parametrize(("name", "value"), CASES, ids=[f"{name}={value!r}" for name, value in CASES])
+def test_every_setting_of_a_wrong_type_or_value_is_a_warning_naming_it(
+        warnings_of_each_case: dict[tuple[str, str], list[str]], name: str, value: object) -> None:
+    found = warnings_of_each_case[(name, repr(value))]
+    assert [line for line in found if line.startswith(f"WARNING: sitemap_ext: {name}: ")
+            and line.endswith("[sitemap_ext.config]")], found
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_a_build_with_a_setting_no_build_can_use_fails_under_w_without_a_traceback(project: Path, name: str) -> None:
+    # (the value of each that ended in a traceback, or the first of its table)
+    value = {"sitemap_ext_check_with": {"a": 5}, "sitemap_ext_lastmod": [5], "sitemap_ext_exclude": [None],
+             "sitemap_ext_url_scheme": "{nope}", "sitemap_ext_languages": [5]}.get(name, WRONG[name][0])
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + f"{name} = {value!r}\n", encoding="utf-8")
+    run = sphinx(project, "en")  # (-W)
+    assert run.returncode == 1 and "Traceback" not in run.stderr + run.stdout, run.stderr
+    assert f"WARNING: sitemap_ext: {name}: " in run.stderr and "[sitemap_ext.config]" in run.stderr
+    assert not (project / "_build" / "sitemap.xml").exists()
+
+
+def test_a_name_of_conf_py_that_is_no_setting_is_a_warning(project: Path) -> None:
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + "sitemap_ext_exlude = ['drafts/*']\n", encoding="utf-8")
+    run = sphinx(project, "en")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "WARNING: sitemap_ext: sitemap_ext_exlude: no setting of sitemap_ext (one of" in run.stderr
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                    max_size=3), max_leaves=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(WRONG)), JSONISH)
+def test_the_judge_of_the_settings_takes_any_value(name: str, value: object) -> None:
+    from sitemap_ext.integrations import sphinx as extension
+
+    defaults = {"sitemap_ext_url_scheme": "{lang}{version}{link}", "sitemap_ext_lastmod": ["meta:updated"]}
+    config = SimpleNamespace(**{**{setting: defaults.get(setting) for setting in WRONG}, name: value})
+    for problem in extension._problems(config):  # a list of strings, each naming its setting; never a raise
+        assert problem.startswith(f"{name}: ")

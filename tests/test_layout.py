@@ -2,8 +2,10 @@
 
 The graph is the static one: each module's imports of the package's modules at module
 level (inside ``try`` and ``if`` too), leaving out ``if TYPE_CHECKING:`` blocks, which
-never run, and imports inside functions. A cycle here would make the order in which
-modules are first imported decide whether they load. The table of codes imports
+never run. A cycle here would make the order in which modules are first imported decide
+whether they load. An import inside a function counts too, in a second graph: deferred,
+it loads, but two modules that need each other are one room split in two (what they
+share belongs in one of them, or below both). The table of codes imports
 nothing, and the registry only the table and the diagnostics, so any module may know
 the codes without loading the modules that report them.
 """
@@ -47,12 +49,30 @@ def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
     return found
 
 
-def imports(name: str) -> set[str]:
-    """The package's modules ``name`` imports at module level."""
+def _everywhere(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Every import statement of a module, in functions and classes too (leaving out
+    ``if TYPE_CHECKING:`` blocks, at any depth)."""
+    found: list[ast.stmt] = []
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        elif isinstance(node, ast.If) and _type_checking(node):
+            todo += node.orelse
+        else:
+            todo += ast.iter_child_nodes(node)
+    return found
+
+
+def imports(name: str, *, in_functions: bool = False) -> set[str]:
+    """The package's modules ``name`` imports at module level (and, asked for, in its
+    functions)."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _statements(ast.parse(path.read_text(encoding="utf-8")).body):
+    body = ast.parse(path.read_text(encoding="utf-8")).body
+    for node in (_everywhere(body) if in_functions else _statements(body)):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name in MODULES}
         elif isinstance(node, ast.ImportFrom):
@@ -66,22 +86,43 @@ def imports(name: str) -> set[str]:
     return found - {name}
 
 
-def graph() -> dict[str, set[str]]:
-    return {name: imports(name) for name in sorted(MODULES)}
+def graph(*, in_functions: bool = False) -> dict[str, set[str]]:
+    return {name: imports(name, in_functions=in_functions) for name in sorted(MODULES)}
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str]:
+    try:
+        tuple(graphlib.TopologicalSorter(edges).static_order())
+    except graphlib.CycleError as exc:
+        return list(exc.args[1])
+    return []
 
 
 def test_the_scan_reads_relative_imports_and_leaves_out_type_checking_blocks() -> None:
     assert "sitemap_ext.diagnostics" in imports("sitemap_ext.codes")
     assert "sitemap_ext.rules.values" in imports("sitemap_ext.rules")  # from . import (..., values)
     assert "sitemap_ext.read.html" in imports("sitemap_ext.rules.files")  # from ..read.html import ...
-    assert "sitemap_ext.rules.config" not in imports("sitemap_ext.rules.judge_file")  # (only for its types)
+    assert "sitemap_ext.rules.config" not in imports("sitemap_ext.checker.judge_file")  # (only for its types)
+
+
+def test_the_deep_scan_reads_imports_in_functions_and_leaves_out_type_checking_blocks() -> None:
+    tree = ast.parse("import a\nif TYPE_CHECKING:\n    import b\nelse:\n    import c\n"
+                     "def f():\n    import d\n    if TYPE_CHECKING:\n        import e\n"
+                     "class K:\n    def m(self):\n        from . import g\n")
+    assert sorted(ast.unparse(node) for node in _everywhere(tree.body)) == \
+        ["from . import g", "import a", "import c", "import d"]
+    assert "sitemap_ext.api" in imports("sitemap_ext", in_functions=True)  # (in __getattr__)
+    assert "sitemap_ext.api" not in imports("sitemap_ext")
 
 
 def test_no_import_cycle() -> None:
-    try:
-        tuple(graphlib.TopologicalSorter(graph()).static_order())
-    except graphlib.CycleError as exc:
-        raise AssertionError(f"modules import each other in a cycle: {' -> '.join(exc.args[1])}") from None
+    cycle = _cycle(graph())
+    assert cycle == [], f"modules import each other in a cycle: {' -> '.join(cycle)}"
+
+
+def test_no_import_cycle_counting_imports_in_functions() -> None:
+    cycle = _cycle(graph(in_functions=True))
+    assert cycle == [], f"modules import each other in a cycle (in functions too): {' -> '.join(cycle)}"
 
 
 def test_the_code_table_imports_nothing_and_the_registry_only_it() -> None:
@@ -101,3 +142,49 @@ def test_the_code_table_imports_nothing_and_the_registry_only_it() -> None:
     table = ast.parse(MODULES["sitemap_ext.code_table"].read_text(encoding="utf-8"))
     assert [node.lineno for node in ast.walk(table) if isinstance(node, (ast.Import, ast.ImportFrom))] == []
     assert reached("sitemap_ext.codes") == {"sitemap_ext.code_table", "sitemap_ext.diagnostics", "sitemap_ext.limits"}
+
+
+def test_the_rules_know_nothing_of_the_check_that_runs_them() -> None:
+    """rules/ holds the rules, their registry and the cluster index; the check's
+    orchestration (checker/) imports them, never the other way round: a rule does not
+    know whether a build or a check asked."""
+    edges = graph()
+    rules = [name for name in edges if name == "sitemap_ext.rules" or name.startswith("sitemap_ext.rules.")]
+    assert rules
+    assert {name: sorted(other for other in edges[name] if other.startswith("sitemap_ext.checker"))
+            for name in rules} == {name: [] for name in rules}
+
+
+def _package_classes() -> set[str]:
+    return {node.name for path in MODULES.values() for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef)}
+
+
+def test_the_checks_parts_are_composed_not_mixed_in() -> None:
+    """The check's orchestration is small objects over one state (``Run`` holds its
+    folder walk, index following, live fetch and header files), not a class that
+    inherits them: no class of checker/ subclasses one of the package's classes."""
+    ours = _package_classes()
+    inherited = {f"{name}.{node.name}": [ast.unparse(base) for base in node.bases
+                                         if ast.unparse(base).rpartition(".")[2] in ours]
+                 for name, path in MODULES.items() if name.startswith("sitemap_ext.checker")
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
+    assert {name: bases for name, bases in inherited.items() if bases} == {}
+
+
+# The readers that still import the build (write/): the site description's loader hands
+# each page to the build's normaliser (write/page_normaliser.py) and judges the pages of
+# a description without a base through the build's flow. This set may only shrink.
+READERS_ON_THE_BUILD = {"sitemap_ext.read.site_yaml"}
+
+
+def test_read_only_reads() -> None:
+    """No module of read/ imports write/, checker/ or what stands above them (in its
+    functions either), but the loaders listed in READERS_ON_THE_BUILD."""
+    above = ("sitemap_ext.write", "sitemap_ext.checker", "sitemap_ext.api", "sitemap_ext.cli",
+             "sitemap_ext.report", "sitemap_ext.diff")
+    edges = graph(in_functions=True)
+    found = {name for name, others in edges.items()
+             if name.startswith("sitemap_ext.read.") and any(other.startswith(above) for other in others)}
+    assert sorted(found - READERS_ON_THE_BUILD) == []
+    assert sorted(READERS_ON_THE_BUILD - found) == [], "fixed: take it out of READERS_ON_THE_BUILD"

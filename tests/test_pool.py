@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-import sitemap_ext.rules.workers as checker
+import sitemap_ext.checker.workers as workers
 import sitemap_ext.write.parallel as parallel
 from sitemap_ext import build, check
 from sitemap_ext.pool import process_pool
@@ -55,7 +55,7 @@ def _site(tmp_path: Path, locales: dict[str, str], rows: int) -> Path:
 def test_the_build_and_the_check_share_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_spy, check_spy = _Spy(), _Spy()
     monkeypatch.setattr(parallel, "process_pool", build_spy)
-    monkeypatch.setattr(checker, "process_pool", check_spy)
+    monkeypatch.setattr(workers, "process_pool", check_spy)
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "PIECE_BYTES", 100)
     monkeypatch.setattr(parallel, "spare_cores", lambda *_: 8)  # (whatever else this machine runs)

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from sitemap_ext import check
-from sitemap_ext.rules.check import CheckResult
+from sitemap_ext.checker.check import CheckResult
 from sitemap_ext.cli import main
 
 ROOT = Path(__file__).parent / "data" / "realworld"

@@ -67,9 +67,11 @@ def test_files_are_read_bounded(tmp_path: object) -> None:
         structured.read_toml(fifo)
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
-                           max_leaves=20)
+def _nested(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(), inner, max_size=3))
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(), _nested, max_leaves=20)
 
 
 @settings(max_examples=200, deadline=None)

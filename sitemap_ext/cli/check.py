@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..api import check
+from ..checker.check import CheckResult
 from ..dates import format_instant, parse_now
 from ..diagnostics import Collector
 from ..limits import MAX_BYTES_PER_FILE
@@ -29,7 +30,6 @@ from ..report.formats import (
     write_step_summary,
 )
 from ..report.html import COVERAGE_ROWS, write_html
-from ..rules.check import CheckResult
 from ..rules.config import ConfigError, Policy, load_policy
 
 

@@ -1,6 +1,6 @@
 """One side of a diff: a folder, a file or a URL, read by the check, held compactly.
 
-A side is checked as ``check`` checks it (``rules.check.check_inputs``: the same
+A side is checked as ``check`` checks it (``checker.check.check_inputs``: the same
 readers, the same planning of folders, indexes and live sites, every rule), with its
 cluster index kept and each entry's lastmod in it. What the diff needs of it is then
 kept in flat arrays: the distinct URLs its sitemaps, feeds and text files list (a
@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..checker.check import SITE_SUFFIXES, CheckResult, check_inputs, nothing_listed
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic
 from ..limits import MAX_STORED_PER_CODE
 from ..read.http import FetchOptions
 from ..read.live import is_url
-from ..rules.check import SITE_SUFFIXES, CheckResult, check_inputs, nothing_listed
 from ..rules.cluster_log import HTML
 from ..rules.clusters import ClusterIndex
 from ..rules.config import Policy

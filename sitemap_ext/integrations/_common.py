@@ -7,8 +7,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import string
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -16,6 +17,7 @@ import yaml
 
 from .. import Diagnostic, Output, Site, build, check
 from ..dates import parse_now
+from ..read.site_yaml import DEFAULT_KEYS
 from ..report.formats import visible
 from ..rules.config import ConfigError, make_policy, split_codes
 
@@ -43,33 +45,153 @@ def output_of(options: Mapping[str, Any] | None) -> Output:
 
 
 def setting_problem(key: str, value: Any) -> str | None:
-    """What is wrong with the value of a tool's setting ``key`` (``ignore``, ``now``,
-    ``output``), for the tool to report as its own configuration error naming the
-    setting; None when a build can use it."""
+    """What is wrong with the value of a tool's setting of the kind ``key`` (one of
+    ``SETTING_KINDS``: ``base_url``, ``ignore``, ``now``, ``output``, ...), for the tool
+    to report as its own configuration error naming the setting; None when a build
+    can use it (None itself: the setting is not set). The one judge of the three
+    tools' settings: a value it passes never ends in a traceback. What only a build
+    can judge (a relative base URL, a priority of 7 in ``defaults``, an output value)
+    stays the build's coded finding."""
     if value is None:
         return None
-    if key == "ignore":
-        if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
-            return "must be a list of codes, prefixes or rule names (['H112'])"
-        try:
-            make_policy([], split_codes(value), {})
-        except ConfigError as exc:
-            return str(exc)
-    elif key == "now":
-        if isinstance(value, (dt.date, dt.datetime)):
-            return None
-        if not isinstance(value, str) or parse_now(value) is None:
-            return f"{value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)"
-    elif key == "output":
-        if not isinstance(value, Mapping):
-            return "must be a mapping of the keys of output: ({'gzip': True})"
-        unknown = sorted(str(name) for name in value if name not in _OUTPUT_KEYS)
-        if unknown:
-            return f"{', '.join(unknown)}: no key of output: (one of {', '.join(sorted(_OUTPUT_KEYS))})"
+    return _JUDGES[key](value)
+
+
+def keys_problem(value: Any, known: Iterable[str], what: str) -> str | None:
+    """What is wrong with a mapping of the keys ``known`` (``what`` names it): not a
+    mapping, or a key it has no use for."""
+    known = sorted(known)
+    if not isinstance(value, Mapping):
+        return f"must be a mapping of the keys of {what} ({', '.join(known)}), not {_kind(value)}"
+    unknown = sorted(repr(name) if not isinstance(name, str) else name for name in value if name not in known)
+    if unknown:
+        return f"{', '.join(unknown)}: no key of {what} (one of {', '.join(known)})"
     return None
 
 
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def _text(what: str) -> Callable[[Any], str | None]:
+    def judge(value: Any) -> str | None:
+        return None if isinstance(value, str) else f"must be {what}, not {_kind(value)}"
+    return judge
+
+
+def _flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be True or False, not {_kind(value)}"
+
+
+def _filled(text: str) -> str | None:
+    return None if text.strip() else "is empty"
+
+
+def _texts(what: str, item: Callable[[str], str | None] = _filled) -> Callable[[Any], str | None]:
+    """A list of strings, each one ``item`` passes (it says what is wrong with one)."""
+    def judge(value: Any) -> str | None:
+        if not isinstance(value, (list, tuple)):
+            return f"must be a list of {what}, not {_kind(value)}"
+        for entry in value:
+            problem = item(entry) if isinstance(entry, str) else f"is {_kind(entry)}, not a string"
+            if problem is not None:
+                return f"must be a list of {what}: {entry!r} {problem}"
+        return None
+    return judge
+
+
+def _codes(value: Any) -> str | None:
+    problem = _texts("codes, prefixes or rule names (['H112'])")(value)
+    if problem is not None:
+        return problem
+    try:
+        make_policy([], split_codes(value), {})
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def _now(value: Any) -> str | None:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return None
+    if not isinstance(value, str):
+        return f"must be a W3C date or date-time (2026-11-21T09:00:00Z), not {_kind(value)}"
+    if parse_now(value) is None:
+        return f"{value!r} is not a W3C date or date-time (2026-11-21T09:00:00Z)"
+    return None
+
+
+def _meta(text: str) -> str | None:
+    return None if text.startswith("meta:") and len(text) > len("meta:") else "is not meta:NAME"
+
+
+def _url_scheme(value: Any) -> str | None:
+    """A format string of ``{lang}``, ``{version}`` and ``{link}`` (any other field, a
+    conversion or a spec is refused: each would fail when the URLs are made)."""
+    if not isinstance(value, str):
+        return f"must be a string of {{lang}}, {{version}} and {{link}} ({_SCHEME!r}), not {_kind(value)}"
+    try:
+        fields_used = [(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(value)
+                       if name is not None]
+    except ValueError as exc:
+        return f"{value!r} is no format string: {exc}"
+    for name, conversion, spec in fields_used:
+        if name not in _SCHEME_FIELDS or conversion or spec:
+            field_text = name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+            return f"{{{field_text}}} in {value!r}: the fields are {{lang}}, {{version}} and {{link}}, as they are"
+    return None
+
+
+def _jobs(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"must be a whole number of processes, 1 or more, not {_kind(value)}"
+    return None if value >= 1 else f"must be 1 or more, not {value}"
+
+
+def _folders(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return f"must be a mapping of URLs to folders ({_CHECK_WITH!r}), not {_kind(value)}"
+    for url, folder in value.items():
+        if not isinstance(url, str) or not isinstance(folder, str):
+            return f"{url!r}: {folder!r}: each URL and its folder must be strings"
+    return None
+
+
+def _sitemaps(value: Any) -> str | None:
+    if isinstance(value, (str, Mapping)):
+        return None
+    return f"must be a dotted path to a mapping of Sitemap classes, or that mapping, not {_kind(value)}"
+
+
 _OUTPUT_KEYS = frozenset(field.name for field in fields(Output))
+_SCHEME_FIELDS = ("lang", "version", "link")
+_SCHEME = "{lang}{version}{link}"
+_CHECK_WITH = {"https://docs.example.com/fr/": "_build/fr"}
+_ALTERNATES = ("auto", "i18n", "heads")
+
+_JUDGES: dict[str, Callable[[Any], str | None]] = {
+    "alternates": lambda value: None if value in _ALTERNATES else f"must be one of {', '.join(_ALTERNATES)}",
+    "base_url": _text("the URL the site is served at (https://www.example.com/)"),
+    "check": _flag,
+    "check_with": _folders,
+    "defaults": lambda value: keys_problem(value, DEFAULT_KEYS, "defaults:"),
+    "exclude": _texts("patterns of pages (['drafts/*'])"),
+    "folder": _text("the path of a folder"),
+    "ignore": _codes,
+    "jobs": _jobs,
+    "languages": _texts("language codes (['en', 'fr'])"),
+    "lastmod": _texts("places a lastmod is read from (['meta:updated'])"),
+    "meta_lastmod": _texts("meta:NAME, the page fields a lastmod is read from (['meta:updated'])", _meta),
+    "now": _now,
+    "output": lambda value: keys_problem(value, _OUTPUT_KEYS, "output:"),
+    "sitemaps": _sitemaps,
+    "url_scheme": _url_scheme,
+    "version": _text("a version (the {version} of the URLs)"),
+    "x_default": lambda value: None if isinstance(value, (bool, str)) else
+    f"must be true, false, a language code or a URL, not {_kind(value)}",
+    "x_default_url": _text("a language code or a URL ('en')"),
+}
+SETTING_KINDS = frozenset(_JUDGES)
 
 
 def line(diagnostic: Diagnostic, root: str | os.PathLike[str] | None = None) -> str:

@@ -49,6 +49,10 @@ Options, each a key of a site description:
   are judged at (default: ``SOURCE_DATE_EPOCH``, else the clock); ``jobs``: processes
   of the check (default 1).
 
+An option of a type or value no build can use is MkDocs' own configuration error
+naming it (``Config value 'plugins': Plugin 'sitemap-ext' option 'jobs': ...``): the
+build is aborted before it starts.
+
 A build from the built pages' heads writes its site description to the project's
 ``.cache/plugin/sitemap-ext/site.yaml``: the same file each build, which the output
 folder's manifest names as the owner of the sitemaps.
@@ -75,42 +79,35 @@ log = plugins.get_plugin_logger(__name__)
 _LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
 
 
-def _usable(key: str, value: Any) -> Any:
-    """``value`` when a build can use it as the option ``key``; else MkDocs' own
-    configuration error (``Config value 'plugins': Plugin 'sitemap-ext' option 'KEY': ...``)."""
-    problem = _common.setting_problem(key, value)
-    if problem is not None:
-        raise ValidationError(problem)
-    return value
-
-
-class _Codes(config_options.ListOfItems[str]):
-    def run_validation(self, value: object) -> list[str]:
-        return list(_usable("ignore", super().run_validation(value)))
-
-
-class _Now(config_options.Type[str]):
-    def run_validation(self, value: object) -> str:
-        return str(_usable("now", super().run_validation(value)))
-
-
-class _Output(config_options.Type[dict]):  # type: ignore[type-arg]  # (MkDocs' Type of a dict, as the dict option)
-    def run_validation(self, value: object) -> dict[str, Any]:
-        return dict(_usable("output", super().run_validation(value)))
-
-
 class SitemapExtConfig(base.Config):  # type: ignore[no-untyped-call]  # (MkDocs' __init_subclass__ is untyped)
     base_url = config_options.Optional(config_options.Type(str))
     alternates = config_options.Choice(("auto", "i18n", "heads"), default="auto")
     x_default = config_options.Type((bool, str), default=True)
     lastmod = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
     exclude = config_options.Optional(config_options.ListOfItems(config_options.Type(str)))
-    output = _Output(dict, default={})
+    output = config_options.Type(dict, default={})
     defaults = config_options.Type(dict, default={})
     check = config_options.Type(bool, default=True)
-    ignore = _Codes(config_options.Type(str), default=[])
-    now = config_options.Optional(_Now(str))
+    ignore = config_options.ListOfItems(config_options.Type(str), default=[])
+    now = config_options.Optional(config_options.Type(str))
     jobs = config_options.Type(int, default=1)
+
+    def validate(self) -> tuple[list[tuple[str, Exception]], list[tuple[str, str]]]:
+        """MkDocs' checks of each option's type, then every value through the one judge
+        of the integrations' settings: a value no build can use is MkDocs' own
+        configuration error (``Config value 'plugins': Plugin 'sitemap-ext' option
+        'KEY': ...``), the build aborted before it starts."""
+        failed, warnings = super().validate()
+        if not failed:
+            found = ((key, _common.setting_problem(kind, self[key])) for key, kind in _KINDS.items())
+            failed = [(key, ValidationError(problem)) for key, problem in found if problem is not None]
+        return failed, warnings
+
+
+# every option, with the kind of value it takes (_common.setting_problem judges it)
+_KINDS = {"base_url": "base_url", "alternates": "alternates", "x_default": "x_default", "lastmod": "lastmod",
+          "exclude": "exclude", "output": "output", "defaults": "defaults", "check": "check", "ignore": "ignore",
+          "now": "now", "jobs": "jobs"}
 
 
 def _i18n_plugin(config: Any) -> Any:

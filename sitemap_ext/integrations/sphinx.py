@@ -38,6 +38,10 @@ Settings, as sphinx-sitemap users set them (its names in brackets):
 * ``sitemap_ext_check`` (default ``True``), ``sitemap_ext_check_with``: more
   ``{URL: folder}`` checked with this build (the other languages' outputs, for
   return links across them), ``sitemap_ext_now``: the instant dates are judged at.
+
+A setting of a type or value no build can use, and a name ``sitemap_ext_*`` of
+conf.py that is no setting, is a warning naming it (type ``sitemap_ext.config``, so
+``-W`` fails) when the configuration is read, and no sitemap is written.
 """
 
 from __future__ import annotations
@@ -126,13 +130,24 @@ def _report(findings: list[Any], root: str, ignore: list[str]) -> None:
             logger.warning(f"{diagnostic.severity.value} {text}", type="sitemap_ext", subtype=diagnostic.code)
 
 
-_CHECKED = (("sitemap_ext_ignore", "ignore"), ("sitemap_ext_now", "now"), ("sitemap_ext_output", "output"))
+# every setting, with the kind of value it takes (_common.setting_problem judges it)
+_SETTINGS = {"sitemap_ext_base_url": "base_url", "sitemap_ext_url_scheme": "url_scheme",
+             "sitemap_ext_languages": "languages", "sitemap_ext_x_default": "x_default_url",
+             "sitemap_ext_version": "version", "sitemap_ext_lastmod": "meta_lastmod",
+             "sitemap_ext_exclude": "exclude", "sitemap_ext_output": "output", "sitemap_ext_defaults": "defaults",
+             "sitemap_ext_check": "check", "sitemap_ext_check_with": "check_with", "sitemap_ext_outdir": "folder",
+             "sitemap_ext_ignore": "ignore", "sitemap_ext_now": "now"}
 
 
 def _problems(config: Any) -> list[str]:
-    """What is wrong with the settings a build cannot use, each naming its setting."""
-    found = ((name, _common.setting_problem(key, getattr(config, name))) for name, key in _CHECKED)
-    return [f"{name}: {problem}" for name, problem in found if problem is not None]
+    """What is wrong with the settings, each naming its setting: a value no build can
+    use, and a name of conf.py that looks like a setting and is none (a typo)."""
+    found = ((name, _common.setting_problem(kind, getattr(config, name))) for name, kind in _SETTINGS.items())
+    problems = [f"{name}: {problem}" for name, problem in found if problem is not None]
+    given = getattr(config, "_raw_config", {})  # (conf.py's names; Sphinx keeps no other list of them)
+    problems += [f"{name}: no setting of sitemap_ext (one of {', '.join(sorted(_SETTINGS))})"
+                 for name in sorted(given) if name.startswith("sitemap_ext_") and name not in _SETTINGS]
+    return problems
 
 
 def _config_inited(app: Sphinx, config: Any) -> None:

@@ -35,6 +35,7 @@ import fnmatch
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
@@ -44,14 +45,16 @@ from ..rules.files import head_unread, name_not_utf8
 from ..rules.hreflang import code_twice, no_self
 from ..safeio import walk_inside
 from ..urls import url_key
+from .description_file import display_name
 from .git_times import commit_times as _commit_times  # (the tests read it here)
 from .git_times import git_command, git_environment, run_bounded
 from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
 from .html_content import content_digest
 from .normalised import BuiltSite, Page
-from .pages import PageNormaliser
-from .site_yaml import display_name
 from .sniff import open_bytes
+
+if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
+    from ..write.page_normaliser import PageNormaliser
 
 _LEFT_OUT = "; the pair is left out of the sitemap"
 

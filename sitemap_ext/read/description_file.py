@@ -14,6 +14,8 @@ from .description_findings import out_of_range, unreadable, wrong_shape
 from .sniff import cannot_read
 from .yaml_doc import Doc, Path
 
+OBJECTS = "<site>"  # how findings name a site description made from objects
+
 
 def display_name(path: str) -> str:
     """How diagnostics name a file: relative to the working folder when below it."""

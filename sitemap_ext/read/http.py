@@ -225,15 +225,24 @@ class Fetcher:
         origin = _origin(url)
         if origin is not None and origin in self._trusted:
             headers.update(self.options.headers)
+        try:
+            return self._asked(url, fetched, headers, kept, (limit, truncate, head_only), httpx)
+        finally:
+            if kept is not None:
+                kept.close()
+
+    def _asked(self, url: str, fetched: Fetched, headers: dict[str, str], kept: Kept | None,
+               reading: tuple[int, bool, bool], httpx: ModuleType) -> int | None:
+        """The request sent (again after a 429 or 503), its answer into ``fetched``."""
         for attempt in range(self.options.retries + 1):
             try:
                 with self._slot(url), self.client.stream("GET", url, headers=headers) as response:
-                    wait = self._answered(url, response, fetched, kept, attempt, (limit, truncate, head_only))
+                    wait = self._answered(url, response, fetched, kept, attempt, reading)
                     if wait is None:
                         return fetched.status
             except (Refusal, zlib.error, Undecodable, TooLarge, Truncated, httpx.HTTPError, httpx.InvalidURL, OSError,
                     ValueError, UnicodeError) as exc:
-                return self._failed(fetched, *self._problem(exc, limit, httpx))
+                return self._failed(fetched, *self._problem(exc, reading[0], httpx))
             left = (_answer.end or 0) - time.monotonic()
             if wait >= left:  # (the answer would come after the deadline: this one stands)
                 return fetched.status
@@ -250,9 +259,9 @@ class Fetcher:
         fetched.content_type = fetched.headers.get("content-type", "")
         if response.status_code in (429, 503) and attempt < self.options.retries:
             return retry_after(fetched.headers.get("retry-after"), attempt, self.options.max_wait)
-        if response.status_code == 304 and kept is not None:
-            fetched.status, fetched.content_type = kept.status, kept.content_type
-            fetched.path, fetched.cached = kept.body, True
+        if response.status_code == 304 and kept is not None:  # (the body copied from the file opened at lookup)
+            fetched.status, fetched.content_type, fetched.cached = kept.status, kept.content_type, True
+            fetched.path = self._body(kept.chunks(), fetched, reading[0], False, False)
         elif 200 <= response.status_code < 300:
             limit, truncate, head_only = reading
             chunks = decoded(response.iter_raw(CHUNK), fetched.headers.get("content-encoding", ""), limit)

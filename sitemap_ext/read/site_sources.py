@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Collector, Where
 from ..safeio import inside, regular_file
@@ -15,9 +15,11 @@ from .description_file import TypedDoc, display_name
 from .description_findings import missing, wrong_shape
 from .html_content import DEFAULT_CONTENT, parse_selector
 from .normalised import BuiltSite, Defaults, Source
-from .pages import PageNormaliser
 from .sources import format_of, unreadable_source
 from .yaml_doc import Path
+
+if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
+    from ..write.page_normaliser import PageNormaliser
 
 SOURCE_KEYS = ("file", "format")
 SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod", "content")

@@ -21,10 +21,10 @@ from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
 from ..urls import normalise, origin_of
-from .description_file import TypedDoc, display_name, read_text
+from ..write.page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
+from .description_file import OBJECTS, TypedDoc, display_name, read_text
 from .description_findings import given_twice, missing, wrong_shape
 from .normalised import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source, Unit
-from .pages import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
 from .site_sources import DEFAULT_EXCLUDE, SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries, is_error_page
 from .sources import SourceReader
@@ -381,9 +381,6 @@ def load_site(
 
     Sources and includes must lie in the description's folder or in ``allow_read``."""
     return _Loader(collector, env, tuple(allow_read)).load(path, now, pages)
-
-
-OBJECTS = "<site>"  # how findings name a site description made from objects
 
 
 def load_site_data(data: Mapping[str, Any], collector: Collector, *, now: str | None = None,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -91,13 +92,20 @@ def write(path: str, diagnostics: Iterable[Diagnostic], root: str) -> int:
     text = f'{{"format": {FORMAT:d}, "tool": "sitemap-ext", "findings": [\n{findings}\n]}}\n'
     usable(path, writing=True)
     folder = os.path.dirname(os.path.abspath(path))
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    temporary = None
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
+        # A new file of a name no one can foresee (mkstemp: O_EXCL, so a link planted
+        # beside the baseline is never followed), made whole, then renamed in place.
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            os.fchmod(descriptor, _mode(path))  # (mkstemp makes it 0600: a baseline is shared, as its old one was)
             handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(temporary, path)
     except OSError as exc:
-        _remove(temporary)
+        if temporary is not None:
+            _remove(temporary)
         raise BaselineError(f"cannot write the baseline {path}: {exc.strerror or exc}") from None
     return sum(int(entry["count"]) for entry in entries.values())  # type: ignore[call-overload]
 
@@ -119,6 +127,14 @@ def usable(path: str, *, writing: bool) -> None:
     if (writing or mode is None) and not os.path.isdir(folder):
         raise BaselineError(f"cannot write the baseline {path}: its folder {os.path.dirname(path) or '.'} does "
                             "not exist")
+
+
+def _mode(path: str) -> int:
+    """The permissions a baseline is written with: those of the file it replaces, else rw-r--r--."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o644
 
 
 def _remove(path: str) -> None:

@@ -17,7 +17,7 @@ from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
 
 if TYPE_CHECKING:
-    from ..rules.check import Counts
+    from ..checker.check import Counts
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_IO = 0, 1, 2, 3
 FORMATS = ("text", "json", "github", "csv", "sarif", "html")

@@ -29,9 +29,9 @@ from ..limits import MAX_STORED_PER_CODE
 from ..model import Page as PageObject
 from ..model import Site as SiteObject
 from ..pool import default_jobs
+from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, Page, PageStream, Site, Source
-from ..read.pages import PAGE_KEYS, PageNormaliser, source_column
-from ..read.site_yaml import OBJECTS, load_site, load_site_data
+from ..read.site_yaml import load_site, load_site_data
 from ..read.sources import SourceReader
 from ..rules.config import Policy
 from ..state import StateError
@@ -39,6 +39,7 @@ from . import parallel
 from .files import Files, no_pages
 from .output import OutputError, Staging, cannot_write, owner_key
 from .page_flow import PageFlow, SourceRows
+from .page_normaliser import PAGE_KEYS, PageNormaliser, source_column
 from .progress import Meter as _Meter  # (the tests set its interval here)
 from .progress import Progress
 from .series import WrittenFile

@@ -42,12 +42,16 @@ from ..folder import (
     STAGE_PREFIX,
     Damaged,
     FolderBusy,
+    Unsafe,
     is_view,
     lock_folder,
     read_json,
     reserved_name,
     safe_relative_name,
+    set_aside,
     set_aside_if_damaged,
+    staged_source,
+    staged_state,
     valid_journal,
 )
 from ..safeio import kind_of_mode
@@ -172,7 +176,7 @@ class Staging:
                               "nothing in it was changed") from exc
         try:
             self.removed = self._apply(journal)
-        except (OSError, OutputError) as exc:
+        except (OSError, OutputError, Unsafe) as exc:
             raise OutputError(
                 f"the commit into {self.out_dir} stopped part-way ({getattr(exc, 'strerror', None) or exc}); "
                 "its journal is kept, and the next build into this folder finishes it first", partial=True) from exc
@@ -217,9 +221,12 @@ class Staging:
     def _apply(self, journal: dict[str, Any]) -> list[str]:
         """Carry out a decided commit (again, after a kill: every step may be repeated)."""
         stage = os.path.join(self.out_dir, journal["stage"])
-        for source, name in journal["moves"]:
-            path = os.path.join(stage, *source.split("/"))
-            if os.path.lexists(path):  # else moved before a kill
+        # Every source is found before anything moves (None: moved before a kill); one
+        # behind a link, or no file a build made, is Unsafe, and nothing is moved.
+        sources = [(staged_source(self.out_dir, journal["stage"], source), name) for source, name in journal["moves"]]
+        state = staged_state(journal["state"][0]) if "state" in journal else False
+        for path, name in sources:
+            if path is not None:
                 os.replace(path, self._target(name, create=True))
         removed = []
         for name in journal["remove"]:
@@ -231,11 +238,10 @@ class Staging:
                         removed.append(name)
                 except FileNotFoundError:
                     pass
-        if "state" in journal:
+        if state:  # (else moved before a kill)
             new, target = journal["state"]
-            if os.path.lexists(new):  # (else moved before a kill)
-                os.replace(new, target)
-                _sync_folder(os.path.dirname(target))
+            os.replace(new, target)
+            _sync_folder(os.path.dirname(target))
         manifest = os.path.join(self.out_dir, MANIFEST + ".new")
         _write_json(manifest, journal["manifest"])
         os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
@@ -308,7 +314,11 @@ class Staging:
         if not valid_journal(journal):
             raise OutputError(f"{path} is not a journal sitemap-ext can finish; remove it (and check the "
                               "folder's files) to build again", "O105")
-        self._apply(journal)
+        try:
+            self._apply(journal)
+        except Unsafe as exc:  # planted: set aside (F106), and nothing of it moved
+            self.set_aside.append((path, set_aside(path), str(exc)))
+            return False
         return True
 
     def _set_aside_damaged(self, path: str) -> bool:
@@ -319,10 +329,13 @@ class Staging:
         return found is not None
 
     def _remove_old_stages(self) -> None:
-        """Staging folders of builds that were killed before their commit."""
+        """Staging folders of builds that were killed before their commit (a link at
+        such a name, which no build makes, is removed itself, never followed)."""
         for entry in os.scandir(self.out_dir):
             if entry.name.startswith(RESERVED_PREFIX) and entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
+            elif entry.name.startswith(STAGE_PREFIX) and entry.is_symlink():
+                os.unlink(entry.path)
 
     def foreign(self, name: str) -> bool:
         """Whether something stands at ``name`` in the output folder that no build into

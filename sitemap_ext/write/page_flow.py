@@ -11,10 +11,10 @@ from ..dates import ContentDated
 from ..diagnostics import Collector, Where
 from ..ext.news import PREFIX as NEWS_PREFIX
 from ..read.normalised import Layout, Page, Site, Source
-from ..read.pages import PageNormaliser
 from ..read.sources import SourceReader
 from ..rules.cluster_findings import listed_twice
 from ..rules.values import future
+from .page_normaliser import PageNormaliser
 from .seen_urls import SeenUrls
 from .state import BuildState, content_unknown
 from .xml import Rendered, Renderer, page_namespaces

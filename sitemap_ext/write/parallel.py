@@ -55,8 +55,8 @@ from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic
 from ..pool import pool_context, process_pool, usable_cores
 from ..read.normalised import Site, Source
-from ..read.pages import PageNormaliser, source_column
 from ..read.sources import Part, SourceReader
+from .page_normaliser import PageNormaliser, source_column
 from .seen_urls import SeenUrls
 from .xml import Rendered
 

@@ -26,8 +26,8 @@ from typing import Literal
 from ..dates import ContentDated, DateCache, Lastmod, format_instant
 from ..diagnostics import Where
 from ..folder import STATE, STATE_NEW, FolderBusy, lock_folder
+from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, Page, Site
-from ..read.site_yaml import OBJECTS
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
 from .output import UNWRITABLE, owner_key

@@ -4,7 +4,7 @@ classes, split and indexed by this package's rules, and checked.
 Add the app and say where the site is served::
 
     INSTALLED_APPS = [..., "sitemap_ext.integrations.django"]
-    SITEMAP_EXT = {"base_url": "https://www.example.com/"}   # optional: "sitemaps", "output", "now"
+    SITEMAP_EXT = {"base_url": "https://www.example.com/"}  # optional: sitemaps, output, now, ignore, out_dir
 
 then ``python manage.py sitemap_ext_build public/sitemaps`` writes the sitemaps (an
 index and its parts past 50,000 URLs or 50 MiB) and checks them; ``python manage.py

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
-from django.contrib.sitemaps import views
+from django.contrib.sitemaps import Sitemap, views
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.module_loading import import_string
 
@@ -19,13 +19,22 @@ from .. import _common
 
 
 def settings_value(key: str) -> Any:
-    return (getattr(settings, "SITEMAP_EXT", None) or {}).get(key)
+    """SITEMAP_EXT[key], None where it is not set (or SITEMAP_EXT is no mapping: the
+    system check says so)."""
+    configured = getattr(settings, "SITEMAP_EXT", None)
+    return configured.get(key) if isinstance(configured, Mapping) else None
 
 
-def find_sitemaps() -> Mapping[str, Any]:
-    """The Sitemap classes of the project: ``SITEMAP_EXT["sitemaps"]`` (a dotted path),
-    else the ``sitemaps`` argument the URLconf gives Django's sitemap (or index) view."""
-    named = settings_value("sitemaps")
+def is_sitemap(value: Any) -> bool:
+    """A django.contrib.sitemaps.Sitemap class or instance."""
+    return isinstance(value, Sitemap) or (isinstance(value, type) and issubclass(value, Sitemap))
+
+
+def find_sitemaps(named: Any = None) -> Mapping[str, Any]:
+    """The Sitemap classes of the project: ``named`` or ``SITEMAP_EXT["sitemaps"]`` (a
+    dotted path, or the mapping), else the ``sitemaps`` argument the URLconf gives
+    Django's sitemap (or index) view."""
+    named = named or settings_value("sitemaps")
     if named:
         found: Mapping[str, Any] = import_string(named) if isinstance(named, str) else named
         return found

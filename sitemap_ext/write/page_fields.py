@@ -3,7 +3,7 @@
 ``FieldNormaliser`` holds what the one page normaliser knows of a site (its locales,
 bases, origins and folder, and the memos of verdicts on repeated values); the locale
 part (``page_locales``) and the media part (``page_media``) build on it, and
-``pages.PageNormaliser`` puts them together.
+``page_normaliser.PageNormaliser`` puts them together.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 from ..dates import CONTENT, DateCache, Lastmod, from_python
 from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
+from ..read.description_findings import wrong_shape
+from ..read.normalised import CHANGEFREQS, Defaults, Layout, Scope, XDefaultCode
 from ..rules.locs import out_of_folder
 from ..rules.values import format_priority, judge_changefreq, judge_priority
 from ..urls import is_clean, is_clean_path, normalise, origin_of
-from .description_findings import wrong_shape
-from .normalised import CHANGEFREQS, Defaults, Layout, Scope, XDefaultCode
 
 # Where a page field was written: a key's value, or (a tuple path) a nested key itself.
 WhereOf = Callable[[str | tuple[str, ...]], Where]

@@ -10,9 +10,9 @@ import os
 from dataclasses import replace
 
 from ..diagnostics import Where
-from ..folder import retained_files
+from ..folder import retained_files, versioned_like
+from ..read.description_file import display_name
 from ..read.live import sitemap_lines
-from ..read.site_yaml import display_name
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
 from ..safeio import Refused, open_regular, walk_listed
 from ..urls import origin_text
@@ -22,31 +22,42 @@ from .run_state import RunState
 from .workers import IN_FLIGHT, PAGE_BATCH, Workers
 
 
-class FolderWalk(RunState):
+class FolderWalk:
     """The steps of a check that find its inputs in folders and robots.txt files."""
 
-    def _walk(self, folder: str, workers: Workers) -> list[tuple[str, Sniffed | None]]:
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+        # A versioned build's previous sitemaps, held back from the walk (path, real path):
+        # checked if an index lists them, else skipped (``held_back``).
+        self.held: list[tuple[str, str]] = []
+
+    def walk(self, folder: str, workers: Workers) -> list[tuple[str, Sniffed | None]]:
         found: list[tuple[str, Sniffed | None]] = []
         pages: list[Task] = []
-        # A versioned build keeps its previous files one build longer (for readers of
-        # the previous index): they are not part of what the folder now publishes.
-        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder)}
+        # A versioned build keeps its previous sitemaps one build longer (for readers of
+        # the previous index): they are not part of what the folder now publishes. The
+        # manifest that says so is a file anyone may add, so only a name a versioned
+        # build gives is held back, and it is checked still if an index lists it.
+        retained = {os.path.join(folder, *name.split("/")) for name in retained_files(folder) if versioned_like(name)}
         headers = header_files_in(folder)  # (_headers, vercel.json: applied to every file, once all are known)
         served: list[str] = []
         for path, real, siblings in walk_listed(folder):
-            if real is None or path in retained:  # a link out; a previous build's file
-                self.skipped.append(display_name(path))
+            if real is None:  # a link out of the folder
+                self.state.skipped.append(display_name(path))
+                continue
+            if path in retained:
+                self.held.append((path, real))
                 continue
             if headers:
                 served.append("/".join(os.path.relpath(path, folder).split(os.sep)))
                 if path in headers:
                     continue
-            self._real[path] = real
+            self.state.real[path] = real
             if is_robots(path):
-                self._robots(path)
+                self.robots(path)
                 continue
-            if self.options.html != "off" and path.lower().endswith((".html", ".htm")):
-                task = self._task(path, None, None, False, siblings)  # a page, most likely: its worker reads it
+            if self.state.options.html != "off" and path.lower().endswith((".html", ".htm")):
+                task = self.state.task(path, None, None, False, siblings)  # a page, most likely: its worker reads it
                 if task is not None:
                     pages.append(task)
                     if len(pages) == PAGE_BATCH:
@@ -54,52 +65,58 @@ class FolderWalk(RunState):
                         pages = []
                 continue
             sniffed = sniff(path)
-            if is_sitemap(path, sniffed) or (is_page(path, sniffed) and self.options.html != "off"):
+            if is_sitemap(path, sniffed) or (is_page(path, sniffed) and self.state.options.html != "off"):
                 found.append((path, sniffed))
             else:
-                self.skipped.append(display_name(path))
+                self.state.skipped.append(display_name(path))
         if pages:
             self._page_batch(workers, pages)
         if headers:
-            self.header_sites.append(HeaderSite(folder, tuple(os.path.basename(path) for path in headers),
-                                                tuple(served)))
+            self.state.header_sites.append(HeaderSite(folder, tuple(os.path.basename(path) for path in headers),
+                                                      tuple(served)))
         return found
+
+    def held_back(self) -> None:
+        """The previous build's sitemaps held back from the walk that no index listed
+        (so none was checked as its child): skipped, by name (the JSON's ``skipped``)."""
+        self.state.skipped += [display_name(path) for path, real in self.held if real not in self.state.done]
+        self.held.clear()
 
     def _page_batch(self, workers: Workers, pages: list[Task]) -> None:
         """A batch of pages to the workers; once a few are in flight, the oldest is taken
         (waiting for it if need be): the results a large site's walk runs ahead of are
         not all held at once. When a batch is taken depends on counts only, never on
         timing, so the order of findings is the same in every run."""
-        self._page_batches.append(workers.batch(pages))
-        if workers.pool is not None and len(self._page_batches) > IN_FLIGHT * max(self.options.jobs, 1):
-            self._take(self._page_batches.pop(0))
+        self.state.page_batches.append(workers.batch(pages))
+        if workers.pool is not None and len(self.state.page_batches) > IN_FLIGHT * max(self.state.options.jobs, 1):
+            self.state.take(self.state.page_batches.pop(0))
 
-    def _robots(self, path: str) -> None:
+    def robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
         and, where the robots.txt's own host is known (--base-url), that host's URLs."""
-        own = self._url_of(os.path.realpath(path))
+        own = self.state.url_of(os.path.realpath(path))
         try:
             with open_regular(path) as handle:
                 data = handle.read(1 << 20)  # Google reads the first 500 KiB of a robots.txt
         except (OSError, Refused) as exc:
-            self.collector.report(*cannot_read(display_name(path), str(getattr(exc, "strerror", None) or exc)),
-                                  Where(display_name(path)))
+            self.state.collector.report(*cannot_read(display_name(path), str(getattr(exc, "strerror", None) or exc)),
+                                        Where(display_name(path)))
             return
         for value, _ in sitemap_lines(data.decode("utf-8", "replace")):
-            self.submitted.add(value)
+            self.state.submitted.add(value)
             if own is not None and origin_text(value).lower() != origin_text(own).lower():
-                self.options = replace(self.options, cross_submitted=self.options.cross_submitted
-                                       | {origin_text(own).lower()})
+                self.state.options = replace(self.state.options, cross_submitted=self.state.options.cross_submitted
+                                             | {origin_text(own).lower()})
 
-    def _twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
+    def twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
         """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
         paths = {path for path, _ in found}
         kept = []
         for path, sniffed in found:
             twin = path[:-3]
             if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
-                self.collector.report("X117", f"{display_name(path)} holds the same sitemap as {display_name(twin)}; "
-                                      "it is checked once", Where(display_name(path)))
+                self.state.collector.report("X117", f"{display_name(path)} holds the same sitemap as "
+                                            f"{display_name(twin)}; it is checked once", Where(display_name(path)))
                 continue
             kept.append((path, sniffed))
         return kept

@@ -12,10 +12,10 @@ from typing import Any
 from .. import langtags
 from ..diagnostics import Where
 from ..limits import MAX_URL_CHARS
+from ..read.description_findings import wrong_shape
+from ..read.normalised import Layout, XDefault, XDefaultCode, XDefaultUrl
 from ..rules.hreflang import may_share, url_twice
 from ..urls import is_clean_path, normalise
-from .description_findings import wrong_shape
-from .normalised import Layout, XDefault, XDefaultCode, XDefaultUrl
 from .page_fields import MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")

@@ -1,8 +1,8 @@
 """The check of files, folders and URLs: every rule, nothing written.
 
-Readers (``read/``) turn each file into records; the rules of this package judge
-the records; ``clusters`` judges what needs every file; ``run`` plans the files and
-spreads them over processes. A site description among the inputs is checked by the
+Readers (``read/``) turn each file into records; the rules (``rules/``) judge the
+records; ``rules/clusters.py`` judges what needs every file; ``run`` plans the files
+and spreads them over processes. A site description among the inputs is checked by the
 build's dry run, which ``api.check`` hands in (``describe``).
 """
 
@@ -19,13 +19,13 @@ from ..pool import default_jobs
 from ..read.http import FetchOptions
 from ..read.live import Remote, is_url
 from ..read.yaml_doc import is_site_yaml
+from ..rules.clusters import ClusterIndex, Coverage
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
-from .clusters import ClusterIndex, Coverage
-from .run import Options, Run
+from .run import Options, Run, RunState
 
 if TYPE_CHECKING:
-    from .config import Policy
+    from ..rules.config import Policy
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -133,15 +133,15 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
                         displays)
         else:
-            run = Run(collector, options, displays=displays)
+            run = Run(RunState(collector, options, displays=displays))
             run.check(sitemaps)
         if coverage:
-            result.coverage = run.clusters.coverage(coverage)
-        result.files += run.files
-        result.listed = run.clusters.listed()
+            result.coverage = run.state.clusters.coverage(coverage)
+        result.files += run.state.files
+        result.listed = run.state.clusters.listed()
         if diff:
-            result.index = run.clusters
-        result.skipped += run.skipped
+            result.index = run.state.clusters
+        result.skipped += run.state.skipped
     if not result.files and not collector.errors and not passed_over:
         count = len(result.skipped)
         skipped = (f" ({count:,} {'file that is none was' if count == 1 else 'files that are none were'} skipped)"
@@ -220,9 +220,10 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
                         cross.add(origin)  # this host lets that host's sitemap list its URLs
             attempt = Collector(options.registry, policy=options.policy, limit=options.max_per_code,
                                 errors_kept=options.errors_kept)
-            run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
-                      submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
-                      pages_delay=delay, displays=displays)
+            run = Run(RunState(attempt, replace(options, cross_submitted=frozenset(cross),
+                                                robots=tuple(sorted(robots))),
+                               submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
+                               pages_delay=delay, displays=displays))
             run.check(paths)
             foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
             unread = foreign - set(remote.robots)

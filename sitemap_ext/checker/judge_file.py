@@ -18,19 +18,19 @@ from urllib.parse import urljoin
 from .. import langtags, rules
 from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
+from ..read.description_file import display_name
 from ..read.html import PageHead, Placed, read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
-from ..read.site_yaml import display_name
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
+from ..rules.cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
+from ..rules.context import Context
+from ..rules.hreflang import Judged, judge_links
 from ..urls import resolve_http, url_key
-from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
-from .context import Context
-from .hreflang import Judged, judge_links
 
 if TYPE_CHECKING:
-    from .config import Policy
+    from ..rules.config import Policy
 
 _TAG_LINES = 64  # a start tag is looked for this many lines back
 _LONG_LINE = 1 << 16

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..dates import Lastmod
 from ..diagnostics import Where
-from .description_findings import missing, mixed_forms
-from .normalised import CHANGEFREQS, Defaults, Layout, Page
+from ..read.description_findings import missing, mixed_forms
+from ..read.normalised import CHANGEFREQS, Defaults, Layout, Page
 from .page_fields import (
     IMAGE_COLUMN,
     MEDIA_KEYS,

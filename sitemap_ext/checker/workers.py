@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..diagnostics import Code
 from ..pool import process_pool
-from .cluster_log import ClusterLog
+from ..rules.cluster_log import ClusterLog
 from .judge_file import FileResult, Options, Task, check_file
 
 PAGE_BATCH = 64  # built pages handed to a worker at once

@@ -2,10 +2,11 @@
 
 ``RunState`` is the check's state (the files merged, the built pages read, the
 cluster index) with the steps every part of a check takes: a file planned once
-(``_task``), a result merged in the fixed order (``_merge``), a file found for a
+(``task``), a result merged in the fixed order (``merge``), a file found for a
 URL and a URL for a file (``--base-url``, the conventions of ``--html``), and an
-index's entry judged before it is followed (X110, X118). The parts of a check build
-on it: ``live_fetch.py``, ``index_follow.py``, ``folder_walk.py``, then ``run.py``.
+index's entry judged before it is followed (X110, X118). The parts of a check are
+objects that each hold this one state (never subclasses of it): ``HeaderFiles``,
+``LiveFetching``, ``IndexFollowing``, ``FolderWalk``, composed by ``Run``.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from urllib.parse import unquote, urlsplit
 from .. import rules
 from ..diagnostics import Collector, Where
 from ..folder import is_view
+from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served
 from ..read.live import Input, Remote
-from ..read.site_yaml import display_name, is_error_page
+from ..read.site_sources import is_error_page
 from ..read.sniff import Sniffed
+from ..rules.clusters import ClusterIndex, Excluded
 from ..safeio import inside, regular_file
 from ..urls import url_key
-from .clusters import ClusterIndex, Excluded
 from .judge_file import FileResult, Options, Task, is_page
 from .workers import Pending
 
@@ -43,17 +45,17 @@ class RunState:
     skipped: list[str] = field(default_factory=list)  # files in folders that are no sitemaps
     submitted: set[str] = field(default_factory=set)  # sitemap URLs named by robots.txt files
     noted: set[tuple[str, str]] = field(default_factory=set)
-    _done: set[str] = field(default_factory=set)
-    _real: dict[str, str] = field(default_factory=dict)  # a walked file's real path (found once, in _walk)
+    done: set[str] = field(default_factory=set)  # the real paths (and "\0url:" fetched URLs) planned: each read once
+    real: dict[str, str] = field(default_factory=dict)  # a walked file's real path (found once, in FolderWalk.walk)
     roots: tuple[str, ...] = ()  # the folders an index's children may come from
     clusters: ClusterIndex = field(init=False)
     excluded: dict[int, Excluded] = field(default_factory=dict)  # built pages that are noindex or canonical elsewhere
     pages: set[int] = field(default_factory=set)  # the url_key of every built page read
     indexable: array[int] = field(default_factory=lambda: array("q"))  # the keys of the pages to list
     page_roots: dict[str, str] = field(default_factory=dict)  # URL prefix -> folder, where built pages were read
-    _resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
+    resniffed: list[tuple[str, Sniffed]] = field(default_factory=list)  # named as pages, holding something else
     _roots_of: list[tuple[str, str]] | None = None
-    _page_batches: list[Pending] = field(default_factory=list)  # handed over, not yet taken; oldest first
+    page_batches: list[Pending] = field(default_factory=list)  # handed over, not yet taken; oldest first
     displays: dict[str, str] = field(default_factory=dict)  # a file's name in findings, when not its path
     remote: Remote | None = None  # a live check: the fetcher and what robots.txt files say
     remote_inputs: list[Input] = field(default_factory=list)  # sitemaps fetched for the URLs given
@@ -66,31 +68,31 @@ class RunState:
         self.clusters = ClusterIndex(self.collector)
 
 
-    def _task(self, path: str, sniffed: Sniffed | None, url: str | None, submitted: bool,
+    def task(self, path: str, sniffed: Sniffed | None, url: str | None, submitted: bool,
               siblings: frozenset[str] | None = None) -> Task | None:
-        real = self._real.pop(path, None) or os.path.realpath(path)
-        if real in self._done:
+        real = self.real.pop(path, None) or os.path.realpath(path)
+        if real in self.done:
             return None
         if sniffed is None or is_page(path, sniffed):
             url = self._page_url(real, siblings) if self.options.html != "off" else None
             if url is None:  # a page whose URL is not known (no --base-url for its folder)
                 self.skipped.append(display_name(path))
                 return None
-        self._done.add(real)
-        url = url or self._url_of(real)
+        self.done.add(real)
+        url = url or self.url_of(real)
         return Task(path, url, submitted or (url is not None and url in self.submitted), sniffed,
                     display=self.displays.get(path))
 
-    def _take(self, pending: Pending) -> None:
+    def take(self, pending: Pending) -> None:
         results, log = pending.result()
         for result in results:
-            self._merge(result)
+            self.merge(result)
         if log is not None:
             self.clusters.add(None, log)
 
-    def _merge(self, result: FileResult) -> None:
+    def merge(self, result: FileResult) -> None:
         if result.resniffed is not None:  # named as a page, it is none: planned again at the end
-            self._resniffed.append(result.resniffed)
+            self.resniffed.append(result.resniffed)
             return
         self.files.append(result.record)
         self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
@@ -105,7 +107,7 @@ class RunState:
             elif key not in self.page_status:  # (a fetched page: whether it is listed is no question here)
                 self.indexable.append(key)
 
-    def _child_ok(self, same: bool, sniffed: Sniffed | None, name: str, where: Where, url: str) -> bool:
+    def child_ok(self, same: bool, sniffed: Sniffed | None, name: str, where: Where, url: str) -> bool:
         """X118 (an index that lists itself), X110 (a child that is an index itself): such
         an entry is not followed. True for a child to check."""
         if same:
@@ -120,7 +122,7 @@ class RunState:
 
     # --- files and URLs ------------------------------------------------------------------
 
-    def _locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
+    def locate(self, index_path: str, url: str) -> tuple[str, str | None] | None:
         """The child's file, and the index's own URL as inferred from where it was found."""
         for prefix, folder in self.options.base_urls:
             if url.startswith(prefix):
@@ -151,7 +153,7 @@ class RunState:
     def _page_url(self, real: str, siblings: frozenset[str] | None = None) -> str | None:
         """A built page's URL, through --base-url and the conventions of --html
         (``siblings``: the files beside it, where the walk listed them)."""
-        for prefix, root in self._base_roots():
+        for prefix, root in self.base_roots():
             if real.startswith(root + os.sep):
                 relative = "/".join(real[len(root) + 1:].split(os.sep))
                 if is_error_page(relative):  # served with an error status: no page, in any language
@@ -165,7 +167,7 @@ class RunState:
                 return page_url(relative, prefix, drop_html=self.options.html == "drop-ext")
         return None
 
-    def _served(self, url: str, key: int) -> bool | str | None:
+    def serves(self, url: str, key: int) -> bool | str | None:
         """Whether a file of the built site serves ``url``: a page read, or a file where
         the URL's path leads (itself, its index.html, or its path with .html). None for
         a URL outside every folder that held built pages. A page of a live site fetched:
@@ -180,13 +182,13 @@ class RunState:
                 return served(url, prefix, root)
         return None
 
-    def _url_of(self, real: str) -> str | None:
-        for prefix, root in self._base_roots():
+    def url_of(self, real: str) -> str | None:
+        for prefix, root in self.base_roots():
             if real.startswith(root + os.sep):
                 return prefix + "/".join(real[len(root) + 1:].split(os.sep))
         return None
 
-    def _base_roots(self) -> list[tuple[str, str]]:
+    def base_roots(self) -> list[tuple[str, str]]:
         """--base-url's (prefix, real folder) pairs, longest prefix first (resolved once)."""
         if self._roots_of is None:
             self._roots_of = [(prefix, os.path.realpath(folder).rstrip(os.sep) or os.sep)

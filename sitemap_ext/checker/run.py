@@ -12,11 +12,12 @@ pages in batches (sniffed and read by the worker, their entries in one cluster l
 per batch, handed over while the folder is walked). Results are taken in a fixed
 order (the pages as walked, the indexes, then the other files), so the findings are
 the same for any number of jobs; then the cluster rules judge all files together
-(``clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
+(``rules/clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
 checked as files named by their URLs (``live_fetch.py``).
 
 The check's state and the steps its parts share are ``RunState`` (``run_state.py``);
-``Run`` is the whole: its parts, and the order they run in.
+each part is an object over that one state, with one job (``folders``, ``indexes``,
+``live``, ``headers``); ``Run`` composes them, and says the order they run in.
 """
 
 from __future__ import annotations
@@ -25,45 +26,57 @@ import os
 from collections.abc import Sequence
 
 from ..diagnostics import Where
-from ..read.site_yaml import display_name
+from ..read.description_file import display_name
 from ..read.sniff import Sniffed, is_sitemap, missing, sniff
 from .folder_walk import FolderWalk, is_robots
+from .header_files import HeaderFiles
 from .index_follow import IndexFollowing
 from .judge_file import FileResult, Options, Task, check_file
+from .live_fetch import LiveFetching
+from .run_state import RunState
 from .workers import Workers
 
-__all__ = ["Options", "Run"]
+__all__ = ["Options", "Run", "RunState"]
 
 
-class Run(FolderWalk, IndexFollowing):
-    """One check of many files: the plan, the merge, the cluster rules."""
+class Run:
+    """One check of many files: the plan, the merge, the cluster rules. Its parts are
+    objects over the one ``RunState``, each with its own job."""
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+        self.headers = HeaderFiles(state)
+        self.live = LiveFetching(state, self.headers)
+        self.indexes = IndexFollowing(state, self.live)
+        self.folders = FolderWalk(state)
 
     def check(self, paths: Sequence[str]) -> None:
         # An index's children are looked for only in these folders: those given (a
         # file's own folder) and those --base-url names. Never above them.
-        self.roots = tuple(sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)))
-                                   for p in paths} | {os.path.realpath(f) for _, f in self.options.base_urls}))
-        with Workers(self) as workers:
+        given = {os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths}
+        self.state.roots = tuple(sorted(given | {os.path.realpath(f) for _, f in self.state.options.base_urls}))
+        with Workers(self.state) as workers:
             # Built pages depend on no index: a folder's pages go to the workers in
             # batches while the walk goes on. Sitemaps are planned when all are found.
-            found = self._twins(self._inputs(paths, workers))
+            found = self.folders.twins(self._inputs(paths, workers))
             # The order results are taken in (so findings are the same for any number of
             # jobs): the pages, in the order walked; the indexes (checked here, now, for
             # their children); then their children and the other files, in order. The
             # sitemaps go to the workers before the pages are taken, to run beside them.
             checked: list[FileResult] = []  # the indexes' own results, taken after the pages'
             plan = workers.plan(self._tasks(found, checked))
-            while self._page_batches:
-                self._take(self._page_batches.pop(0))
+            while self.state.page_batches:
+                self.state.take(self.state.page_batches.pop(0))
             for result in checked:
-                self._merge(result)
+                self.state.merge(result)
             plan.reverse()
             while plan:  # (each batch let go once taken: its results, a file's cluster log with its
-                self._take(plan.pop())  # URLs, are in the index now, and would stay until the end)
+                self.state.take(plan.pop())  # URLs, are in the index now, and would stay until the end)
             self._late()
-            self._static_headers()
-            if self.remote is not None and self.pages_budget != 0:
-                self._live_pages()  # (judged here a window at a time: each fetched file freed once judged)
+            self.folders.held_back()
+            self.headers.static_headers()
+            if self.state.remote is not None and self.state.pages_budget != 0:
+                self.live.live_pages()  # (judged here a window at a time: each fetched file freed once judged)
         self._judge_together()
 
     def _inputs(self, paths: Sequence[str], workers: Workers) -> list[tuple[str, Sniffed | None]]:
@@ -72,11 +85,11 @@ class Run(FolderWalk, IndexFollowing):
         found: list[tuple[str, Sniffed | None]] = []
         for path in paths:
             if not os.path.exists(path):
-                self.collector.report(*missing(path), Where(display_name(path)))
+                self.state.collector.report(*missing(path), Where(display_name(path)))
             elif os.path.isdir(path):
-                found += self._walk(path, workers)
+                found += self.folders.walk(path, workers)
             elif is_robots(path):
-                self._robots(path)
+                self.folders.robots(path)
             else:
                 found.append((path, sniff(path)))
         return found
@@ -88,48 +101,48 @@ class Run(FolderWalk, IndexFollowing):
         indexes = [(path, sniffed) for path, sniffed in found if sniffed is not None
                    and sniffed.kind == "sitemapindex"]
         tasks: list[Task] = []
-        fetched = [self._fetched_task(given) for given in self.remote_inputs]
+        fetched = [self.live.fetched_task(given) for given in self.state.remote_inputs]
         for task in fetched:
             if task is not None and task.sniffed is not None and task.sniffed.kind == "sitemapindex":
-                tasks += self._index_task(task, checked)
+                tasks += self.indexes.index_task(task, checked)
         tasks += [task for task in fetched if task is not None and task.sniffed is not None
                   and task.sniffed.kind != "sitemapindex"]
         for path, index in indexes:
-            tasks += self._index(path, index, checked)
+            tasks += self.indexes.index(path, index, checked)
         for path, sniffed in found:
             if sniffed is None or sniffed.kind != "sitemapindex":
-                task = self._task(path, sniffed, None, False)
+                task = self.state.task(path, sniffed, None, False)
                 if task is not None:
                     tasks.append(task)
         return tasks
 
     def _judge_together(self) -> None:
         """The rules across files, when every file is merged."""
-        self.clusters.finish()
-        if self.excluded:
-            self.clusters.excluded(self.excluded)
-        if self.page_roots or self.page_status:
-            self.clusters.missing(self._served)
-        if self.indexable:
-            self.clusters.unlisted(self.indexable)
-        self.clusters.conflicts()  # (a no-op without pages' heads or Link headers)
+        self.state.clusters.finish()
+        if self.state.excluded:
+            self.state.clusters.excluded(self.state.excluded)
+        if self.state.page_roots or self.state.page_status:
+            self.state.clusters.missing(self.state.serves)
+        if self.state.indexable:
+            self.state.clusters.unlisted(self.state.indexable)
+        self.state.clusters.conflicts()  # (a no-op without pages' heads or Link headers)
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as
         .html, a text file): judged as their content asks, in this process, after the rest."""
-        while self._resniffed:
-            path, sniffed = self._resniffed.pop(0)
+        while self.state.resniffed:
+            path, sniffed = self.state.resniffed.pop(0)
             real = os.path.realpath(path)
-            self._done.discard(real)
-            self._real[path] = real
+            self.state.done.discard(real)
+            self.state.real[path] = real
             if sniffed.kind == "sitemapindex":
-                tasks = self._index(path, sniffed)
+                tasks = self.indexes.index(path, sniffed)
             elif is_sitemap(path, sniffed):
-                task = self._task(path, sniffed, None, False)
+                task = self.state.task(path, sniffed, None, False)
                 tasks = [task] if task is not None else []
             else:
-                self._real.pop(path, None)
-                self.skipped.append(display_name(path))
+                self.state.real.pop(path, None)
+                self.state.skipped.append(display_name(path))
                 continue
             for task in tasks:
-                self._merge(check_file(task, self.options, self.noted))
+                self.state.merge(check_file(task, self.state.options, self.state.noted))

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..diagnostics import Where
+from ..read.description_file import display_name
 from ..read.html import page_url
 from ..read.link_header import Problem, gather, read_links
 from ..read.record import UrlEntry
-from ..read.site_yaml import display_name
 from ..read.static_headers import HEADER_FILES, HeadersFile, read_headers_file
 from .judge_file import check_headers
 from .run_state import RunState
@@ -57,17 +57,20 @@ def served_paths(relative: str) -> tuple[str, ...]:
     return (own,)
 
 
-class HeaderFiles(RunState):
+class HeaderFiles:
     """The steps of a check that read Link headers: of a built folder's header files, of a fetched URL."""
 
-    def _static_headers(self) -> None:
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+
+    def static_headers(self) -> None:
         """Each header file of the folders walked, applied to their files (in the order walked)."""
-        for site in self.header_sites:
+        for site in self.state.header_sites:
             url = self._folder_url(os.path.realpath(site.folder))
             for name in site.names:
                 path = os.path.join(site.folder, name)
                 if url is None:  # (no --base-url for the folder: its files have no URL, as its pages)
-                    self.skipped.append(display_name(path))
+                    self.state.skipped.append(display_name(path))
                     continue
                 found = read_headers_file(path, display_name(path), name, urlsplit(url).hostname, keep=self._kept())
                 self._headers_file(found, url, site.files)
@@ -75,7 +78,7 @@ class HeaderFiles(RunState):
     def _kept(self) -> int | None:
         """How many problems of a code a header file's reader stores: as many as the
         collector keeps (all, when it keeps every error)."""
-        return None if self.collector.errors_kept else self.collector.limit
+        return None if self.state.collector.errors_kept else self.state.collector.limit
 
     def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
         """A header file's problems, once each at its place (its rules were read once);
@@ -83,7 +86,7 @@ class HeaderFiles(RunState):
         self._problems(found.display, found.problems, set())
         for code, count in found.unstored.items():
             for _ in range(count):
-                self.collector.tally(code, found.display)
+                self.state.collector.tally(code, found.display)
         said: set[tuple[str, int, int]] = set()
         entries: list[UrlEntry] = []
         for relative in files:
@@ -92,7 +95,7 @@ class HeaderFiles(RunState):
             reads = found.links_for(served_paths(relative))
             if not reads:
                 continue
-            own = page_url(relative, url, drop_html=self.options.html == "drop-ext")
+            own = page_url(relative, url, drop_html=self.state.options.html == "drop-ext")
             links = gather(reads, own)
             self._problems(found.display, links.problems, said)
             entry = links.entry(own)
@@ -100,39 +103,39 @@ class HeaderFiles(RunState):
                 entries.append(entry)
         unused = self._unused_rules(found)
         if entries:
-            self._merge(check_headers(found.display, entries, self.options, self.noted))
+            self.state.merge(check_headers(found.display, entries, self.state.options, self.state.noted))
         elif not found.problems and not said and not unused:
-            self.skipped.append(found.display)  # (security headers, caching, preloads: nothing for hreflang)
+            self.state.skipped.append(found.display)  # (security headers, caching, preloads: nothing for hreflang)
 
     def _unused_rules(self, found: HeadersFile) -> int:
         """H120 for each rule that gives hreflang alternates and matched no file; how many.
         (Preloads and other relations for a path the build lacks are no concern of hreflang.)"""
         unused = [rule for rule in found.rules if rule.read is not None and rule.read.alternates and not rule.used]
         for rule in unused:
-            self.collector.report("H120", f"the rule '{rule.pattern}' gives hreflang alternates in Link headers, and "
-                                  "no file of the built site is served at a path it matches, so they reach no one: "
-                                  "correct the pattern, or remove the rule",
-                                  Where(found.display, rule.line, rule.column))
+            self.state.collector.report(
+                "H120", f"the rule '{rule.pattern}' gives hreflang alternates in Link headers, and no file of the "
+                "built site is served at a path it matches, so they reach no one: correct the pattern, or remove "
+                "the rule", Where(found.display, rule.line, rule.column))
         return len(unused)
 
-    def _link_header(self, url: str, value: str) -> None:
+    def link_header(self, url: str, value: str) -> None:
         """A fetched URL's Link header (the values of every Link field, as one)."""
         links = read_links([(value, 0, 1)], url)
         self._problems(url, links.problems, set())
         entry = links.entry(url)
         if entry is not None:
-            self._merge(check_headers(url, [entry], self.options, self.noted))
+            self.state.merge(check_headers(url, [entry], self.state.options, self.state.noted))
 
     def _problems(self, display: str, problems: list[Problem], said: set[tuple[str, int, int]]) -> None:
         """What a header reader could not read (H118, H119, H121), once per place."""
         for code, message, line, column in problems:
             if (code, line, column) not in said:
                 said.add((code, line, column))
-                self.collector.report(code, message, Where(display, line or None, column if line else None))
+                self.state.collector.report(code, message, Where(display, line or None, column if line else None))
 
     def _folder_url(self, real: str) -> str | None:
         """The URL a walked folder is served at, through --base-url."""
-        for prefix, root in self._base_roots():
+        for prefix, root in self.state.base_roots():
             if real == root:
                 return prefix
             if real.startswith(root + os.sep):
