@@ -190,8 +190,17 @@ class Collector:
         return text
 
     def severity_of(self, code: str) -> Severity:
-        default = self.registry[code].severity
-        return default if self.policy is None else self.policy.severity_of(code, default)
+        """The code's severity as the policy sets it. A finding that an input was not
+        read (``Code.not_read``) may be raised but never lowered: a config found in a
+        checkout (or ``--severity X101=info``) must not turn "could not read" into a pass,
+        as ``--select`` and ``--ignore`` cannot."""
+        entry = self.registry[code]
+        if self.policy is None:
+            return entry.severity
+        chosen: Severity = self.policy.severity_of(code, entry.severity)
+        if entry.not_read and chosen.rank > entry.severity.rank:
+            return entry.severity
+        return chosen
 
     def keeps(self, code: str, file: str | None) -> bool:
         """Whether a finding of ``code`` in ``file`` would be kept (shown, and within the

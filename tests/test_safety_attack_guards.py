@@ -304,3 +304,29 @@ def test_a_state_row_whose_url_is_no_url_is_skipped_with_f105(inputs: Path, dry_
     assert f"{state}: error F105 " in out + err and "'http://[::1'" in out + err
     if dry_run:  # the other row is still listed
         assert "https://www.example.com/b" in out
+
+
+@pytest.mark.parametrize("config, argv", [
+    (None, ["--severity", "X101=info"]),
+    (None, ["--severity", "X=warning"]),
+    ('[tool.sitemap-ext]\nseverity = {X = "info"}\n', []),
+    ('severity = {X101 = "info", F = "info"}\n', []),
+])
+def test_a_finding_that_an_input_was_not_read_is_never_lowered(inputs: Path, config: str | None,
+                                                                argv: list[str]) -> None:
+    """A severity chosen on the command line or in a config found in the checkout may
+    raise such a finding but never lower it: "could not read" never passes."""
+    if config is not None:
+        name = "pyproject.toml" if config.startswith("[tool") else "sitemap-ext.toml"
+        (inputs / name).write_text(config, encoding="utf-8")
+    exit_code, out, err = run("check", "bad.xml", "--now", NOW, *argv)
+    assert exit_code == 1 and " error X101 " in out, (out, err)
+    assert run("check", "nothere.xml", "--now", NOW, *argv)[0] == 3
+
+
+def test_other_findings_are_lowered_as_asked(inputs: Path) -> None:
+    """The control: a value's finding takes the severity the user gives it."""
+    (inputs / "date.xml").write_bytes(f'<?xml version="1.0"?>\n<urlset {NS}>\n<url><loc>https://www.example.com/a'
+                                      '</loc><lastmod>2026-13-01</lastmod></url>\n</urlset>\n'.encode())
+    assert run("check", "date.xml", "--no-config", "--severity", "D101=info", "--now", NOW)[0] == 0
+    assert run("check", "date.xml", "--no-config", "--severity", "X101=warning", "--now", NOW)[0] == 1
