@@ -55,7 +55,7 @@ class Rendered:
 
     @property
     def ok(self) -> bool:
-        return self.collector is not None and self.collector.errors == 0
+        return self.collector is not None and not self.collector.failed()
 
     @property
     def sitemap(self) -> bytes:

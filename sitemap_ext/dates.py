@@ -16,9 +16,11 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+# Digits are ASCII ([0-9], not \d, which takes any Unicode digit: a year in full-width digits would pass,
+# be written as it is, and fail the XSD).
 _W3C = re.compile(
-    r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
-    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?[ ]?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?)?)?"
+    r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2})"
+    r"(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?[ ]?(Z|z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?)?)?"
 )
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 

@@ -84,6 +84,13 @@ class Code:
     # "preview", "stable", "deprecated" or "removed" (code_table.STAGES).
     stage: str = "stable"
 
+    @property
+    def not_read(self) -> bool:
+        """Whether a finding of it says an input, or a file an input lists, was not read
+        (``io`` or ``unread``): the one predicate the exit code of check and build, a
+        build's verdict, a diff's side and a baseline take; shown or not, it counts."""
+        return self.io or self.unread
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -183,8 +190,17 @@ class Collector:
         return text
 
     def severity_of(self, code: str) -> Severity:
-        default = self.registry[code].severity
-        return default if self.policy is None else self.policy.severity_of(code, default)
+        """The code's severity as the policy sets it. A finding that an input was not
+        read (``Code.not_read``) may be raised but never lowered: a config found in a
+        checkout (or ``--severity X101=info``) must not turn "could not read" into a pass,
+        as ``--select`` and ``--ignore`` cannot."""
+        entry = self.registry[code]
+        if self.policy is None:
+            return entry.severity
+        chosen: Severity = self.policy.severity_of(code, entry.severity)
+        if entry.not_read and chosen.rank > entry.severity.rank:
+            return entry.severity
+        return chosen
 
     def keeps(self, code: str, file: str | None) -> bool:
         """Whether a finding of ``code`` in ``file`` would be kept (shown, and within the
@@ -296,7 +312,23 @@ class Collector:
         return self.count(Severity.INFO)
 
     def has_io_failure(self) -> bool:
-        return any(self.registry[code].io for code in self.counts)
+        """An input that could not be read or an output not written (exit 3), whether
+        its finding is shown or not: --select and --ignore choose what is shown."""
+        return any(self.registry[code].io for code in (*self.counts, *self.ignored))
+
+    def hidden_unread(self) -> Counter[str]:
+        """The findings not shown (--select, --ignore, a config, per-path ignores) that
+        say an input was not read (``Code.not_read``), by code: hidden, they still fail."""
+        return Counter({code: n for code, n in self.ignored.items() if self.registry[code].not_read})
+
+    def failed(self, strict: bool = False) -> bool:
+        """Whether the run fails: an error (a warning too when ``strict``) among the
+        findings shown or counted, or among the hidden ones that say an input was not
+        read (at the severity the policy gives them, as if shown)."""
+        if self.errors or (strict and self.warnings):
+            return True
+        failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+        return any(self.severity_of(code) in failing for code in self.hidden_unread())
 
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.diagnostics, key=Diagnostic.sort_key)

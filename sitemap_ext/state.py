@@ -51,6 +51,9 @@ _MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
 RESYNC_EVERY = 16  # misses in a row after which reading ahead starts again from the last URL found
 
 
+_MAX_BUILD_DIGITS = 18  # the build count: an SQLite integer (int64) has 19 digits; no site builds 10**18 times
+
+
 class StateError(Exception):
     """A state file that cannot be used: ``code`` F105 (unreadable, damaged, not a
     state) or O108 (another site description's)."""
@@ -190,7 +193,10 @@ def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
     if meta.get("version") != VERSION:
         raise StateError(f"{path} is a build state of another version of sitemap-ext (version "
                          f"{meta.get('version')!r}); remove it to start a new one")
-    if not meta.get("build", "").isdigit():
+    count = meta.get("build", "")
+    # (ASCII digits, at most 18: '²' is a digit to isdigit and no number to int, and
+    # 5,000 digits are more than int() reads; a build counts far below 10**18)
+    if not (count.isascii() and count.isdecimal() and len(count) <= _MAX_BUILD_DIGITS):
         raise StateError(f"the build state {path} is damaged (no build count); remove it to start a new one")
     return meta
 

@@ -83,7 +83,7 @@ class SubmitResult:
 
     @property
     def ok(self) -> bool:
-        return self.collector.errors == 0
+        return not self.collector.failed()
 
 
 class _Stop(Exception):
@@ -139,7 +139,7 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
         run = _Run(state, key, endpoint, key_location,
                    None if folder is None else Fetcher(fetch or FetchOptions(), folder), result, progress)
         try:
-            for origin, urls in batches(state.rows(pending=True), batch):
+            for origin, urls in batches(_usable(state.rows(pending=True), result.collector, state_path), batch):
                 if dry_run and listed is not None:
                     for url in urls:
                         listed(url)
@@ -165,6 +165,24 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
 def _unlock(lock: int | None) -> None:
     if lock is not None:
         os.close(lock)
+
+
+def _usable(rows: Iterator[Row], collector: Collector, path: str) -> Iterator[Row]:
+    """The rows whose URL is an http(s) URL with a host (a build writes no other); a
+    row of another (a state damaged or edited: ``http://[::1``) is skipped, F105, and
+    never sent, a dry run's list included."""
+    for row in rows:
+        try:
+            parts = urlsplit(row.url)
+            usable = parts.scheme in ("http", "https") and bool(parts.netloc)
+        except ValueError:
+            usable = False
+        if usable:
+            yield row
+        else:
+            collector.report("F105", f"the build state {path} is damaged: a row's URL '{row.url}' is no http(s) URL "
+                             "that a build writes; it is skipped and not sent (build again to write the state anew, "
+                             "or remove it to start a new one)", Where(path))
 
 
 def batches(rows: Iterator[Row], size: int) -> Iterator[tuple[str, list[str]]]:

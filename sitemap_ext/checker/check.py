@@ -95,7 +95,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return self.collector.errors == 0
+        return not self.collector.failed()
 
 
 # A site description checked as a dry build: (path, now as given, collector) -> its URLs.

@@ -11,6 +11,7 @@ from ..report.formats import (
     clock_json,
     counts_line,
     exit_code,
+    hidden_unread_line,
     plural,
     write_clock,
     write_findings,
@@ -62,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
 def _summary(result: BuildResult) -> None:
     """What was written (or why nothing was), on stderr."""
     collector = result.collector
+    unread = hidden_unread_line(collector)
+    if unread:
+        sys.stderr.write(f"{unread}: a build that did not read all its input writes nothing\n")
     if result.recovered:
         sys.stderr.write(f"finished the commit of an earlier build into {result.out_dir} that was stopped "
                          "part-way\n")

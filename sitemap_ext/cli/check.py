@@ -21,6 +21,7 @@ from ..report.formats import (
     clock_json,
     counts_line,
     exit_code,
+    hidden_unread_line,
     plural,
     read_line,
     write_clock,
@@ -182,7 +183,10 @@ def _summary(result: CheckResult) -> None:
     if result.skipped:
         extra += (f"; skipped {plural(len(result.skipped), 'file')} that "
                   f"{'holds' if len(result.skipped) == 1 else 'hold'} no sitemap or feed")
-    if collector.ignored:
+    unread = hidden_unread_line(collector)
+    if unread:
+        extra += f"; {unread}"
+    elif collector.ignored:
         extra += f"; {plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore"
     sys.stderr.write(f"checked {read_line(result.counts)}; "
                      f"{counts_line(collector)}{extra}\n")

@@ -137,7 +137,7 @@ def _unread(given: str, result: CheckResult) -> list[Diagnostic]:
     registry = collector.registry
 
     def whole(code: str) -> bool:
-        return not (registry[code].unread or registry[code].io)
+        return not registry[code].not_read
 
     found = [d for d in collector.sorted() if not whole(d.code)]
     kept = {d.code for d in found}

@@ -115,8 +115,8 @@ def integer(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, w
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():  # (a superscript two is a
+        number = int(value.strip())  # digit to isdigit, and no number to int)
     if number is None or number < low or (high is not None and number > high):
         bounds = f"from {low:,} to {high:,}" if high is not None else f"of at least {low:,}"
         ctx.report(code, f"{what} must be a whole number {bounds}, not '{value}'", key)

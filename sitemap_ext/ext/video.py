@@ -8,6 +8,7 @@ tvshow is accepted but never written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -225,14 +226,16 @@ def _others(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
             "uploader": uploader, "platform": platform, **flags}
 
 
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _rating(raw: Mapping[str, Any], ctx: MediaContext) -> str | None:
     value = raw.get("rating")
     if value in (None, ""):
         return None
-    try:
-        number = float(str(value))
-    except ValueError:
-        number = -1.0
+    text = str(value).strip()
+    # (an xsd:float in ASCII: float() also takes full-width digits and '4_5', written as given)
+    number = float(text) if _FLOAT.fullmatch(text) else -1.0
     low, high = limits.VIDEO_RATING_RANGE
     if isinstance(value, bool) or not low <= number <= high:
         ctx.report("V107", f"rating must be a number from {low} to {high}, not '{value}'", "rating")

@@ -48,7 +48,7 @@ from .._version import __version__
 from ..limits import MAX_BYTES_PER_FILE
 from .html import HEAD_END
 from .http_cache import Cache, Kept
-from .http_encoding import TooLarge, Undecodable, decoded
+from .http_encoding import TooLarge, Truncated, Undecodable, decoded
 from .http_transport import answer as _answer
 from .http_transport import transport
 from .http_types import CHUNK, Fetched, FetchOptions, LiveUnavailable, client_module, seconds
@@ -240,7 +240,7 @@ class Fetcher:
                     wait = self._answered(url, response, fetched, kept, attempt, reading)
                     if wait is None:
                         return fetched.status
-            except (Refusal, zlib.error, Undecodable, TooLarge, httpx.HTTPError, httpx.InvalidURL, OSError,
+            except (Refusal, zlib.error, Undecodable, TooLarge, Truncated, httpx.HTTPError, httpx.InvalidURL, OSError,
                     ValueError, UnicodeError) as exc:
                 return self._failed(fetched, *self._problem(exc, reading[0], httpx))
             left = (_answer.end or 0) - time.monotonic()
@@ -282,6 +282,10 @@ class Fetcher:
                             "for (gzip, deflate) and does not undo")
         if isinstance(exc, TooLarge):
             return too_large_answer(limit)
+        if isinstance(exc, Truncated):  # (the body is dropped: half a sitemap is not judged as a sitemap)
+            return "X114", ("not read whole: its Content-Encoding (gzip or deflate) ends before its end-of-stream "
+                            "marker, so the connection closed before the whole answer came; none of it is "
+                            "judged. Fetch it again; if it stays cut, the server or a proxy cuts it")
         if isinstance(exc, httpx.TimeoutException):
             if time.monotonic() >= (_answer.end or 0):
                 return "R101", (f"the answer did not end within {self.options.deadline:g} s (the server sends too "

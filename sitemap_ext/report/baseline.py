@@ -36,7 +36,7 @@ def never_baselined(code: str) -> bool:
     baseline and never matched by one (a baseline that holds one, as 0.4 wrote them,
     does not hide it), so a check that cannot read its input cannot pass for ever."""
     entry = REGISTRY.get(code)
-    return entry is not None and (entry.io or entry.unread)
+    return entry is not None and entry.not_read
 
 
 class BaselineError(ValueError):

@@ -91,12 +91,26 @@ def json_text(document: Any, indent: int | None = 2) -> str:
 
 def exit_code(collector: Collector, strict: bool, *, exit_zero: bool = False) -> int:
     """3 when an input could not be read or an output written; 1 for errors (warnings
-    too with ``strict``), unless ``exit_zero`` (the findings are reported, CI goes on)."""
+    too with ``strict``), unless ``exit_zero`` (the findings are reported, CI goes on).
+    A finding --select or --ignore hides still counts when it says an input was not
+    read (``Collector.failed``): what is shown is the user's choice, what was read is not."""
     if collector.has_io_failure():
         return EXIT_IO
-    if not exit_zero and (collector.errors or (strict and collector.warnings)):
+    if not exit_zero and collector.failed(strict):
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def hidden_unread_line(collector: Collector) -> str:
+    """For a summary: the findings not shown, and how many of them say an input was not
+    read, with their codes ("" when none does)."""
+    hidden = collector.hidden_unread()
+    if not hidden:
+        return ""
+    count = sum(hidden.values())
+    return (f"{plural(sum(collector.ignored.values()), 'finding')} not shown by --select/--ignore, {count:,} of "
+            f"them saying an input was not read ({', '.join(sorted(hidden))}): the exit code counts "
+            f"{'it' if count == 1 else 'them'}")
 
 
 def write_findings(collector: Collector, fmt: str, out: TextIO, *, quiet: bool, statistics: bool) -> None:
@@ -339,8 +353,10 @@ def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
     path = os.environ.get("GITHUB_STEP_SUMMARY")
     if not path:
         return
-    icon = "❌" if collector.errors else ("⚠️" if collector.warnings else "✅")
-    lines = [f"### {icon} sitemap-ext {verb}", "", f"{visible(headline)}: {counts_line(collector)}", ""]
+    icon = "❌" if collector.failed() or collector.has_io_failure() else ("⚠️" if collector.warnings else "✅")
+    unread = hidden_unread_line(collector)
+    lines = [f"### {icon} sitemap-ext {verb}", "", f"{visible(headline)}: {counts_line(collector)}"
+             + (f"; {unread}" if unread else ""), ""]
     if collector.counts:
         lines += ["| code | severity | name | findings |", "| --- | --- | --- | ---: |"]
         for code, count in sorted(collector.counts.items()):

@@ -9,6 +9,7 @@ ignored).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -98,18 +99,20 @@ def format_priority(value: float) -> str:
     return text + "0" if text.endswith(".") else text
 
 
+# An xsd:decimal in ASCII digits: float() also takes full-width digits, '0_5', '1e-1' and 'nan',
+# which the XSD does not.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
 @lru_cache(maxsize=1024)
 def priority_value(text: str | None) -> str | None:
-    """The priority as the files write it ("0.8"), or None if it is no number from 0.0
-    to 1.0: the predicate the build drops a value by and the check judges it by."""
+    """The priority as the files write it ("0.8"), or None if it is no decimal number
+    from 0.0 to 1.0: the predicate the build drops a value by and the check judges it by."""
     value = (text or "").strip()
-    if len(value) > 32:
+    if len(value) > 32 or not _DECIMAL.fullmatch(value):
         return None
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    return format_priority(number) if 0.0 <= number <= 1.0 else None  # (nan fails both)
+    number = float(value)
+    return format_priority(number) if 0.0 <= number <= 1.0 else None
 
 
 def judge_priority(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:

@@ -67,7 +67,7 @@ class BuildResult:
 
     @property
     def ok(self) -> bool:
-        return self.collector.errors == 0
+        return not self.collector.failed()
 
 
 def resolve_out_dir(site: Site, out_dir: str | None) -> str:
@@ -254,7 +254,7 @@ def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: Bu
     except OSError as exc:
         cannot_write(collector, result.out_dir, exc)
         return
-    if collector.errors or (strict and collector.warnings):
+    if collector.failed(strict):  # (a hidden finding that an input was not read too)
         staging.discard()
         return
     try:
