@@ -13,7 +13,7 @@ import datetime as dt
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 # Digits are ASCII ([0-9], not \d, which takes any Unicode digit: a year in full-width digits would pass,
@@ -191,6 +191,24 @@ def xsd_rejects(what: str, value: str, suggestion: str | None, schema: str = "XS
     reports it rather than rewriting it."""
     return DateProblem("D108", f"{what} '{value}' is a W3C form the {schema} rejects; write {suggestion}",
                        suggestion)
+
+
+def judge_date(text: str, dates: DateCache, report: Callable[..., object], at: object, *, url: str | None = None,
+               what: str = "lastmod", schema: str = "XSD", rewritten: bool = False) -> Lastmod | None:
+    """The one judgement of a W3C date wherever it stands (a page's lastmod, a video's or
+    an article's date; in a description, a source or a sitemap): D101 (not a date), D107
+    (no zone: UTC assumed), and a W3C form the XSD rejects: D108 where the value stands
+    in the file as written (a sitemap's), D106 (a note) where the one writer writes it
+    anew in the XSD's form (``rewritten``: a description's, whose file then passes)."""
+    lastmod, problems = dates.parse(text)
+    for problem in problems:
+        message = problem.message if what == "lastmod" else f"{what}: {problem.message}"
+        if problem.code == "D106" and not rewritten:
+            rejected = xsd_rejects(what, text.strip(), problem.suggestion, schema=schema)
+            report(rejected.code, rejected.message, at, url=url, suggestion=problem.suggestion)
+        else:
+            report(problem.code, message, at, url=url, suggestion=problem.suggestion)
+    return lastmod
 
 
 def parse_now(raw: str) -> float | None:

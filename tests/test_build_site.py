@@ -28,7 +28,10 @@ DESCRIPTION = "site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n"
 def write_page(public: Path, name: str, head: str, body: str = "<p>text</p>") -> Path:
     target = public / name
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(f'<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta charset="utf-8">\n{head}</head>\n'
+    # (a page under de/ says it is German: else L113, which the build reports as the check does)
+    first = name.split("/")[0]
+    lang = first if first in ("de", "fr", "es", "it", "pt-br", "zh-hant", "ja") else "en"
+    target.write_text(f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n  <meta charset="utf-8">\n{head}</head>\n'
                       f"<body>\n{body}\n</body>\n</html>\n", encoding="utf-8")
     return target
 

@@ -136,3 +136,66 @@ def test_a_policy_gives_build_and_check_one_verdict(tmp_path: object) -> None:
     checked = check([path], now=NOW, policy=policy)
     assert _findings(dry.collector) == _findings(checked.collector) == [("D105", "info", "site.yaml", 13, 15)]
     assert dry.ok
+
+
+# --- spellings of one URL, and locales that share one -------------------------------------
+
+# Each name's spellings: raw and percent-encoded, '~' and '%7E', escapes in either case.
+SPELLINGS = {"tilde": ["~a", "%7Ea", "%7ea"], "cafe": ["café", "caf%C3%A9", "caf%c3%a9"],
+             "plain": ["p", "%70"], "space": ["a%20b", "a%20B"]}
+ENGINE_ONLY = {"H112", "D103", "D109"}  # whole-file and cluster rules only the check's engine runs
+spelled = st.tuples(st.sampled_from(sorted(SPELLINGS)), st.integers(0, 2))
+spelling_sites = st.fixed_dictionaries({
+    "locs": st.lists(spelled, max_size=4),  # plain pages
+    "clusters": st.lists(st.lists(st.tuples(st.sampled_from(["en", "de", "es-MX", "es-AR"]), spelled),
+                                  min_size=1, max_size=4), max_size=3),  # urls: mappings
+    "paths": st.lists(spelled, max_size=2),  # a path under every locale
+    "shared_base": st.booleans(),  # es-MX and es-AR on one base (/es/)
+})
+
+
+def _spelling(choice: tuple[str, int]) -> str:
+    forms = SPELLINGS[choice[0]]
+    return forms[choice[1] % len(forms)]
+
+
+def _spelled_yaml(site: dict[str, object]) -> str:
+    mx, ar = ("/es/", "/es/") if site["shared_base"] else ("/mx/", "/ar/")
+    out = f"site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\n  es-MX: {mx}\n  es-AR: {ar}\npages:\n"
+    for choice in site["locs"]:  # type: ignore[attr-defined]
+        out += f"  - loc: /x/{_spelling(choice)}\n"
+    for cluster in site["clusters"]:  # type: ignore[attr-defined]
+        urls = ", ".join(f"{code}: /y/{_spelling(choice)}" for code, choice in dict(cluster).items())
+        out += f"  - urls: {{{urls}}}\n"
+    for choice in site["paths"]:  # type: ignore[attr-defined]
+        out += f"  - path: /{_spelling(choice)}\n"
+    return out
+
+
+def _judged(collector: object) -> set[tuple[str, str, str | None]]:
+    return {(d.code, d.severity.value, d.url) for d in collector.diagnostics}  # type: ignore[attr-defined]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spelling_sites)
+def test_spellings_of_one_url_and_shared_urls_get_one_verdict(site: dict[str, object]) -> None:
+    """Whatever the spellings: the build's findings include every finding of the check of
+    what it wrote (code, severity, URL); what it wrote lists each URL once (no U104 in
+    the check); a dry run and ``check site.yaml`` agree."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "site.yaml")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(_spelled_yaml(site))
+        out = os.path.join(folder, "out")
+        built = build(path, out, now=NOW)
+        written = sorted(os.path.join(out, name) for name in os.listdir(out) if name.endswith(".xml")) \
+            if os.path.isdir(out) else []
+        if written:
+            checked = {f for f in _judged(check(written, now=NOW).collector) if f[0] not in ENGINE_ONLY}
+            assert checked <= _judged(built.collector), (checked, _judged(built.collector))
+            assert "U104" not in {code for code, _, _ in checked}
+        else:
+            assert not built.ok
+        dry = build(path, dry_run=True, now=NOW)
+        assert _findings(dry.collector) == _findings(check([path], now=NOW).collector)
+        assert "O102" not in _serious(dry.collector) or not (site["locs"] or site["clusters"] or site["paths"])

@@ -13,20 +13,19 @@ from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
 
-from .. import langtags, rules
+from .. import rules
 from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
 from ..read.description_file import display_name
-from ..read.html import PageHead, Placed, read_head
+from ..read.html import read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
 from ..rules.cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from ..rules.context import Context
-from ..rules.hreflang import Judged, judge_links
+from ..rules.hreflang import Judged, judge_links, lang_differs
 from ..urls import resolve_http, url_key
 
 if TYPE_CHECKING:
@@ -254,47 +253,13 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
         rules.files.head_unread(report, 1, url=url)
         return
     url = head.served_as(url)
-    _lang(head, url, report)
+    lang_differs(head, url, report)
     lines = tuple(place.line for place in head.alternate_places)
     # A page with no alternates is a record too: a page that another names as its
     # alternate and does not name it back is then a missing return link (H104).
     first = lines[0] if lines else 1
     facts.page = (url, first, head.noindex, head.canonical_elsewhere(url))
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
-
-
-def _lang(head: PageHead, url: str, report: rules.context.Report) -> None:
-    """L113: <html lang> names another language than the page's own hreflang code."""
-    if head.lang is None or not head.lang.text.strip():
-        return
-    own = _own_alternate(head, url)
-    if own is None:
-        return
-    code, place = own
-    written = head.lang.text.strip()
-    page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
-    if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
-        report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
-               f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url, hreflang=code)
-
-
-def _own_alternate(head: PageHead, url: str) -> tuple[str, Placed] | None:
-    """The first hreflang link (not x-default, not media) that names the page itself:
-    its URL as written, else the same URL in another spelling."""
-    candidates = [(code, href.strip(), place) for (_, code, href, media), place
-                  in zip(head.alternates, head.alternate_places, strict=True)
-                  if code is not None and href is not None and media is None and code.lower() != "x-default"]
-    for code, href, place in candidates:
-        if href == url:  # (the usual case, without a key)
-            return code, place
-    own = url_key(url)
-    for code, href, place in candidates:
-        try:
-            if url_key(href if href.startswith(("https://", "http://")) else urljoin(url, href)) == own:
-                return code, place
-        except ValueError:
-            continue
-    return None
 
 
 def _kind(entry: UrlEntry) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..dates import DateCache, Lastmod, from_python, xsd_rejects
+from ..dates import DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import did_you_mean, unknown_field
 from ..lxml_types import Element
 from ..read.description_findings import wrong_shape
@@ -133,18 +133,22 @@ def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         ctx.report(code, f"{what} must be a W3C date or date-time", key)
         return None
-    parsed, problems = ctx.dates.parse(str(value))
+    parsed, _ = ctx.dates.parse(str(value))
     if parsed is None:
         ctx.report(code, f"{what} '{value}' is not a W3C date or date-time (2026-11-21 or "
                    "2026-11-21T09:30:00+01:00)", key)
         return None
-    for problem in problems:
-        if problem.code == "D107":
-            ctx.report(problem.code, f"{what}: {problem.message}", key)
-        elif problem.code == "D106" and not ctx.writing:
-            rejected = xsd_rejects(what, str(value), problem.suggestion)
-            ctx.report(rejected.code, rejected.message, key, suggestion=rejected.suggestion)
-    return parsed
+    # The one judgement of a date (a page's lastmod's too): a form the XSD rejects is
+    # D106 in a description, which the writer writes in the XSD's form, else D108.
+    return judge_date(str(value), ctx.dates, _at(ctx.report), key, what=what, rewritten=ctx.writing)
+
+
+def _at(report: Reporter) -> Callable[..., None]:
+    """An extension's reporter as the date judgement calls it (the place, a URL the
+    extension's context adds itself)."""
+    def call(code: str, message: str, field: Field, *, url: str | None = None, suggestion: str | None = None) -> None:
+        report(code, message, field, suggestion=suggestion)
+    return call
 
 
 def local_name(tag: str) -> str:

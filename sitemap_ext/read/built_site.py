@@ -13,9 +13,10 @@ and source rows):
   left out: a sitemap lists canonical, indexable URLs only;
 * a page's hreflang links become its cluster, written once, from the first of its
   members in path order. An alternate to a left-out page (H114), to a URL of the
-  built site that no file serves (H115), or to a page already written in another
-  cluster that does not name this one (H104) is left out of what is written and
-  reported; a later member whose links give another set is H110. ``sitemap-ext
+  built site that no file serves (H115), to a page whose head does not name this one
+  back (H104, by the check's own return-link rule, ``return_missing``), or to a page
+  already written in another cluster that does not name this one (H104) is left out
+  of what is written and reported; a later member whose links give another set is H110. ``sitemap-ext
   check`` with the built pages judges the rest (codes, return links, x-default);
 * lastmod comes from where the page says it, in the order the source names:
   ``meta:NAME`` (``<meta property|name=NAME content>``), ``time`` / ``time.CLASS``
@@ -25,24 +26,25 @@ and source rows):
 
 The folder is read twice, head by head (bounded like every input: ``HEAD_LIMIT``
 per head, ``BODY_LIMIT`` per page when a ``<time>`` is looked for): once to learn
-which URLs are pages and which are left out, once to make the pages. Memory holds a
-key and a lastmod per page, never the pages.
+which URLs are pages and which are left out (and what each page's head lists, as URL
+keys and codes, for the return links), once to make the pages. Memory holds keys, codes
+and a lastmod per page, never the pages.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
 from ..diagnostics import Collector, Where
-from ..rules.cluster_findings import NOT_BUILT, no_return, sets_differ, to_excluded, to_missing
+from ..rules.cluster_findings import NOT_BUILT, no_return, return_missing, sets_differ, to_excluded, to_missing
 from ..rules.files import head_unread, name_not_utf8
-from ..rules.hreflang import code_twice, no_self
+from ..rules.hreflang import code_twice, lang_differs, no_self
 from ..safeio import walk_inside
 from ..urls import url_key
 from .description_file import display_name
@@ -86,6 +88,8 @@ class _Known:
     excluded: dict[int, str]  # a page left out -> why ("is noindex", "names ... as its canonical")
     root: str  # the folder's real path
     digests: dict[int, bytes | None]  # a page -> the digest of its main content (when a state is kept)
+    # a page with hreflang links -> each URL it lists -> the codes it lists it as (for return links)
+    lists: dict[int, dict[int, frozenset[str]]]
 
 
 def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *,
@@ -96,7 +100,7 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
     files = list(_walk(source, collector))
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
-    known = _Known({}, {}, root, {})
+    known = _Known({}, {}, root, {}, {})
     for number, (relative, path, url) in enumerate(files):  # first pass: which URLs are pages
         head = _head(path, metas, collector)
         if head is None:
@@ -104,11 +108,15 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
         # (the spelling its own head gives: c++/ is served as the c%2B%2B/ its canonical names)
         url = head.served_as(url)
         files[number] = (relative, path, url)
+        lang_differs(head, url, _at_line(display_name(path), collector))  # (as the check reads every page)
         why = _left_out(head, url)
         if why is not None:
             known.excluded[url_key(url)] = why
             continue
         known.pages[url_key(url)] = _lastmod(source, relative, path, head, git, normaliser)
+        listed = _listed(url, head)
+        if listed:
+            known.lists[url_key(url)] = listed
         if digests:
             known.digests[url_key(url)] = content_digest(_chunks(path), source.content, BODY_LIMIT)
     written: dict[int, _Cluster] = {}  # a URL written -> the cluster it was written in
@@ -142,6 +150,28 @@ def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, s
 def _chunks(path: str) -> Iterator[bytes]:
     """A page's bytes, through the checker's bounded reader (the readers stop early)."""
     return open_bytes(path, lambda *_args, **_kwargs: None)  # (a page that cannot be read gives nothing)
+
+
+def _at_line(display: str, collector: Collector) -> Callable[..., object]:
+    """The collector's report for a rule that places a finding by its line in a page."""
+    def report(code: str, message: str, line: int | None, **extra: Any) -> object:
+        return collector.report(code, message, Where(display, line), **extra)
+    return report
+
+
+def _listed(url: str, head: PageHead) -> dict[int, frozenset[str]]:
+    """What a page's head lists: each URL's key -> the codes (lower case) it lists it as."""
+    found: dict[int, set[str]] = {}
+    for code, target, _ in _resolved(url, _links(head)):
+        found.setdefault(url_key(target), set()).add(code.lower())
+    return {key: frozenset(codes) for key, codes in found.items()}
+
+
+def _links(head: PageHead) -> list[tuple[str, str, Placed]]:
+    """A head's hreflang links (a feed or a mobile alternate is no language version)."""
+    return [(code.strip(), href.strip(), place)
+            for (_, code, href, media), place in zip(head.alternates, head.alternate_places, strict=False)
+            if code is not None and href is not None and media is None]
 
 
 def _head(path: str, metas: frozenset[str], collector: Collector | None) -> PageHead | None:
@@ -204,9 +234,7 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
     it already (H110 when that cluster is not the one this page gives)."""
     own = url_key(url)
     lastmod = known.pages[own]
-    links = [(code.strip(), href.strip(), place)  # (a feed or a mobile alternate is no language version)
-             for (_, code, href, media), place in zip(head.alternates, head.alternate_places, strict=False)
-             if code is not None and href is not None and media is None]
+    links = _links(head)
     where = Where(display, links[0][2].line if links else 1)
     if not links:
         if own in written:
@@ -217,12 +245,14 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
     if not any(url_key(target) == own for code, target, _ in resolved if code.lower() != "x-default"):
         no_self(collector.report, url, where, consequence="; it is written without alternates")
         return None if own in written else _alone(source, url, display, where, lastmod, written, normaliser)
-    urls, places, x_default = _pairs(source, url, display, resolved, known, collector)
+    urls, places, x_default, unreturned = _pairs(source, url, display, resolved, known, collector)
     cluster = _Cluster(frozenset((code.lower(), url_key(target)) for code, target in urls.items()),
                        None if x_default is None else url_key(x_default), url)
     if own in written:  # an earlier page's cluster wrote this one
         _differs(url, cluster, written[own], where, collector)
         return None
+    for code in unreturned:
+        del urls[code]
     _claim(url, display, urls, places, cluster, written, collector)
 
     def where_of(field: str | tuple[str, ...]) -> Where:
@@ -268,11 +298,14 @@ def _alone(source: BuiltSite, url: str, display: str, where: Where, lastmod: Las
 
 
 def _pairs(source: BuiltSite, url: str, display: str, resolved: list[tuple[str, str, Placed]], known: _Known,
-           collector: Collector) -> tuple[dict[str, str], dict[str, Placed], str | None]:
+           collector: Collector) -> tuple[dict[str, str], dict[str, Placed], str | None, tuple[str, ...]]:
     """The pairs a page's head gives that can be written: not to a page left out (H114),
     not to a URL no file serves (H115), not a second URL for one code (H106). Each
-    code's URL and place, and the x-default URL."""
+    code's URL and place, the x-default URL, and the codes whose page does not name
+    this one back (H104: in the cluster the head gives, but not to be written)."""
     own = url_key(url)
+    own_codes = known.lists.get(own, {}).get(own, frozenset())
+    unreturned: list[str] = []
     urls: dict[str, str] = {}
     places: dict[str, Placed] = {}
     x_default: str | None = None
@@ -293,12 +326,19 @@ def _pairs(source: BuiltSite, url: str, display: str, resolved: list[tuple[str, 
             if x_default is None:
                 x_default = target
             continue
+        # (the check's rule: a pair its other end, a page of this site, does not name back)
+        detail = None if key == own or key not in known.pages else \
+            return_missing(known.lists.get(key, {}).get(own), own_codes)
+        if detail is not None:
+            no_return(collector.report, url, target, code, at, detail=detail + " (the pair is left out)")
         if code in urls:
             code_twice(collector.report, url, code, urls[code], target, at, consequence="; the first is written")
             continue
         urls[code] = target
         places[code] = place
-    return urls, places, x_default
+        if detail is not None:
+            unreturned.append(code)
+    return urls, places, x_default, tuple(unreturned)
 
 
 def _dated(page: Page, source: BuiltSite, known: _Known) -> Page:

@@ -10,6 +10,7 @@ be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from .. import langtags
 from ..diagnostics import Related
@@ -37,6 +38,19 @@ def no_return(report: Report, loc: str, href: str, code: str, at: object, detail
     """H104: a pair without its return link."""
     report("H104", f"{loc} lists {href} as {named_code(code)}, but {href} does not list {loc} back{detail}; search "
            "engines ignore a pair without its return link", at, url=loc, hreflang=code, related=related)
+
+
+def return_missing(back: AbstractSet[str] | None, own: AbstractSet[str]) -> str | None:
+    """The return-link rule of a pair, for the check's clusters and a build's built site
+    alike: None when the other end lists this URL back (``back``: the codes it lists it
+    as, None when it does not list it; ``own``: the codes this URL lists itself as),
+    else what H104 adds to its message (a return link only as x-default is none)."""
+    if back is None:
+        return ""
+    if back == {langtags.X_DEFAULT} and own - {langtags.X_DEFAULT}:
+        return (f", only as x-default (a return link names the page as the language version it is: "
+                f"{', '.join(sorted(own - {langtags.X_DEFAULT}))})")
+    return None
 
 
 def sets_differ(report: Report, loc: str, other: str, at: object, detail: str = "", consequence: str = "",

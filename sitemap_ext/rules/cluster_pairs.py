@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..diagnostics import Related, Where
 from ..urls import url_key, variants
-from .cluster_findings import Report, named_code, no_return, sets_differ
+from .cluster_findings import Report, named_code, no_return, return_missing, sets_differ
 from .cluster_log import FEED, TEXT, X_DEFAULT
 from .cluster_store import ClusterStore
 
@@ -92,10 +92,9 @@ class Examination:
             else:
                 no_return(self.report, loc, href, code, where, related=related)
             return
-        if back[0] == {X_DEFAULT} and own - {X_DEFAULT}:
-            no_return(self.report, loc, href, code, where, related=related, detail=(
-                f", only as x-default (a return link names the page as the language version it is: "
-                f"{', '.join(sorted(own - {X_DEFAULT}))})"))
+        detail = return_missing(back[0], own)
+        if detail is not None:
+            no_return(self.report, loc, href, code, where, related=related, detail=detail)
             return
         their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
         if their_own and not (set(mine[target][0]) & their_own):

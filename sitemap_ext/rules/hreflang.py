@@ -15,13 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
 
 from .. import langtags
 from ..read.record import UrlEntry
 from ..urls import resolve_http, url_key
 from .context import Context, Report
 from .registry import Rule
+
+if TYPE_CHECKING:
+    from ..read.html import PageHead, Placed
 
 X_DEFAULT = langtags.X_DEFAULT
 LinkKey = tuple[tuple[str | None, str | None, str | None, str | None], ...]  # rel, hreflang, href, media
@@ -181,6 +185,41 @@ def code_twice(report: Report, url: str, code: str, one: str, other: str, at: An
     """H106, for a built page whose head names one code twice."""
     report("H106", f"{_named(code)} names two URLs, {one} and {other}; each code names one version{consequence}",
            at, url=url, hreflang=code)
+
+
+def lang_differs(head: PageHead, url: str, report: Report) -> None:
+    """L113: <html lang> names another language than the page's own hreflang code (a
+    built page's, read by the check or by a build from a built site)."""
+    if head.lang is None or not head.lang.text.strip():
+        return
+    own = _own_alternate(head, url)
+    if own is None:
+        return
+    code, place = own
+    written = head.lang.text.strip()
+    page_lang, own_code = langtags.judge(written).canonical, langtags.judge(code).canonical
+    if page_lang and own_code and langtags.language_of(page_lang) != langtags.language_of(own_code):
+        report("L113", f'<html lang="{written}"> says another language than the page\'s own hreflang '
+               f'"{code}" (line {place.line}); one of them is wrong', head.lang.line, url=url, hreflang=code)
+
+
+def _own_alternate(head: PageHead, url: str) -> tuple[str, Placed] | None:
+    """The first hreflang link (not x-default, not media) that names the page itself:
+    its URL as written, else the same URL in another spelling."""
+    candidates = [(code, href.strip(), place) for (_, code, href, media), place
+                  in zip(head.alternates, head.alternate_places, strict=True)
+                  if code is not None and href is not None and media is None and code.lower() != "x-default"]
+    for code, href, place in candidates:
+        if href == url:  # (the usual case, without a key)
+            return code, place
+    own = url_key(url)
+    for code, href, place in candidates:
+        try:
+            if url_key(href if href.startswith(("https://", "http://")) else urljoin(url, href)) == own:
+                return code, place
+        except ValueError:
+            continue
+    return None
 
 
 def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ..dates import Lastmod, empty_lastmod, format_instant, xsd_rejects
+from ..dates import Lastmod, empty_lastmod, format_instant, judge_date
 from ..read.normalised import CHANGEFREQS
 from ..read.record import Value
 from .context import Context, Report
@@ -29,13 +29,7 @@ def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
         empty = empty_lastmod()
         ctx.report(empty.code, empty.message, line, url=url)
         return None
-    lastmod, problems = ctx.dates.parse(text)
-    for problem in problems:
-        if problem.code == "D106":
-            rejected = xsd_rejects("lastmod", text.strip(), problem.suggestion, schema="sitemap XSD")
-            ctx.report(rejected.code, rejected.message, line, url=url, suggestion=problem.suggestion)
-        else:
-            ctx.report(problem.code, problem.message, line, url=url, suggestion=problem.suggestion)
+    lastmod = judge_date(text, ctx.dates, ctx.report, line, url=url, schema="sitemap XSD")
     if lastmod is None:
         return None
     future(lastmod, ctx.now, ctx.report, line, url=url)

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..dates import CONTENT, DateCache, Lastmod, from_python
+from ..dates import CONTENT, DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..read.description_findings import wrong_shape
@@ -91,10 +91,10 @@ class FieldNormaliser:
         if type(value) is str:  # the common case: a verdict memoised by the date cache
             if value == "content":  # (the build state dates the page: see write/state.py)
                 return CONTENT
-            lastmod, problems = self.dates.parse(value)
-            for problem in problems:
-                self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
-            if lastmod is not None and not problems:
+            lastmod, problems = self.dates.parse(value)  # (memoised: judged below only when it has a say)
+            if problems:  # the one judgement of a date (rules.values), of a value the writer writes anew
+                return judge_date(value, self.dates, self.collector.report, where, rewritten=True)
+            if lastmod is not None:
                 quiet = self.quiet_dates
                 if len(quiet) >= MEMO_LIMIT:
                     quiet.clear()
@@ -105,10 +105,7 @@ class FieldNormaliser:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             wrong_shape(self.collector.report, f"lastmod must be a date such as 2026-11-21, not {_kind(value)}", where)
             return None
-        lastmod, problems = self.dates.parse(str(value))
-        for problem in problems:
-            self.collector.report(problem.code, problem.message, where, suggestion=problem.suggestion)
-        return lastmod
+        return judge_date(str(value), self.dates, self.collector.report, where, rewritten=True)
 
     def digest(self, raw: Mapping[str, Any], where_of: WhereOf) -> bytes | None:
         """A page's ``digest`` (any text that changes when the page does) or ``content``

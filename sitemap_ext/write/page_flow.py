@@ -138,7 +138,10 @@ class PageFlow:
 
 def _once_each(locs: Sequence[str], blob: bytes | memoryview, sizes: Sequence[int]
                ) -> tuple[list[str], bytes, list[int]]:
-    """A page's entries with a URL that several codes share written once (the first)."""
+    """A page's entries with a URL that several codes share written once (the first).
+    With nothing rendered (a dry run, or ``check`` of a description) the URLs alone."""
+    if not sizes:  # (else none would be counted, and a site of such pages would be O102)
+        return list(dict.fromkeys(locs)), b"", []
     kept_locs: list[str] = []
     parts: list[bytes | memoryview] = []
     kept_sizes: list[int] = []

@@ -15,7 +15,7 @@ from ..limits import MAX_URL_CHARS
 from ..read.description_findings import wrong_shape
 from ..read.normalised import Layout, XDefault, XDefaultCode, XDefaultUrl
 from ..rules.hreflang import may_share, url_twice
-from ..urls import is_clean_path, normalise
+from ..urls import identity, is_clean_path, normalise
 from .page_fields import MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
@@ -57,7 +57,7 @@ class LocaleNormaliser(FieldNormaliser):
             ordered = self._orders[given] = tuple(sorted(given, key=str.lower))
         codes = ordered
         locs = tuple([by_code[code] for code in codes])
-        if len(set(locs)) != len(locs):
+        if len(set(map(identity, locs))) != len(locs):  # (one URL, by the check's identity)
             codes, locs = self._shared(codes, locs, where)
         return locs, codes, self._x_default(raw, by_code, where_of, where), None, ""
 
@@ -126,15 +126,16 @@ class LocaleNormaliser(FieldNormaliser):
 
     def _shared(self, codes: tuple[str, ...], locs: tuple[str, ...], where: Where
                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """A cluster that names one URL under several codes: regions of one language may
-        share it (it is written once, with every code); a code of another language is
-        H107 (the rule's verdict, hreflang.may_share) and left out."""
-        first: dict[str, str] = {}
+        """A cluster that names one URL (by the check's ``urls.identity``) under several
+        codes: regions of one language may share it (it is written once, with every
+        code, as the first code spells it); a code of another language is H107 (the
+        rule's verdict, hreflang.may_share) and left out."""
+        first: dict[str, tuple[str, str]] = {}
         kept = []
         for code, loc in zip(codes, locs, strict=True):
-            other = first.setdefault(loc, code)
+            other, spelled = first.setdefault(identity(loc), (code, loc))
             if other == code or may_share(other, code):
-                kept.append((code, loc))
+                kept.append((code, spelled))
             else:
                 url_twice(self.collector.report, loc, other, code, where, url=loc, hreflang=code)
         return tuple(code for code, _ in kept), tuple(loc for _, loc in kept)

@@ -1,0 +1,140 @@
+"""One judge for a build and for the check of its output: the build's findings include
+every finding of ``check OUT`` (code, severity, URL), because the build computes each
+predicate with the check's own function (URL identity by ``urls.identity``, whose
+digest is ``url_key``; may two codes share a URL; the lastmod judgement).
+
+Left, each a whole-file or cluster rule the build would need the check's engine for:
+H112 (no x-default in a cluster), D103, D109. They are left out of the comparison.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+from sitemap_ext import build, check
+
+NOW = "2026-01-01T00:00:00Z"
+ENGINE_ONLY = {"H112", "D103", "D109"}  # rules of the check's engine the build does not run (see above)
+
+Finding = tuple[str, str, str | None]
+
+
+def _findings(result: object) -> set[Finding]:
+    return {(d.code, d.severity.value, d.url) for d in result.collector.diagnostics}  # type: ignore[attr-defined]
+
+
+def build_and_check(tmp_path: Path, yaml: str) -> tuple[set[Finding], set[Finding], list[str]]:
+    """The build's findings, the check's findings of its output (without the rules
+    only the check's engine runs), and the locs written."""
+    site = tmp_path / "site.yaml"
+    site.write_text(yaml, encoding="utf-8")
+    out = tmp_path / "out"
+    built = build(str(site), str(out), now=NOW)
+    files = sorted(glob.glob(os.path.join(out, "*.xml")))
+    checked = {f for f in _findings(check(files, now=NOW)) if f[0] not in ENGINE_ONLY} if files else set()
+    locs = [part.split("</loc>")[0] for name in files
+            for part in Path(name).read_text(encoding="utf-8").split("<loc>")[1:]]
+    return _findings(built), checked, locs
+
+
+def test_two_spellings_of_one_url_are_one_url_to_the_build(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\npages:\n  - loc: /~a\n  - loc: /%7Ea\n  - loc: /%7ea\n")
+    assert built == {("U104", "warning", "https://e.com/%7Ea"), ("U104", "warning", "https://e.com/%7ea")}
+    assert checked <= built
+    assert locs == ["https://e.com/~a"]  # written once, as first spelled
+
+
+def test_one_url_in_two_spellings_under_two_languages_is_h107(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\npages:\n"
+        "  - urls: {en: /caf%c3%a9, de: /café}\n")
+    # (before: no finding, and both spellings written, which the check called H107 twice and U104)
+    assert built == {("H107", "error", "https://e.com/caf%c3%a9")}  # en, after de (codes in order)
+    assert checked == set() and locs == []  # an error: nothing is written
+
+
+def test_regions_that_share_a_url_in_two_spellings_write_it_once(tmp_path: Path) -> None:
+    built, checked, locs = build_and_check(
+        tmp_path, "site:\n  base_url: https://e.com/\nlocales:\n  es-MX: /mx/\n  es-AR: /ar/\npages:\n"
+        "  - urls: {es-MX: /es/caf%c3%a9, es-AR: /es/café}\n")
+    assert built == set() and checked == set()
+    assert locs == ["https://e.com/es/caf%C3%A9"]  # one entry, both codes, in the first code's spelling
+
+
+def test_a_layout_page_and_a_url_of_it_spelled_otherwise_are_one_url(tmp_path: Path) -> None:
+    head = "site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\npages:\n"
+    for order, (first, second) in enumerate([("  - path: /~x\n", "  - loc: /de/%7ex\n"),
+                                             ("  - loc: /de/%7ex\n", "  - path: /~x\n")]):
+        folder = tmp_path / str(order)
+        folder.mkdir()
+        built, checked, locs = build_and_check(folder, head + first + second)
+        assert ("U104", "warning", "https://e.com/de/~x" if order else "https://e.com/de/%7ex") in built
+        assert checked <= built
+        assert sorted(locs) == ["https://e.com/de/%7ex" if order else "https://e.com/de/~x", "https://e.com/en/~x"]
+
+
+def test_locales_that_share_a_url_give_check_and_build_one_verdict(tmp_path: Path) -> None:
+    yaml = "site:\n  base_url: https://e.com/\nlocales:\n  es-MX: /es/\n  es-AR: /es/\npages:\n  - path: /a\n"
+    built, checked, locs = build_and_check(tmp_path, yaml)
+    assert built == checked == set() and locs == ["https://e.com/es/a"]
+    site = str(tmp_path / "site.yaml")
+    # (before: a dry run counted no URL, and check site.yaml said O102 "no pages")
+    assert _findings(check([site], now=NOW)) == _findings(build(site, dry_run=True, now=NOW)) == set()
+
+
+VIDEO = "{thumbnail_loc: /t.jpg, title: T, description: D, content_loc: /v.mp4, publication_date: '2025-01'}"
+VIDEO_XML = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+             'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"><url><loc>https://e.com/a</loc>'
+             '<lastmod>2025-01</lastmod><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc>'
+             '<video:title>T</video:title><video:description>D</video:description><video:content_loc>'
+             'https://e.com/v.mp4</video:content_loc><video:publication_date>2025-01</video:publication_date>'
+             '</video:video></url></urlset>\n')
+
+
+def test_one_date_judgement_for_a_lastmod_and_a_video_date(tmp_path: Path) -> None:
+    """A W3C form the XSD rejects: a note (D106) where the writer writes it anew, for a
+    page's lastmod and a video's date alike (before: the video's was rewritten in
+    silence); D108 for both in a sitemap, where it stands as written."""
+    built, checked, _ = build_and_check(
+        tmp_path, f"site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    lastmod: '2025-01'\n"
+        f"    videos:\n      - {VIDEO}\n")
+    assert built == {("D106", "info", None), ("D106", "info", "https://e.com/a")} and checked == set()
+    messages = {d.message for d in build(str(tmp_path / "site.yaml"), dry_run=True, now=NOW).collector.diagnostics}
+    assert "publication_date: lastmod '2025-01' is written as 2025-01-01: the XSD rejects YYYY and YYYY-MM" \
+        in messages
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(VIDEO_XML, encoding="utf-8")
+    assert _findings(check([str(sitemap)], now=NOW)) == {("D108", "warning", "https://e.com/a")}
+    assert len(check([str(sitemap)], now=NOW).collector.diagnostics) == 2
+
+
+def _built_page(public: Path, name: str, lang: str, head: str) -> None:
+    target = public / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n  <meta charset="utf-8">\n{head}</head>\n'
+                      "<body><p>x</p></body>\n</html>\n", encoding="utf-8")
+
+
+LINK = '  <link rel="alternate" hreflang="{}" href="https://e.com/{}">\n'
+
+
+def test_a_built_page_that_does_not_link_back_is_h104_in_the_build_as_in_the_check(
+        tmp_path: Path, monkeypatch: object) -> None:
+    """a/ lists b/ as de, b/ lists itself alone: the check of the pages says H104 (error)
+    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links. b/'s
+    <html lang="en"> is L113 in both (the build said nothing)."""
+    public = tmp_path / "public"
+    _built_page(public, "a/index.html", "en", LINK.format("en", "a/") + LINK.format("de", "b/"))
+    _built_page(public, "b/index.html", "en", LINK.format("de", "b/"))  # (and its <html lang> is not de)
+    (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n")
+    monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
+    built = build("site.yaml", "out", now=NOW)
+    pages = check([str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
+    checked = {f for f in _findings(pages) if f[0] not in ENGINE_ONLY}
+    assert checked == {("H104", "error", "https://e.com/a/"), ("L113", "info", "https://e.com/b/")}
+    assert _findings(built) == checked
+    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == [
+        ("H104", "public/a/index.html", 6), ("L113", "public/b/index.html", 2)]
