@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import quote
 
+from .diagnostics import Collector, Where
 from .folder import FolderBusy
 from .limits import STATE_BUSY_SECONDS
 
@@ -122,6 +123,13 @@ def failure(path: str, exc: Exception, what: str = "is damaged") -> StateError:
                           f"tool reading it) for more than {STATE_BUSY_SECONDS:g} s; run again once it is done; "
                           "the state is left as it is", FolderBusy.code)
     return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
+
+
+def report_bad_row(collector: Collector, path: str, url: str) -> None:
+    """F105 for a row whose URL is none a build writes: skipped, the others go on."""
+    collector.report("F105", f"the build state {path} is damaged: a row's URL '{url}' is no http(s) URL that a build "
+                     "writes; it is skipped and not sent (build again to write the state anew, or remove it to start "
+                     "a new one)", Where(path))
 
 
 def missing(path: str) -> StateError:

@@ -43,7 +43,7 @@ from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_encoding import TooLarge, Undecodable, decoded
 from .read.http_transport import answer
 from .read.http_types import CHUNK
-from .state import Row, State, StateError, missing
+from .state import Row, State, StateError, missing, report_bad_row
 from .urls import origin_of
 
 if TYPE_CHECKING:
@@ -180,9 +180,7 @@ def _usable(rows: Iterator[Row], collector: Collector, path: str) -> Iterator[Ro
         if usable:
             yield row
         else:
-            collector.report("F105", f"the build state {path} is damaged: a row's URL '{row.url}' is no http(s) URL "
-                             "that a build writes; it is skipped and not sent (build again to write the state anew, "
-                             "or remove it to start a new one)", Where(path))
+            report_bad_row(collector, path, row.url)
 
 
 def batches(rows: Iterator[Row], size: int) -> Iterator[tuple[str, list[str]]]:

@@ -52,7 +52,7 @@ from .http_encoding import TooLarge, Truncated, Undecodable, decoded
 from .http_transport import answer as _answer
 from .http_transport import transport
 from .http_types import CHUNK, Fetched, FetchOptions, LiveUnavailable, client_module, seconds
-from .sniff import corrupt, too_large_answer
+from .sniff import corrupt, too_large_answer, truncated_answer
 
 if TYPE_CHECKING:  # (an optional dependency, imported when a live check starts: client_module)
     import httpx as httpx_types
@@ -283,9 +283,7 @@ class Fetcher:
         if isinstance(exc, TooLarge):
             return too_large_answer(limit)
         if isinstance(exc, Truncated):  # (the body is dropped: half a sitemap is not judged as a sitemap)
-            return "X114", ("not read whole: its Content-Encoding (gzip or deflate) ends before its end-of-stream "
-                            "marker, so the connection closed before the whole answer came; none of it is "
-                            "judged. Fetch it again; if it stays cut, the server or a proxy cuts it")
+            return truncated_answer()
         if isinstance(exc, httpx.TimeoutException):
             if time.monotonic() >= (_answer.end or 0):
                 return "R101", (f"the answer did not end within {self.options.deadline:g} s (the server sends too "

@@ -169,6 +169,13 @@ def corrupt(exc: BaseException, answer: bool = False) -> tuple[str, str]:
     return "X114", f"gzip data cannot be read ({exc}); the file is corrupt or truncated"
 
 
+def truncated_answer() -> tuple[str, str]:
+    """X114: an answer whose Content-Encoding ends before its end-of-stream marker."""
+    return "X114", ("not read whole: its Content-Encoding (gzip or deflate) ends before its end-of-stream marker, "
+                    "so the connection closed before the whole answer came; none of it is judged. Fetch it again; "
+                    "if it stays cut, the server or a proxy cuts it")
+
+
 def open_bytes(path: str, report: Report) -> Iterator[bytes]:
     """The file's bytes (inflated if gzip), in chunks, stopping past the size limit.
 
