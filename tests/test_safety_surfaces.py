@@ -198,11 +198,12 @@ def test_the_policy_decides_as_the_longest_prefix_rule(select: list[str], ignore
         assert policy.severity_of(code, REGISTRY[code].severity) is want
 
 
-def test_a_config_of_100000_entries_is_read_in_linear_time(tmp_path: Path,
+def test_a_config_of_60000_entries_is_read_in_linear_time(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     codes = sorted(REGISTRY)
-    listed = ", ".join(f'"{codes[i % len(codes)]}"' for i in range(100_000))
+    listed = ", ".join(f'"{codes[i % len(codes)]}"' for i in range(60_000))  # (under a config's 1 MiB)
     (tmp_path / "sitemap-ext.toml").write_text(f"select = [{listed}]\nignore = [{listed}]\n", encoding="utf-8")
+    assert (tmp_path / "sitemap-ext.toml").stat().st_size < 1 << 20
     (tmp_path / "s.xml").write_text(SITEMAP.format(loc="https://www.example.com/"), encoding="utf-8")
     with hang_guard(60):  # was 40 s: a quadratic match; now about a second (the TOML parse)
         code, _, err = _run(["check", "--jobs", "1", "s.xml"], capsys)
