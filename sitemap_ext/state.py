@@ -125,6 +125,24 @@ def failure(path: str, exc: Exception, what: str = "is damaged") -> StateError:
     return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
 
 
+def is_state(path: str) -> bool:
+    """Whether ``path`` is a regular file holding a build state of this version (its
+    schema exactly ours, read on a read-only connection): what a journal's state move
+    may take and replace, and nothing else."""
+    try:
+        _regular(path)
+        connection = connect(path, read_only=True)
+    except StateError:
+        return False
+    try:
+        read_meta(connection, path)
+    except StateError:
+        return False
+    finally:
+        connection.close()
+    return True
+
+
 def report_bad_row(collector: Collector, path: str, url: str) -> None:
     """F105 for a row whose URL is none a build writes: skipped, the others go on."""
     collector.report("F105", f"the build state {path} is damaged: a row's URL '{url}' is no http(s) URL that a build "

@@ -327,3 +327,34 @@ def test_a_versioned_builds_previous_files_are_still_passed_over(tmp_path: Path,
     report = check([str(out)])
     assert report.ok and report.collector.sorted() == []  # (read, the old file's URLs would be U104 twice)
     assert report.skipped == [os.path.join("out", previous[0])]
+
+
+# --- a journal's state move: from a build state to a build state, nothing else ---------
+
+def test_a_planted_state_move_replaces_no_file_of_anothers(tmp_path: Path) -> None:
+    """The journal's build-state move once renamed any X.sitemap-ext-new to X anywhere
+    on disk (found by a review): it moves a build state onto a build state, or nothing."""
+    out = tmp_path / "out"
+    site = describe(tmp_path / "site", pages=3)
+    assert build(str(site), str(out)).ok
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "data.txt").write_text("precious")
+    (victim / ("data.txt" + STATE_NEW)).write_text("attacker")
+    _plant(out, ".sitemap-ext-stage-x", [], state=[str(victim / ("data.txt" + STATE_NEW)), str(victim / "data.txt")])
+    again = build(str(site), str(out))
+    assert again.ok and found(again) == [("F106", str(out / JOURNAL))], found(again)
+    assert "not from a build state to a build state" in again.collector.sorted()[0].message
+    assert (victim / "data.txt").read_text() == "precious"
+
+
+def test_a_journal_whose_state_is_null_is_finished(tmp_path: Path) -> None:
+    """``"state": null`` passed the journal's check, then ended every later build in a
+    TypeError (found by a review)."""
+    out = tmp_path / "out"
+    site = describe(tmp_path / "site", pages=3)
+    assert build(str(site), str(out)).ok
+    _plant(out, ".sitemap-ext-stage-x", [], state=None)
+    again = build(str(site), str(out))
+    assert again.ok and again.recovered and found(again) == [], found(again)
+    assert not (out / JOURNAL).exists()

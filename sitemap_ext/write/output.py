@@ -55,6 +55,7 @@ from ..folder import (
     valid_journal,
 )
 from ..safeio import kind_of_mode
+from ..state import is_state
 
 _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
@@ -224,7 +225,12 @@ class Staging:
         # Every source is found before anything moves (None: moved before a kill); one
         # behind a link, or no file a build made, is Unsafe, and nothing is moved.
         sources = [(staged_source(self.out_dir, journal["stage"], source), name) for source, name in journal["moves"]]
-        state = staged_state(journal["state"][0]) if "state" in journal else False
+        moved = journal.get("state")  # (None: no state, or a journal of before 0.4)
+        new_state, state_target = (str(moved[0]), str(moved[1])) if moved is not None else ("", "")
+        state = staged_state(new_state) if moved is not None else False
+        if state and not (is_state(new_state) and (not os.path.lexists(state_target) or is_state(state_target))):
+            raise Unsafe(f"its state move {new_state} -> {state_target} is not from a build state to a build "
+                         "state (a journal moves nothing else)")
         for path, name in sources:
             if path is not None:
                 os.replace(path, self._target(name, create=True))
@@ -239,9 +245,8 @@ class Staging:
                 except FileNotFoundError:
                     pass
         if state:  # (else moved before a kill)
-            new, target = journal["state"]
-            os.replace(new, target)
-            _sync_folder(os.path.dirname(target))
+            os.replace(new_state, state_target)
+            _sync_folder(os.path.dirname(state_target))
         manifest = os.path.join(self.out_dir, MANIFEST + ".new")
         _write_json(manifest, journal["manifest"])
         os.replace(manifest, os.path.join(self.out_dir, MANIFEST))
