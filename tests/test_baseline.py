@@ -218,3 +218,31 @@ def test_a_link_planted_at_a_temporary_name_is_never_followed(tmp_path: Path, mo
         assert not name.is_symlink() and sum(baseline.read(str(name)).values()) == 1
         assert planted.is_symlink()  # (left as found: not ours to remove)
         assert sorted(n.name for n in name.parent.glob(".*.tmp")) == [planted.name]  # no temporary file left
+
+
+def test_a_baseline_that_cannot_be_written_is_exit_3_with_the_findings_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a review: a write that failed after the check was exit 2 (usage) and
+    showed none of the check's findings."""
+    monkeypatch.chdir(tmp_path)
+    sitemap(tmp_path, entry("https://e.com/a", "bad"))
+
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise baseline.BaselineError("cannot write the baseline b.json: Read-only file system")
+
+    monkeypatch.setattr(baseline, "write", refuse)
+    code, out, err = run(["check", "sitemap.xml", "--no-config", "--baseline", "b.json"], capsys)
+    assert code == 3 and " D101 " in out and "cannot write the baseline b.json" in err, (out, err)
+
+
+def test_a_baseline_that_is_no_baseline_is_said_before_the_check_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    sitemap(tmp_path, entry("https://e.com/a", "bad"))
+    (tmp_path / "b.json").write_text('{"format": 1')
+    ran = []
+    import sitemap_ext.cli.check as command
+
+    monkeypatch.setattr(command, "check", lambda *a, **k: ran.append(1))
+    code, _, err = run(["check", "sitemap.xml", "--no-config", "--baseline", "b.json"], capsys)
+    assert (code, ran) == (2, []) and "b.json is not JSON" in err, err

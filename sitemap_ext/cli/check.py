@@ -6,6 +6,7 @@ import argparse
 import io
 import os
 import sys
+from collections import Counter
 
 from ..api import check
 from ..checker.check import CheckResult
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         policy, cross_submitted = policy_of(args)
         fetch = fetch_options(args)
-        _baseline_path(args)
+        known = _baseline_path(args)
         paths = [_stdin() if path == "-" else path for path in args.paths]
         result = check(paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
                        cross_submitted=cross_submitted, allow_read=args.allow_read,
@@ -62,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext check: {exc}\n")
         return EXIT_USAGE
     collector = result.collector
+    unwritten = None  # (a baseline that could not be written: the findings are still shown, then exit 3)
     try:
-        fixed = _baseline(args, collector)
+        fixed = _baseline(args, collector, known)
     except BaselineError as exc:
-        sys.stderr.write(f"sitemap-ext check: {exc}\n")
-        return EXIT_USAGE
-    code = exit_code(collector, args.strict, exit_zero=args.exit_zero)
+        fixed, unwritten = None, str(exc)
+    code = EXIT_IO if unwritten else exit_code(collector, args.strict, exit_zero=args.exit_zero)
     counts = result.counts  # (one count of what was read, said alike by every format)
     write_step_summary(collector, "check", f"checked {read_line(counts)}")
     try:
@@ -94,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         _summary(result)
         if fixed is not None:
             sys.stderr.write(fixed + "\n")
+    if unwritten:
+        sys.stderr.write(f"sitemap-ext check: {unwritten}\n")
     return code
 
 
@@ -108,18 +111,22 @@ def _stdin() -> _Input:
     return _Input(sys.stdin.buffer.read(MAX_BYTES_PER_FILE + 1))
 
 
-def _baseline_path(args: argparse.Namespace) -> None:
-    """``BaselineError`` for --baseline-update without --baseline, or a --baseline path
-    that cannot be one (a folder, a FIFO, a folder that does not exist): said before the
-    check runs."""
+def _baseline_path(args: argparse.Namespace) -> Counter[str] | None:
+    """The baseline's findings, read before the check runs (None: none to read, it is
+    to be written); ``BaselineError`` for --baseline-update without --baseline, or a
+    --baseline that cannot be one (a folder, a FIFO, a folder that does not exist, a
+    file that is no baseline), so that a long check does not end in a usage error."""
     if args.baseline is None:
         if args.baseline_update:
             raise BaselineError("--baseline-update goes with --baseline FILE")
-        return
+        return None
     baseline.usable(args.baseline, writing=args.baseline_update)
+    if args.baseline_update or not os.path.exists(args.baseline):
+        return None
+    return baseline.read(args.baseline)
 
 
-def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
+def _baseline(args: argparse.Namespace, collector: Collector, known: Counter[str] | None) -> str | None:
     """--baseline FILE: a FILE that does not exist (or --baseline-update) is written with
     the findings, which then pass as known; else only findings not in it stay in the
     collector. Findings that say an input was not read are never written nor hidden
@@ -131,11 +138,11 @@ def _baseline(args: argparse.Namespace, collector: Collector) -> str | None:
     unread = sum(baseline.never_baselined(d.code) for d in collector.diagnostics)
     kept = (f"; {plural(unread, 'finding')} saying an input was not read "
             f"{'is' if unread == 1 else 'are'} never baselined") if unread else ""
-    if args.baseline_update or not os.path.exists(args.baseline):
+    if known is None:
         count = baseline.write(args.baseline, collector.diagnostics, root)
         collector.forget([d for d in collector.diagnostics if not baseline.never_baselined(d.code)])
         return f"wrote {plural(count, 'finding')} to the baseline {args.baseline}; they pass from now on{kept}"
-    split = baseline.against(collector.diagnostics, baseline.read(args.baseline), root)
+    split = baseline.against(collector.diagnostics, known, root)
     new = {id(d) for d in split.new}
     collector.forget([d for d in collector.diagnostics if id(d) not in new])
     fixed = sum(split.fixed.values())
