@@ -64,7 +64,7 @@ def retained_files(out_dir: str) -> list[str]:
     writing into ``out_dir``), as the manifest lists them (none when it is damaged: the
     next build sets it aside). Anyone who can add a file to the folder can write this
     list: a check passes over only those of them named as a versioned build names its
-    sitemaps, and only when no index lists them (``rules/folder_walk.py``)."""
+    sitemaps, and only when no index lists them (``checker/folder_walk.py``)."""
     try:
         data = read_json(os.path.join(out_dir, MANIFEST))
     except (Damaged, OSError):

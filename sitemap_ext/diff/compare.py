@@ -137,7 +137,6 @@ def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | N
     after = read_side(new, reading)
     if clock is not None:
         before.result.clock = after.result.clock = clock
-    say(f"diff: comparing {len(before.keys):,} and {len(after.keys):,} URLs")
     result = DiffResult(before, after, fail_on_removed=fail_on_removed)
     # A side that is not whole is no side to diff: against an error page served where
     # the sitemap was, every URL of NEW would be added and none removed, and the guard
@@ -145,6 +144,7 @@ def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | N
     result.unreadable = before.unread + after.unread
     if result.unreadable:
         return result
+    say(f"diff: comparing {len(before.keys):,} and {len(after.keys):,} URLs")
     _urls(result)
     result.clusters = ClusterChanges(before.index, after.index, cluster_changes(before.index, after.index))
     old_files, new_files = before.files(), after.files()

@@ -144,8 +144,8 @@ def _unread(given: str, result: CheckResult) -> list[Diagnostic]:
     for code in sorted(set(collector.counts) | set(collector.ignored)):
         if not whole(code) and code not in kept:
             count = collector.counts[code] + collector.ignored[code]
-            found.append(Diagnostic(code, registry[code].severity, f"{count:,} finding{'s' * (count != 1)} of "
-                                    f"{code} not shown by --select/--ignore: {registry[code].summary}", given))
+            said = f"{count:,} finding{'s' * (count != 1)} of {code} not shown (--select, --ignore, the limit a code)"
+            found.append(Diagnostic(code, registry[code].severity, f"{said}: {registry[code].summary}", given))
     if not found and not any(record.get("kind") in _LISTING for record in result.files):
         found.append(nothing_listed(given, registry))
     return found
