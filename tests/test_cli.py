@@ -88,6 +88,9 @@ def test_rules_lists_every_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [r["code"] for r in listed] == sorted(REGISTRY)
+    # (0.5: which findings say an input was not read: never baselined, never lowered, a diff stops)
+    assert {r["code"] for r in listed if r["not_read"]} == {c for c, e in REGISTRY.items() if e.io or e.unread}
+    assert {"F101", "X101", "F104", "R101"} <= {r["code"] for r in listed if r["not_read"]}
     assert main(["rules"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == len(REGISTRY)
 

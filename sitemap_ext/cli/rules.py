@@ -43,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
 def _all(fmt: str) -> int:
     entries = sorted(REGISTRY.values(), key=lambda c: c.code)
     if fmt == "json":
-        json.dump([{"code": c.code, "severity": c.severity.value, "name": c.name, "summary": c.summary}
-                   for c in entries], sys.stdout, indent=2)
+        json.dump([{"code": c.code, "severity": c.severity.value, "name": c.name, "summary": c.summary,
+                    "not_read": c.not_read} for c in entries], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     for c in entries:
@@ -56,7 +56,7 @@ def _explained(entry: Code) -> dict[str, object]:
     """One code: its severity, what it means, and the rule that reports it with its
     documentation (the rule's docstring and its module's sources)."""
     out: dict[str, object] = {"code": entry.code, "severity": entry.severity.value, "name": entry.name,
-                              "summary": entry.summary}
+                              "summary": entry.summary, "not_read": entry.not_read}
     rule = next((r for r in RULES if entry.code in r.codes), None)
     if rule is not None:
         module = inspect.getmodule(rule.check)
