@@ -7,8 +7,8 @@ import gzip
 import os
 import signal
 import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from lxml import etree
@@ -95,3 +95,16 @@ def hang_guard(seconds: int = 120) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture()
+def server() -> Iterator[object]:
+    """A web server on 127.0.0.1 that serves what a test adds (``tests/live_server.py``);
+    the live check needs the 'live' extra (httpx, protego): skipped without it."""
+    pytest.importorskip("httpx", reason="a live check needs the 'live' extra (httpx, protego)")
+    pytest.importorskip("protego", reason="a live check needs the 'live' extra (httpx, protego)")
+    from .live_server import Server
+
+    running = Server()
+    yield running
+    running.close()

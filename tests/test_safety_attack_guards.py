@@ -38,17 +38,6 @@ def text_sitemap(base: str, count: int) -> bytes:
 # --- 1. A compressed answer cut off before its end is not read whole --------------------
 
 
-@pytest.fixture()
-def server() -> Iterator[object]:
-    pytest.importorskip("httpx", reason="a live check needs the 'live' extra")
-    pytest.importorskip("protego", reason="a live check needs the 'live' extra")
-    from tests.live_server import Server
-
-    served = Server()
-    yield served
-    served.close()
-
-
 def cut(body: bytes) -> Callable[[], Iterable[bytes]]:
     """A body sent without Content-Length, then the connection closed: the end of the
     stream is where the server stopped."""

@@ -16,7 +16,6 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -163,17 +162,6 @@ def test_the_help_says_what_exit_3_means() -> None:
 
 
 # --- URL sides ---------------------------------------------------------------------------
-
-@pytest.fixture()
-def server() -> Iterator[object]:
-    pytest.importorskip("httpx", reason="a URL side needs the 'live' extra (httpx, protego)")
-    pytest.importorskip("protego", reason="a URL side needs the 'live' extra (httpx, protego)")
-    from tests.live_server import Server
-
-    served = Server()
-    yield served
-    served.close()
-
 
 LIVE = ["--allow-private", "--timeout", "2"]
 
