@@ -6,6 +6,7 @@ coded diagnostics, never a traceback."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -444,25 +446,17 @@ def test_a_language_selector_no_longer_listed_breaks_the_x_default(tmp_path: Pat
 
 # --- clusters that share members ----------------------------------------------------------
 
-HOME_DE = "https://www.example.com/de/"
+def _shared_home() -> Any:
+    """benchmarks/diff_shared.py, whose pair of sites this test judges (one generator)."""
+    spec = importlib.util.spec_from_file_location("diff_shared", ROOT / "benchmarks" / "diff_shared.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def shared_home_sitemap(path: Path, count: int, new: bool) -> None:
-    """``count`` clusters of en and fr pages whose de alternate is the German home page
-    (one member of every cluster), and the home pages' own cluster; ``new`` gives each
-    an x-default, and p17 no longer its fr version."""
-    parts = []
-    home = {"en": "https://www.example.com/", "de": HOME_DE}
-    parts += [entry(url, home) for url in home.values()]
-    for number in range(count):
-        links = {"en": f"https://www.example.com/en/p{number}", "fr": f"https://www.example.com/fr/p{number}",
-                 "de": HOME_DE}
-        if new:
-            links["x-default"] = links["en"]
-            if number == 17:
-                del links["fr"]
-        parts += [entry(links[code], links) for code in ("en", "fr") if code in links]
-    write(path, "".join(parts))
+SHARED = _shared_home()
+HOME_DE = SHARED.HOME_DE
 
 
 def test_clusters_sharing_one_member_are_each_matched_with_their_own(tmp_path: Path) -> None:
@@ -470,8 +464,8 @@ def test_clusters_sharing_one_member_are_each_matched_with_their_own(tmp_path: P
     with its own OLD one (it gained its x-default, and p17 lost its fr), not with one
     that shares only the home page. (Matching by that member once took 20 s.)"""
     count = 8_000
-    shared_home_sitemap(tmp_path / "old" / "sitemap.xml", count, new=False)
-    shared_home_sitemap(tmp_path / "new" / "sitemap.xml", count, new=True)
+    SHARED.side(str(tmp_path / "old"), count, new=False)
+    SHARED.side(str(tmp_path / "new"), count, new=True)
     result = diff(tmp_path / "old", tmp_path / "new", now=NOW, jobs=1)
     assert result.unreadable == [] and list(result.added) == []
     assert list(result.removed) == ["https://www.example.com/fr/p17"]
