@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,3 +109,13 @@ def server() -> Iterator[object]:
     running = Server()
     yield running
     running.close()
+
+
+def _nested(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3))
+
+
+# Any value a JSON, YAML or Python config can give a setting (hypothesis): the
+# integrations' settings and the bounded JSON reader are tried on it.
+JSONISH: st.SearchStrategy[object] = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12), _nested, max_leaves=6)

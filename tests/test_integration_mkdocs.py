@@ -20,6 +20,8 @@ from lxml import etree
 
 from sitemap_ext import check
 
+from .conftest import JSONISH
+
 pytest.importorskip("mkdocs", reason="the MkDocs plugin is tested with MkDocs: pip install mkdocs")
 pytest.importorskip("mkdocs_static_i18n", reason="the three-language site needs mkdocs-static-i18n: "
                                                  "pip install mkdocs-static-i18n")
@@ -224,11 +226,6 @@ def test_a_build_with_an_option_no_build_can_use_aborts_without_a_traceback(tmp_
     assert f"Config value 'plugins': Plugin 'sitemap-ext' option '{option}': " in run.stderr
     assert "Aborted with a configuration error!" in run.stdout + run.stderr
     assert not (project / "site").exists()
-
-
-JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
-                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                    max_size=3), max_leaves=6)
 
 
 @settings(max_examples=200, deadline=None)

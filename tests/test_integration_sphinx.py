@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from sitemap_ext import check
 
+from .conftest import JSONISH
+
 pytest.importorskip("sphinx", reason="the Sphinx extension is tested with Sphinx: pip install sphinx")
 
 PROJECT = Path(__file__).resolve().parent / "data" / "integrations" / "sphinx"
@@ -166,11 +168,6 @@ def test_a_name_of_conf_py_that_is_no_setting_is_a_warning(project: Path) -> Non
     run = sphinx(project, "en")
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert "WARNING: sitemap_ext: sitemap_ext_exlude: no setting of sitemap_ext (one of" in run.stderr
-
-
-JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
-                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                    max_size=3), max_leaves=6)
 
 
 @settings(max_examples=200, deadline=None)
