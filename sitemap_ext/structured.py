@@ -132,14 +132,10 @@ def loads_toml(data: bytes | str, *, depth: int = MAX_STRUCTURED_DEPTH) -> dict[
         message = str(exc)
         found = re.search(r"\(at line (\d+), column (\d+)\)$", message)
         if found:
-            return _raise(message[: found.start()].rstrip(), int(found.group(1)), int(found.group(2)))
+            raise Malformed(message[: found.start()].rstrip(), int(found.group(1)), int(found.group(2))) from None
         raise Malformed(message) from None
     except (ValueError, RecursionError) as exc:
         raise Malformed(str(exc) or type(exc).__name__) from None
-
-
-def _raise(reason: str, line: int, column: int) -> dict[str, Any]:
-    raise Malformed(reason, line, column)
 
 
 def read_json(path: str, limit: int = MAX_STRUCTURED_BYTES, *, follow: bool = True) -> Any:
