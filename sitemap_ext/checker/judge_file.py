@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from .. import rules
 from ..diagnostics import Code, Collector, Diagnostic, Where
-from ..limits import MAX_STORED_PER_CODE, MAX_URLS_PER_FILE
+from ..limits import MAX_STORED_PER_CODE
 from ..read.description_file import display_name
 from ..read.html import read_head
 from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
-from ..rules.cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
+from ..rules.cluster_log import ClusterLog
 from ..rules.context import Context
-from ..rules.hreflang import Judged, judge_links, lang_differs
-from ..urls import resolve_http, url_key
+from ..rules.engine import judge_entry, judge_file_end, judge_index_entry
+from ..rules.hreflang import lang_differs
 
 if TYPE_CHECKING:
     from ..rules.config import Policy
@@ -111,8 +111,7 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
     log = log if log is not None else ClusterLog(dated=options.lastmods)
     children = _judge_records(_records(task, sniffed, chunks, facts, report), task, ctx, log)
     if facts.kind is not None and facts.kind != "html":  # (a page is no file of entries)
-        for check in rules.FILE_RULES:
-            check(ctx)
+        judge_file_end(ctx)
     diagnostics = collector.diagnostics
     if sniffed.xml and diagnostics:
         diagnostics = _start_lines(task.path, diagnostics)
@@ -145,7 +144,7 @@ def check_headers(display: str, entries: list[UrlEntry], options: Options,
                   robots=dict(options.robots))
     log = ClusterLog()
     for entry in entries:
-        _entry(entry, ctx, log)
+        judge_entry(entry, ctx, log)
     record: dict[str, object] = {"file": display, "kind": "headers", "urls": facts.entries, "url": None}
     return FileResult(record, collector.diagnostics, collector.suppressed, collector.ignored, log)
 
@@ -177,62 +176,14 @@ def _judge_records(records: Iterator[object], task: Task, ctx: Context, log: Clu
         if task.noindex and facts.page is not None:
             facts.page = (facts.page[0], facts.page[1], True, facts.page[3])
         if isinstance(record, UrlEntry):
-            _entry(record, ctx, log)
+            judge_entry(record, ctx, log)
         elif isinstance(record, IndexEntry):
-            child = _index_entry(record, ctx)
+            child = judge_index_entry(record, ctx)
             if child is not None:
                 children.append((child, record.line))
         elif isinstance(record, Stray):
             rules.structure.stray(record, ctx)
     return children
-
-
-def _entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
-    facts = ctx.facts
-    facts.entries += 1
-    if facts.entries > MAX_URLS_PER_FILE:
-        rules.files.entry_count(ctx, entry.line)
-    loc = None
-    if len(entry.locs) == 1:
-        text = entry.locs[0].text
-        if text:
-            loc = text.strip() or None
-    if loc is not None and facts.url is not None and not loc.lower().startswith(("http://", "https://")):
-        # A relative loc is U101 (its rule says so, at its line); the rest is judged with
-        # it resolved against the file's URL, as a browser would: one mistake, one finding.
-        loc = resolve_http(loc, facts.url) or loc
-    ctx.loc = loc
-    if loc is not None:
-        ctx.loc_key = url_key(loc)
-    judged = ctx.judged = judge_links(entry.links, loc) if entry.links else None
-    for check, reads in rules.ENTRY_DISPATCH:
-        if reads is None or getattr(entry, reads):
-            check(entry, ctx)
-    if loc is not None:
-        _logged(entry, ctx, log, loc, judged)
-
-
-def _logged(entry: UrlEntry, ctx: Context, log: ClusterLog, loc: str, judged: Judged | None) -> None:
-    """The entry into the file's cluster log, with its alternates as judged."""
-    instant = _instant(entry, ctx) if log.dated else NO_LASTMOD
-    if judged is not None:
-        kind = _kind(entry)
-        # A page's (or a header file's) links stand on lines of their own: a finding about one is placed there.
-        lines = tuple(entry.link_lines[place] for place in judged.cluster_places) if kind in OWN else None
-        columns = tuple(entry.link_columns[place] for place in judged.cluster_places) if entry.link_columns else None
-        log.add(loc, ctx.loc_key, entry.line, kind, judged.cluster, judged.cluster_keys, judged.named, lines, columns,
-                instant)
-    else:
-        log.add(loc, ctx.loc_key, entry.line, _kind(entry), (), (), frozenset(), lastmod=instant)
-
-
-def _instant(entry: UrlEntry, ctx: Context) -> float:
-    """The entry's lastmod as an instant, as the lastmod rule read it (its parse is
-    memoised: this is a lookup), for a diff; NO_LASTMOD for none or an invalid one."""
-    if entry.lastmod is None or not entry.lastmod.text or not entry.lastmod.text.strip():
-        return NO_LASTMOD
-    found = ctx.dates.parse(entry.lastmod.text)[0]
-    return NO_LASTMOD if found is None else found.instant
 
 
 def is_page(path: str, sniffed: Sniffed) -> bool:
@@ -260,39 +211,6 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
     first = lines[0] if lines else 1
     facts.page = (url, first, head.noindex, head.canonical_elsewhere(url))
     yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
-
-
-def _kind(entry: UrlEntry) -> int:
-    """Which kind of sitemap the listing belongs to (a URL may stand once in each)."""
-    if entry.source == "line":
-        return TEXT
-    if entry.source == "html":
-        return HTML
-    if entry.source == "header":
-        return HEADER
-    if entry.source == "item":
-        return FEED
-    kinds = {item.kind for item in entry.media}
-    if "news" in kinds:
-        return NEWS
-    if "video" in kinds:
-        return VIDEO
-    if "image" in kinds and not (entry.links or entry.lastmod or entry.changefreq or entry.priority):
-        return IMAGE
-    return WEB
-
-
-def _index_entry(entry: IndexEntry, ctx: Context) -> str | None:
-    ctx.facts.entries += 1
-    rules.files.entry_count(ctx, entry.line)
-    ctx.loc = None
-    if len(entry.locs) == 1 and entry.locs[0].text and entry.locs[0].text.strip():
-        ctx.loc = entry.locs[0].text.strip()
-    ctx.judged = None
-    for check, reads in rules.INDEX_DISPATCH:
-        if reads is None or getattr(entry, reads):
-            check(entry, ctx)
-    return ctx.loc if ctx.loc is not None and ctx.loc.lower().startswith(("http://", "https://")) else None
 
 
 def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None:
