@@ -69,22 +69,23 @@ def _instant(entry: UrlEntry, ctx: Context) -> float:
 
 def listing_kind(entry: UrlEntry) -> int:
     """Which kind of sitemap the listing belongs to (a URL may stand once in each)."""
-    if entry.source == "line":
-        return TEXT
-    if entry.source == "html":
-        return HTML
-    if entry.source == "header":
-        return HEADER
-    if entry.source == "item":
-        return FEED
-    kinds = {item.kind for item in entry.media}
-    if "news" in kinds:
-        return NEWS
-    if "video" in kinds:
+    source = entry.source
+    if source != "url":
+        return _SOURCE_KINDS.get(source, WEB)
+    kinds = 0  # bits: 1 image, 2 video (news decides at once)
+    for item in entry.media:
+        kind = item.kind
+        if kind == "news":
+            return NEWS
+        kinds |= 2 if kind == "video" else 1 if kind == "image" else 0
+    if kinds & 2:
         return VIDEO
-    if "image" in kinds and not (entry.links or entry.lastmod or entry.changefreq or entry.priority):
+    if kinds and not (entry.links or entry.lastmod or entry.changefreq or entry.priority):
         return IMAGE
     return WEB
+
+
+_SOURCE_KINDS = {"line": TEXT, "html": HTML, "header": HEADER, "item": FEED}
 
 
 def judge_index_entry(entry: IndexEntry, ctx: Context) -> str | None:

@@ -24,6 +24,9 @@ def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
     if text is None or not text.strip():
         empty_loc(ctx, line, what)
         return None
+    if is_clean(text):  # the common case: escaped, its scheme and host in lower case (so comparable)
+        _scope(text, ctx, line)
+        return text
     url, fixed, findings = url_findings(text, what)
     for code, message, suggestion in findings:
         ctx.report(code, message, line, url=url, suggestion=suggestion)
@@ -59,6 +62,8 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
 def _scope(url: str, ctx: Context, line: int) -> None:
     if ctx.facts.kind == "html":
         return  # a built page's own URL: no sitemap's scope to keep
+    if ctx.folder is not None and url.startswith(ctx.folder):
+        return  # in the sitemap's folder, on its host (the folder is lower case to its path)
     origin = origin_text(url).lower()
     if ctx.origin is None:
         ctx.origin = origin
