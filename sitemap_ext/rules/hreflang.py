@@ -77,6 +77,13 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
     pairs: list[tuple[str, str]] = []
     places: list[int] = []
     for place, (rel, code, href, media) in enumerate(key):
+        if rel == "alternate" and code and href and media is None:
+            counted = _clean_code(code)
+            target = href.strip()
+            if counted is not None and target.startswith(("https://", "http://")):
+                pairs.append((counted, target))  # the usual link: a valid code, an absolute URL
+                places.append(place)
+                continue
         if not is_hreflang(rel, code, href, media):
             continue
         if rel != "alternate" or not code or not href:
@@ -91,15 +98,24 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
             places.append(place)
     keys = {href: url_key(href) for _, href in pairs}
     findings += _set_rules(pairs, places, key, keys)
-    codes = {code for code, _ in pairs}
-    findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
+    if findings:
+        codes = {code for code, _ in pairs}
+        findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
     cluster = tuple(sorted(set(pairs)))
     first: dict[tuple[str, str], int] = {}
     for pair, place in zip(pairs, places, strict=True):
         first.setdefault(pair, place)
-    return Judged(tuple(findings), tuple(pairs), cluster, tuple(keys[href] for _, href in cluster),
-                  frozenset(keys.values()), frozenset(keys[href] for code, href in pairs if code != X_DEFAULT),
-                  tuple(first[pair] for pair in cluster), relative)
+    return Judged(tuple(findings), tuple(pairs), cluster, tuple([keys[href] for _, href in cluster]),
+                  frozenset(keys.values()), frozenset([keys[href] for code, href in pairs if code != X_DEFAULT]),
+                  tuple([first[pair] for pair in cluster]), relative)
+
+
+@lru_cache(maxsize=4096)
+def _clean_code(code: str) -> str | None:
+    """The code a valid hreflang value counts as, when it has nothing to say of it (None:
+    it is judged link by link)."""
+    verdict = langtags.judge(code)
+    return None if verdict.problems else (verdict.canonical or verdict.counts_as)
 
 
 def _judge_link(place: int, code: str, href: str, base: str | None,
@@ -134,6 +150,10 @@ def _named(code: str) -> str:
 def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
                keys: dict[str, int]) -> list[tuple[int, str, str, str | None, str | None]]:
     """One code for one URL; one language for one URL; one x-default."""
+    if not _codes_may_clash(tuple([code for code, _ in pairs])):
+        targets = [keys[href] for code, href in pairs if code != X_DEFAULT]
+        if len(set(targets)) == len(targets):
+            return []  # each code once, each URL once, at most one x-default, no 'uk': nothing to say
     found: list[tuple[int, str, str, str | None, str | None]] = []
     by_code: dict[str, tuple[int, str]] = {}
     by_url: dict[int, str] = {}
@@ -156,6 +176,14 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
         by_url.setdefault(target, code)
     found += _ukrainian_or_british(pairs, places, key)
     return found
+
+
+@lru_cache(maxsize=1024)
+def _codes_may_clash(codes: tuple[str, ...]) -> bool:
+    """Whether the codes of a set of links (as they count) leave a set rule anything to
+    say whatever their URLs: a code twice, x-default twice, or a Ukrainian code (L114).
+    Memoised: a site's clusters share a few sets of codes."""
+    return len(set(codes)) != len(codes) or any(langtags.language_of(code) == "uk" for code in codes)
 
 
 def may_share(code: str, other: str) -> bool:
