@@ -244,3 +244,17 @@ def test_the_checks_objects_are_small_and_change_only_their_own_fields() -> None
                 reaching += [f"{name}.{cls.name}:{node.lineno} {ast.unparse(target)}" for target in changed]
     assert too_big == {}
     assert reaching == []
+
+
+def test_one_class_of_each_name_for_the_sites_objects() -> None:
+    """The public API's Site, Page and Locale (model.py) and its Rendered (api.py) are
+    the only classes of those names: the normalised description's are
+    NormalisedSite, NormalisedPage and NormalisedLocale, and a page rendered inside the
+    writer is a RenderedPage."""
+    defined: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in ("Site", "Page", "Locale", "Rendered"):
+                defined.setdefault(node.name, []).append(name)
+    assert defined == {"Site": ["sitemap_ext.model"], "Page": ["sitemap_ext.model"],
+                       "Locale": ["sitemap_ext.model"], "Rendered": ["sitemap_ext.api"]}

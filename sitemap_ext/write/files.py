@@ -15,11 +15,12 @@ from urllib.parse import quote
 from ..diagnostics import Collector, Where
 from ..folder import XSL_FILE, index_view
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
-from ..read.normalised import Site
+from ..read.normalised import NormalisedSite as Site
 from ..urls import Origin, origin_of, origin_text
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
-from .xml import Rendered, write_index
+from .xml import RenderedPage as Rendered
+from .xml import write_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parallel import Chunk
