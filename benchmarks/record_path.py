@@ -33,8 +33,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import workload  # noqa: E402
 
-from sitemap_ext import rules  # noqa: E402
 from sitemap_ext.read.record import FileFacts, UrlEntry, Value  # noqa: E402
+from sitemap_ext.rules import rule_set as rules  # noqa: E402
 from sitemap_ext.rules.context import Context  # noqa: E402
 from sitemap_ext.rules.hreflang import judge_links  # noqa: E402
 from sitemap_ext.urls import url_key  # noqa: E402

@@ -48,7 +48,8 @@ _Item = Page | Mapping[str, Any] | BaseException | _End  # what the writer's que
 @dataclass
 class Rendered:
     """The files a site renders to, by name (``sitemap.xml``, an index and its parts,
-    ``robots-sitemap.txt`` ...), and the build's findings."""
+    ``robots-sitemap.txt`` ...), in memory, and the build's findings. (One page's
+    rendered entries, inside the writer, are ``write.xml.RenderedPage``.)"""
 
     files: dict[str, bytes] = field(default_factory=dict)
     collector: Collector | None = None

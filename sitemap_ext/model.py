@@ -12,7 +12,10 @@ YAML (only the location differs: a page of an iterable is located by its positio
 or a string. A bad value is a finding of the build (data), never an exception, as
 the same value in YAML would be; what YAML cannot hold (a locale code that is no
 string, a locale that is no ``Locale``, an ``output`` that is no ``Output``, ``extra``
-that is no mapping) is a ``TypeError`` (a programming error) when the object is made::
+that is no mapping) is a ``TypeError`` (a programming error) when the object is made.
+They are the loose input; what the normaliser makes of them (and of YAML) is the
+strict ``NormalisedSite``, ``NormalisedPage`` and ``NormalisedLocale`` of
+``read/normalised.py``, which the writer and the rules read::
 
     from sitemap_ext import Site, Locale, Page, Alternate, Image, build
 

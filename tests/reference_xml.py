@@ -20,7 +20,7 @@ from lxml import etree
 import sitemap_ext.write.build as builder
 from sitemap_ext import build
 from sitemap_ext.ext import SITEMAP_NS, image, news, video, xhtml
-from sitemap_ext.read.normalised import Page
+from sitemap_ext.read.normalised import NormalisedPage as Page
 from sitemap_ext.write.xml import all_prefixes
 
 _URL, _LOC = f"{{{SITEMAP_NS}}}url", f"{{{SITEMAP_NS}}}loc"

@@ -44,7 +44,7 @@ def test_codes_are_well_formed() -> None:
 def test_rule_registry_codes_and_catalogue_agree() -> None:
     """Every checker code has one home (a rule, a reader, the cluster rules), every code a
     rule names is registered, and the catalogue's rule table is the registry's."""
-    from sitemap_ext.rules import CLUSTER_CODES, COUNTED_CODES, LIVE_CODES, READER_CODES, RULES, checker_codes
+    from sitemap_ext.rules.rule_set import CLUSTER_CODES, COUNTED_CODES, LIVE_CODES, READER_CODES, RULES, checker_codes
 
     assert checker_codes() <= set(REGISTRY)
     build_only = {"D106", "N110", "F102", "F103", "F105", "D110", "R111", "R112", "R113", "R114"}  # (build, submit)

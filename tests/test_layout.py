@@ -100,7 +100,7 @@ def _cycle(edges: dict[str, set[str]]) -> list[str]:
 
 def test_the_scan_reads_relative_imports_and_leaves_out_type_checking_blocks() -> None:
     assert "sitemap_ext.diagnostics" in imports("sitemap_ext.codes")
-    assert "sitemap_ext.rules.values" in imports("sitemap_ext.rules")  # from . import (..., values)
+    assert "sitemap_ext.rules.values" in imports("sitemap_ext.rules.rule_set")  # from . import (..., values)
     assert "sitemap_ext.read.html" in imports("sitemap_ext.rules.files")  # from ..read.html import ...
     assert "sitemap_ext.rules.config" not in imports("sitemap_ext.checker.judge_file")  # (only for its types)
 
@@ -161,9 +161,9 @@ def _package_classes() -> set[str]:
 
 
 def test_the_checks_parts_are_composed_not_mixed_in() -> None:
-    """The check's orchestration is small objects over one state (``Run`` holds its
-    folder walk, index following, live fetch and header files), not a class that
-    inherits them: no class of checker/ subclasses one of the package's classes."""
+    """The check's orchestration is small objects (``Run`` holds its inputs, results,
+    built pages, folder walk, index following, live fetch and header files), not a
+    class that inherits them: no class of checker/ subclasses one of the package's classes."""
     ours = _package_classes()
     inherited = {f"{name}.{node.name}": [ast.unparse(base) for base in node.bases
                                          if ast.unparse(base).rpartition(".")[2] in ours]
@@ -188,3 +188,73 @@ def test_read_only_reads() -> None:
              if name.startswith("sitemap_ext.read.") and any(other.startswith(above) for other in others)}
     assert sorted(found - READERS_ON_THE_BUILD) == []
     assert sorted(READERS_ON_THE_BUILD - found) == [], "fixed: take it out of READERS_ON_THE_BUILD"
+
+
+_MUTATORS = {"append", "add", "pop", "discard", "update", "clear", "extend", "remove", "insert", "setdefault"}
+
+
+def _reaches_in(node: ast.AST) -> bool:
+    """``self.part.field`` (an attribute of an object another object holds)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and \
+        isinstance(node.value.value, ast.Name) and node.value.value.id == "self"
+
+
+def _fields(cls: ast.ClassDef) -> set[str]:
+    """The attributes a class gives its instances: ``self.x = ...`` anywhere in it, and
+    the annotated fields of its body (a dataclass's)."""
+    own = {node.target.id for node in cls.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    for node in ast.walk(cls):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        own |= {target.attr for target in targets if isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name) and target.value.id == "self"}
+    return own
+
+
+# A part of the check holds a few objects and its own fields; RunState held 25.
+MOST_FIELDS = 10
+
+
+def _frozen(cls: ast.ClassDef) -> bool:
+    """A frozen dataclass: a value (a file's task, the options), not an object that changes."""
+    return any(isinstance(node, ast.Call) and any(k.arg == "frozen" and ast.unparse(k.value) == "True"
+                                                  for k in node.keywords) for node in cls.decorator_list)
+
+
+def test_the_checks_objects_are_small_and_change_only_their_own_fields() -> None:
+    """Each class of checker/ (a frozen value aside) owns at most MOST_FIELDS fields, and none changes a field
+    of an object it holds (``self.state.skipped.append(...)``, ``self.state.options =
+    ...``): it asks that object, through a method, to change itself."""
+    too_big: dict[str, int] = {}
+    reaching: list[str] = []
+    for name, path in MODULES.items():
+        if not name.startswith("sitemap_ext.checker"):
+            continue
+        for cls in (node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                    if isinstance(node, ast.ClassDef)):
+            if len(_fields(cls)) > MOST_FIELDS and not _frozen(cls):
+                too_big[f"{name}.{cls.name}"] = len(_fields(cls))
+            for node in ast.walk(cls):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                changed = [target for target in targets if _reaches_in(target)]
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                        node.func.attr in _MUTATORS and _reaches_in(node.func.value):
+                    changed.append(node.func.value)
+                reaching += [f"{name}.{cls.name}:{node.lineno} {ast.unparse(target)}" for target in changed]
+    assert too_big == {}
+    assert reaching == []
+
+
+def test_one_class_of_each_name_for_the_sites_objects() -> None:
+    """The public API's Site, Page and Locale (model.py) and its Rendered (api.py) are
+    the only classes of those names: the normalised description's are
+    NormalisedSite, NormalisedPage and NormalisedLocale, and a page rendered inside the
+    writer is a RenderedPage."""
+    defined: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in ("Site", "Page", "Locale", "Rendered"):
+                defined.setdefault(node.name, []).append(name)
+    assert defined == {"Site": ["sitemap_ext.model"], "Page": ["sitemap_ext.model"],
+                       "Locale": ["sitemap_ext.model"], "Rendered": ["sitemap_ext.api"]}

@@ -13,7 +13,7 @@ import pytest
 from sitemap_ext import check
 from sitemap_ext.cli import main
 from sitemap_ext.codes import REGISTRY
-from sitemap_ext.rules import checker_codes
+from sitemap_ext.rules.rule_set import checker_codes
 from sitemap_ext.rules.examples import NOW, Example, examples
 
 # Codes with no example, and why (each also named in examples.yaml's header).

@@ -22,7 +22,7 @@ from ..read.yaml_doc import is_site_yaml
 from ..rules.clusters import ClusterIndex, Coverage
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
-from .run import Options, Run, RunState
+from .run import Options, Run
 
 if TYPE_CHECKING:
     from ..rules.config import Policy
@@ -133,15 +133,16 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
                         displays)
         else:
-            run = Run(RunState(collector, options, displays=displays))
+            run = Run(collector, options, displays=displays)
             run.check(sitemaps)
+        clusters = run.results.clusters
         if coverage:
-            result.coverage = run.state.clusters.coverage(coverage)
-        result.files += run.state.files
-        result.listed = run.state.clusters.listed()
+            result.coverage = clusters.coverage(coverage)
+        result.files += run.results.files
+        result.listed = clusters.listed()
         if diff:
-            result.index = run.state.clusters
-        result.skipped += run.state.skipped
+            result.index = clusters
+        result.skipped += run.inputs.skipped
     if not result.files and not collector.errors and not passed_over:
         count = len(result.skipped)
         skipped = (f" ({count:,} {'file that is none was' if count == 1 else 'files that are none were'} skipped)"
@@ -220,10 +221,8 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
                         cross.add(origin)  # this host lets that host's sitemap list its URLs
             attempt = Collector(options.registry, policy=options.policy, limit=options.max_per_code,
                                 errors_kept=options.errors_kept)
-            run = Run(RunState(attempt, replace(options, cross_submitted=frozenset(cross),
-                                                robots=tuple(sorted(robots))),
-                               submitted=submitted, remote=remote, remote_inputs=inputs, pages_budget=pages,
-                               pages_delay=delay, displays=displays))
+            run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
+                      submitted=submitted, remote=remote, given=inputs, budget=pages, delay=delay, displays=displays)
             run.check(paths)
             foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
             unread = foreign - set(remote.robots)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import replace
 
 from ..diagnostics import Where
 from ..folder import retained_files, versioned_like
@@ -16,17 +15,23 @@ from ..read.live import sitemap_lines
 from ..read.sniff import Sniffed, cannot_read, is_sitemap, open_bytes, sniff
 from ..safeio import Refused, open_regular, walk_listed
 from ..urls import origin_text
-from .header_files import HeaderSite, header_files_in
+from .header_files import HeaderFiles, HeaderSite, header_files_in
+from .inputs import BaseUrls, Inputs, Judging
 from .judge_file import Task, is_page
-from .run_state import RunState
+from .results import Results
 from .workers import IN_FLIGHT, PAGE_BATCH, Workers
 
 
 class FolderWalk:
     """The steps of a check that find its inputs in folders and robots.txt files."""
 
-    def __init__(self, state: RunState) -> None:
-        self.state = state
+    def __init__(self, judging: Judging, inputs: Inputs, results: Results, headers: HeaderFiles,
+                 base: BaseUrls) -> None:
+        self.judging = judging
+        self.inputs = inputs
+        self.results = results
+        self.headers = headers
+        self.base = base
         # A versioned build's previous sitemaps, held back from the walk (path, real path):
         # checked if an index lists them, else skipped (``held_back``).
         self.held: list[tuple[str, str]] = []
@@ -43,7 +48,7 @@ class FolderWalk:
         served: list[str] = []
         for path, real, siblings in walk_listed(folder):
             if real is None:  # a link out of the folder
-                self.state.skipped.append(display_name(path))
+                self.inputs.skip(display_name(path))
                 continue
             if path in retained:
                 self.held.append((path, real))
@@ -52,12 +57,12 @@ class FolderWalk:
                 served.append("/".join(os.path.relpath(path, folder).split(os.sep)))
                 if path in headers:
                     continue
-            self.state.real[path] = real
+            self.inputs.walked(path, real)
             if is_robots(path):
                 self.robots(path)
                 continue
-            if self.state.options.html != "off" and path.lower().endswith((".html", ".htm")):
-                task = self.state.task(path, None, None, False, siblings)  # a page, most likely: its worker reads it
+            if self.judging.options.html != "off" and path.lower().endswith((".html", ".htm")):
+                task = self.inputs.task(path, None, None, False, siblings)  # a page, most likely: its worker reads it
                 if task is not None:
                     pages.append(task)
                     if len(pages) == PAGE_BATCH:
@@ -65,21 +70,22 @@ class FolderWalk:
                         pages = []
                 continue
             sniffed = sniff(path)
-            if is_sitemap(path, sniffed) or (is_page(path, sniffed) and self.state.options.html != "off"):
+            if is_sitemap(path, sniffed) or (is_page(path, sniffed) and self.judging.options.html != "off"):
                 found.append((path, sniffed))
             else:
-                self.state.skipped.append(display_name(path))
+                self.inputs.skip(display_name(path))
         if pages:
             self._page_batch(workers, pages)
         if headers:
-            self.state.header_sites.append(HeaderSite(folder, tuple(os.path.basename(path) for path in headers),
-                                                      tuple(served)))
+            self.headers.add(HeaderSite(folder, tuple(os.path.basename(path) for path in headers), tuple(served)))
         return found
 
     def held_back(self) -> None:
         """The previous build's sitemaps held back from the walk that no index listed
         (so none was checked as its child): skipped, by name (the JSON's ``skipped``)."""
-        self.state.skipped += [display_name(path) for path, real in self.held if real not in self.state.done]
+        for path, real in self.held:
+            if not self.inputs.planned(real):
+                self.inputs.skip(display_name(path))
         self.held.clear()
 
     def _page_batch(self, workers: Workers, pages: list[Task]) -> None:
@@ -87,26 +93,25 @@ class FolderWalk:
         (waiting for it if need be): the results a large site's walk runs ahead of are
         not all held at once. When a batch is taken depends on counts only, never on
         timing, so the order of findings is the same in every run."""
-        self.state.page_batches.append(workers.batch(pages))
-        if workers.pool is not None and len(self.state.page_batches) > IN_FLIGHT * max(self.state.options.jobs, 1):
-            self.state.take(self.state.page_batches.pop(0))
+        waiting = self.results.hand_over(workers.batch(pages))
+        if workers.pool is not None and waiting > IN_FLIGHT * max(self.judging.options.jobs, 1):
+            self.results.take_oldest()
 
     def robots(self, path: str) -> None:
         """Sitemap: lines of a robots.txt: those sitemaps may list URLs outside their folder,
         and, where the robots.txt's own host is known (--base-url), that host's URLs."""
-        own = self.state.url_of(os.path.realpath(path))
+        own = self.base.url_of(os.path.realpath(path))
         try:
             with open_regular(path) as handle:
                 data = handle.read(1 << 20)  # Google reads the first 500 KiB of a robots.txt
         except (OSError, Refused) as exc:
-            self.state.collector.report(*cannot_read(display_name(path), str(getattr(exc, "strerror", None) or exc)),
-                                        Where(display_name(path)))
+            self.judging.collector.report(*cannot_read(display_name(path), str(getattr(exc, "strerror", None) or exc)),
+                                          Where(display_name(path)))
             return
         for value, _ in sitemap_lines(data.decode("utf-8", "replace")):
-            self.state.submitted.add(value)
+            self.inputs.submit(value)
             if own is not None and origin_text(value).lower() != origin_text(own).lower():
-                self.state.options = replace(self.state.options, cross_submitted=self.state.options.cross_submitted
-                                             | {origin_text(own).lower()})
+                self.judging.cross_submit(origin_text(own).lower())
 
     def twins(self, found: list[tuple[str, Sniffed | None]]) -> list[tuple[str, Sniffed | None]]:
         """sitemap.xml and sitemap.xml.gz with the same bytes are one sitemap: the .gz is left out (X117)."""
@@ -115,8 +120,8 @@ class FolderWalk:
         for path, sniffed in found:
             twin = path[:-3]
             if path.lower().endswith(".gz") and twin in paths and _digest(path) == _digest(twin):
-                self.state.collector.report("X117", f"{display_name(path)} holds the same sitemap as "
-                                            f"{display_name(twin)}; it is checked once", Where(display_name(path)))
+                self.judging.collector.report("X117", f"{display_name(path)} holds the same sitemap as "
+                                              f"{display_name(twin)}; it is checked once", Where(display_name(path)))
                 continue
             kept.append((path, sniffed))
         return kept

@@ -25,8 +25,9 @@ from ..read.html import page_url
 from ..read.link_header import Problem, gather, read_links
 from ..read.record import UrlEntry
 from ..read.static_headers import HEADER_FILES, HeadersFile, read_headers_file
+from .inputs import BaseUrls, Inputs, Judging
 from .judge_file import check_headers
-from .run_state import RunState
+from .results import Results
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +59,28 @@ def served_paths(relative: str) -> tuple[str, ...]:
 
 
 class HeaderFiles:
-    """The steps of a check that read Link headers: of a built folder's header files, of a fetched URL."""
+    """The steps of a check that read Link headers: of a built folder's header files
+    (the folders walked that hold them, ``sites``), of a fetched URL."""
 
-    def __init__(self, state: RunState) -> None:
-        self.state = state
+    def __init__(self, judging: Judging, inputs: Inputs, results: Results, base: BaseUrls) -> None:
+        self.judging = judging
+        self.inputs = inputs
+        self.results = results
+        self.base = base
+        self.sites: list[HeaderSite] = []  # folders walked with _headers or vercel.json
+
+    def add(self, site: HeaderSite) -> None:
+        """A folder walked that holds header files: read once every file is known."""
+        self.sites.append(site)
 
     def static_headers(self) -> None:
         """Each header file of the folders walked, applied to their files (in the order walked)."""
-        for site in self.state.header_sites:
-            url = self._folder_url(os.path.realpath(site.folder))
+        for site in self.sites:
+            url = self.base.folder_url(os.path.realpath(site.folder))
             for name in site.names:
                 path = os.path.join(site.folder, name)
                 if url is None:  # (no --base-url for the folder: its files have no URL, as its pages)
-                    self.state.skipped.append(display_name(path))
+                    self.inputs.skip(display_name(path))
                     continue
                 found = read_headers_file(path, display_name(path), name, urlsplit(url).hostname, keep=self._kept())
                 self._headers_file(found, url, site.files)
@@ -78,7 +88,8 @@ class HeaderFiles:
     def _kept(self) -> int | None:
         """How many problems of a code a header file's reader stores: as many as the
         collector keeps (all, when it keeps every error)."""
-        return None if self.state.collector.errors_kept else self.state.collector.limit
+        collector = self.judging.collector
+        return None if collector.errors_kept else collector.limit
 
     def _headers_file(self, found: HeadersFile, url: str, files: tuple[str, ...]) -> None:
         """A header file's problems, once each at its place (its rules were read once);
@@ -86,7 +97,7 @@ class HeaderFiles:
         self._problems(found.display, found.problems, set())
         for code, count in found.unstored.items():
             for _ in range(count):
-                self.state.collector.tally(code, found.display)
+                self.judging.collector.tally(code, found.display)
         said: set[tuple[str, int, int]] = set()
         entries: list[UrlEntry] = []
         for relative in files:
@@ -95,7 +106,7 @@ class HeaderFiles:
             reads = found.links_for(served_paths(relative))
             if not reads:
                 continue
-            own = page_url(relative, url, drop_html=self.state.options.html == "drop-ext")
+            own = page_url(relative, url, drop_html=self.judging.options.html == "drop-ext")
             links = gather(reads, own)
             self._problems(found.display, links.problems, said)
             entry = links.entry(own)
@@ -103,16 +114,16 @@ class HeaderFiles:
                 entries.append(entry)
         unused = self._unused_rules(found)
         if entries:
-            self.state.merge(check_headers(found.display, entries, self.state.options, self.state.noted))
+            self.results.merge(check_headers(found.display, entries, self.judging.options, self.judging.noted))
         elif not found.problems and not said and not unused:
-            self.state.skipped.append(found.display)  # (security headers, caching, preloads: nothing for hreflang)
+            self.inputs.skip(found.display)  # (security headers, caching, preloads: nothing for hreflang)
 
     def _unused_rules(self, found: HeadersFile) -> int:
         """H120 for each rule that gives hreflang alternates and matched no file; how many.
         (Preloads and other relations for a path the build lacks are no concern of hreflang.)"""
         unused = [rule for rule in found.rules if rule.read is not None and rule.read.alternates and not rule.used]
         for rule in unused:
-            self.state.collector.report(
+            self.judging.collector.report(
                 "H120", f"the rule '{rule.pattern}' gives hreflang alternates in Link headers, and no file of the "
                 "built site is served at a path it matches, so they reach no one: correct the pattern, or remove "
                 "the rule", Where(found.display, rule.line, rule.column))
@@ -124,23 +135,14 @@ class HeaderFiles:
         self._problems(url, links.problems, set())
         entry = links.entry(url)
         if entry is not None:
-            self.state.merge(check_headers(url, [entry], self.state.options, self.state.noted))
+            self.results.merge(check_headers(url, [entry], self.judging.options, self.judging.noted))
 
     def _problems(self, display: str, problems: list[Problem], said: set[tuple[str, int, int]]) -> None:
         """What a header reader could not read (H118, H119, H121), once per place."""
         for code, message, line, column in problems:
             if (code, line, column) not in said:
                 said.add((code, line, column))
-                self.state.collector.report(code, message, Where(display, line or None, column if line else None))
-
-    def _folder_url(self, real: str) -> str | None:
-        """The URL a walked folder is served at, through --base-url."""
-        for prefix, root in self.state.base_roots():
-            if real == root:
-                return prefix
-            if real.startswith(root + os.sep):
-                return prefix + "/".join(real[len(root) + 1:].split(os.sep)) + "/"
-        return None
+                self.judging.collector.report(code, message, Where(display, line or None, column if line else None))
 
 
 __all__ = ["HeaderFiles", "HeaderSite", "header_files_in", "served_paths"]

@@ -15,47 +15,60 @@ the same for any number of jobs; then the cluster rules judge all files together
 (``rules/clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
 checked as files named by their URLs (``live_fetch.py``).
 
-The check's state and the steps its parts share are ``RunState`` (``run_state.py``);
-each part is an object over that one state, with one job (``folders``, ``indexes``,
-``live``, ``headers``); ``Run`` composes them, and says the order they run in.
+A check is small objects, each owning its own fields: what files are judged with
+(``Judging``), --base-url (``BaseUrls``), the inputs planned (``Inputs``, in
+``inputs.py``), the results merged with the cluster index (``Results``) and the built
+site they tell of (``BuiltPages``, in ``results.py``); and the steps that use them
+(``FolderWalk``, ``IndexFollowing``, ``LiveFetching``, ``HeaderFiles``). ``Run``
+makes them, hands each what it needs, and says the order they run in.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from ..diagnostics import Where
+from ..diagnostics import Collector, Where
 from ..read.description_file import display_name
+from ..read.live import Input, Remote
 from ..read.sniff import Sniffed, is_sitemap, missing, sniff
 from .folder_walk import FolderWalk, is_robots
 from .header_files import HeaderFiles
 from .index_follow import IndexFollowing
-from .judge_file import FileResult, Options, Task, check_file
+from .inputs import BaseUrls, Inputs, Judging
+from .judge_file import FileResult, Options, Task
 from .live_fetch import LiveFetching
-from .run_state import RunState
+from .results import BuiltPages, Results
 from .workers import Workers
 
-__all__ = ["Options", "Run", "RunState"]
+__all__ = ["Options", "Run"]
 
 
 class Run:
-    """One check of many files: the plan, the merge, the cluster rules. Its parts are
-    objects over the one ``RunState``, each with its own job."""
+    """One check of many files: the plan, the merge, the cluster rules. ``remote`` and
+    what follows it: a live check (the fetcher, the sitemaps fetched for the URLs given,
+    the pages to fetch, None for all, and the pause between them)."""
 
-    def __init__(self, state: RunState) -> None:
-        self.state = state
-        self.headers = HeaderFiles(state)
-        self.live = LiveFetching(state, self.headers)
-        self.indexes = IndexFollowing(state, self.live)
-        self.folders = FolderWalk(state)
+    def __init__(self, collector: Collector, options: Options, *, displays: Mapping[str, str] | None = None,
+                 submitted: Collection[str] = (), remote: Remote | None = None, given: Sequence[Input] = (),
+                 budget: int | None = 0, delay: float = 0.0) -> None:
+        self.judging = Judging(collector, options)
+        base = BaseUrls(options.base_urls)
+        self.site = BuiltPages(collector, base.roots(), options.html)
+        self.results = Results(collector, self.site)
+        self.inputs = Inputs(self.judging, base, self.site, displays=dict(displays or {}), submitted=set(submitted))
+        self.headers = HeaderFiles(self.judging, self.inputs, self.results, base)
+        self.live = LiveFetching(self.judging, self.inputs, self.results, self.site, self.headers, remote,
+                                 tuple(given), budget, delay)
+        self.indexes = IndexFollowing(self.judging, self.inputs, self.results, self.live)
+        self.folders = FolderWalk(self.judging, self.inputs, self.results, self.headers, base)
 
     def check(self, paths: Sequence[str]) -> None:
         # An index's children are looked for only in these folders: those given (a
         # file's own folder) and those --base-url names. Never above them.
         given = {os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths}
-        self.state.roots = tuple(sorted(given | {os.path.realpath(f) for _, f in self.state.options.base_urls}))
-        with Workers(self.state) as workers:
+        self.inputs.confine(given | {os.path.realpath(f) for _, f in self.judging.options.base_urls})
+        with Workers(self.judging) as workers:
             # Built pages depend on no index: a folder's pages go to the workers in
             # batches while the walk goes on. Sitemaps are planned when all are found.
             found = self.folders.twins(self._inputs(paths, workers))
@@ -65,17 +78,16 @@ class Run:
             # sitemaps go to the workers before the pages are taken, to run beside them.
             checked: list[FileResult] = []  # the indexes' own results, taken after the pages'
             plan = workers.plan(self._tasks(found, checked))
-            while self.state.page_batches:
-                self.state.take(self.state.page_batches.pop(0))
+            self.results.take_handed()
             for result in checked:
-                self.state.merge(result)
+                self.results.merge(result)
             plan.reverse()
             while plan:  # (each batch let go once taken: its results, a file's cluster log with its
-                self.state.take(plan.pop())  # URLs, are in the index now, and would stay until the end)
+                self.results.take(plan.pop())  # URLs, are in the index now, and would stay until the end)
             self._late()
             self.folders.held_back()
             self.headers.static_headers()
-            if self.state.remote is not None and self.state.pages_budget != 0:
+            if self.live.on and self.live.budget != 0:
                 self.live.live_pages()  # (judged here a window at a time: each fetched file freed once judged)
         self._judge_together()
 
@@ -85,7 +97,7 @@ class Run:
         found: list[tuple[str, Sniffed | None]] = []
         for path in paths:
             if not os.path.exists(path):
-                self.state.collector.report(*missing(path), Where(display_name(path)))
+                self.judging.collector.report(*missing(path), Where(display_name(path)))
             elif os.path.isdir(path):
                 found += self.folders.walk(path, workers)
             elif is_robots(path):
@@ -101,7 +113,7 @@ class Run:
         indexes = [(path, sniffed) for path, sniffed in found if sniffed is not None
                    and sniffed.kind == "sitemapindex"]
         tasks: list[Task] = []
-        fetched = [self.live.fetched_task(given) for given in self.state.remote_inputs]
+        fetched = self.live.given_tasks()
         for task in fetched:
             if task is not None and task.sniffed is not None and task.sniffed.kind == "sitemapindex":
                 tasks += self.indexes.index_task(task, checked)
@@ -111,38 +123,31 @@ class Run:
             tasks += self.indexes.index(path, index, checked)
         for path, sniffed in found:
             if sniffed is None or sniffed.kind != "sitemapindex":
-                task = self.state.task(path, sniffed, None, False)
+                task = self.inputs.task(path, sniffed, None, False)
                 if task is not None:
                     tasks.append(task)
         return tasks
 
     def _judge_together(self) -> None:
         """The rules across files, when every file is merged."""
-        self.state.clusters.finish()
-        if self.state.excluded:
-            self.state.clusters.excluded(self.state.excluded)
-        if self.state.page_roots or self.state.page_status:
-            self.state.clusters.missing(self.state.serves)
-        if self.state.indexable:
-            self.state.clusters.unlisted(self.state.indexable)
-        self.state.clusters.conflicts()  # (a no-op without pages' heads or Link headers)
+        clusters = self.results.clusters
+        clusters.finish()
+        self.site.judge(clusters)
+        clusters.conflicts()  # (a no-op without pages' heads or Link headers)
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as
         .html, a text file): judged as their content asks, in this process, after the rest."""
-        while self.state.resniffed:
-            path, sniffed = self.state.resniffed.pop(0)
-            real = os.path.realpath(path)
-            self.state.done.discard(real)
-            self.state.real[path] = real
+        while (aside := self.results.next_set_aside()) is not None:
+            path, sniffed = aside
+            self.inputs.again(path)
             if sniffed.kind == "sitemapindex":
                 tasks = self.indexes.index(path, sniffed)
             elif is_sitemap(path, sniffed):
-                task = self.state.task(path, sniffed, None, False)
+                task = self.inputs.task(path, sniffed, None, False)
                 tasks = [task] if task is not None else []
             else:
-                self.state.real.pop(path, None)
-                self.state.skipped.append(display_name(path))
+                self.inputs.pass_over(path)
                 continue
             for task in tasks:
-                self.state.merge(check_file(task, self.state.options, self.state.noted))
+                self.results.merge(self.judging.judge(task))

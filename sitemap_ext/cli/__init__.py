@@ -14,7 +14,6 @@ from .._version import __version__
 from ..dates import ClockError, default_clock
 from ..limits import MAX_STORED_PER_CODE
 from ..report.formats import EXIT_USAGE, FORMATS
-from .heap import give_back_large_blocks
 
 # (Each verb's module is imported when that verb runs: a build does not load the
 # checker, diff or live HTTP, which were most of its start-up time.)
@@ -212,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    from .heap import give_back_large_blocks  # (the process's, not main()'s: a library caller keeps its heap)
+
     give_back_large_blocks()
     try:
         code = main()

@@ -13,9 +13,10 @@ from typing import Any
 from ..codes import REGISTRY
 from ..diagnostics import Code
 from ..report.formats import EXIT_USAGE
-from ..rules import CLUSTER_CODES, RULES, clusters
+from ..rules import clusters
 from ..rules.config import ConfigError, code_of
 from ..rules.examples import NOW, example
+from ..rules.rule_set import CLUSTER_CODES, RULES
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..read.normalised import Page
+from ..read.normalised import NormalisedPage as Page
 from ..write.xmlesc import escape
 
 NAME = "xhtml"

@@ -52,7 +52,8 @@ from .git_times import commit_times as _commit_times  # (the tests read it here)
 from .git_times import git_command, git_environment, run_bounded
 from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
 from .html_content import content_digest
-from .normalised import BuiltSite, Page
+from .normalised import BuiltSite
+from .normalised import NormalisedPage as Page
 from .sniff import open_bytes
 
 if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)

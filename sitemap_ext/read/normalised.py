@@ -1,6 +1,14 @@
-"""The typed model a site description normalises into.
+"""The typed model a site description normalises into: ``NormalisedSite``,
+``NormalisedPage``, ``NormalisedLocale``.
 
-A ``Page`` is one logical page: one version (a plain ``loc``) or several, one per
+These are not the public API's ``Site``, ``Page`` and ``Locale`` (``model.py``): those
+are what a caller gives, loose (a page by ``loc`` or ``path``, dates as text or
+``datetime``, a locale by prefix or host), checked by the one normaliser
+(``write/page_normaliser.py``, ``read/site_yaml.py``) as a description's YAML is. These
+are what it gives back, strict and resolved (absolute URLs, hreflang codes in
+canonical form, a ``Lastmod``), which the writer and the rules read.
+
+A ``NormalisedPage`` is one logical page: one version (a plain ``loc``) or several, one per
 language (a hreflang cluster). Each version becomes one ``<url>`` entry; the
 entries of a cluster share everything but their ``<loc>``, so the writer
 renders the shared part once.
@@ -41,7 +49,7 @@ class Layout:
 
 
 @dataclass(slots=True)
-class Page:
+class NormalisedPage:
     """One logical page: one URL (``codes`` None) or a hreflang cluster (a code per URL).
 
     Treated as immutable (``dataclasses.replace`` makes changed copies) but not
@@ -154,7 +162,7 @@ class OutputConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class Locale:
+class NormalisedLocale:
     """One entry of ``locales:``: a hreflang code and the URL its pages live under."""
 
     code: str  # canonical form, as written into hreflang
@@ -184,7 +192,7 @@ class Scope:
     origins: frozenset[Origin]
     folder: str  # the public URL's folder on base_url's host, "https://example.com/" or deeper
     robots: bool  # a robots.txt line submits the sitemaps (allows out-of-folder URLs)
-    locales: tuple[Locale, ...] = ()
+    locales: tuple[NormalisedLocale, ...] = ()
     x_default: XDefault = None  # the site-wide x_default
     now: float | None = None  # the clock for date checks, when one is given
     news_publication: Any = None  # ext.news.Publication inherited by every article
@@ -198,11 +206,11 @@ class Scope:
     based: bool = True
 
 
-Unit = Page | Source | BuiltSite | PageStream  # what a site's pages come from, in description order
+Unit = NormalisedPage | Source | BuiltSite | PageStream  # what a site's pages come from, in description order
 
 
 @dataclass(frozen=True, slots=True)
-class Site:
+class NormalisedSite:
     file: str
     base_url: str
     output: OutputConfig

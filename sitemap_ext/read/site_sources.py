@@ -13,7 +13,6 @@ from ..safeio import inside, regular_file
 from ..urls import normalise
 from .description_file import TypedDoc, display_name
 from .description_findings import missing, wrong_shape
-from .html_content import DEFAULT_CONTENT, parse_selector
 from .normalised import BuiltSite, Defaults, Source
 from .sources import format_of, unreadable_source
 from .yaml_doc import Path
@@ -82,6 +81,8 @@ class SourceEntries:
     def _built_site(self, doc: TypedDoc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
                     normaliser: PageNormaliser) -> BuiltSite | None:
         """A source ``site: FOLDER``: the pages of a built site (see read/built_site.py)."""
+        from .html_content import DEFAULT_CONTENT, parse_selector  # (it loads the HTML reader: only here)
+
         raw = doc.mapping(path, entry, SITE_SOURCE_KEYS, "a built-site source")
         if raw is None:
             return None

@@ -24,7 +24,10 @@ from ..urls import normalise, origin_of
 from ..write.page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .description_file import OBJECTS, TypedDoc, display_name, read_text
 from .description_findings import given_twice, missing, wrong_shape
-from .normalised import BuiltSite, Defaults, Locale, OutputConfig, Page, PageStream, Scope, Site, Source, Unit
+from .normalised import BuiltSite, Defaults, OutputConfig, PageStream, Scope, Source, Unit
+from .normalised import NormalisedLocale as Locale
+from .normalised import NormalisedPage as Page
+from .normalised import NormalisedSite as Site
 from .site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
 from .site_sources import DEFAULT_EXCLUDE, SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries, is_error_page
 from .sources import SourceReader

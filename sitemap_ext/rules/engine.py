@@ -12,11 +12,11 @@ from __future__ import annotations
 from ..limits import MAX_URLS_PER_FILE
 from ..read.record import IndexEntry, UrlEntry
 from ..urls import resolve_http, url_key
-from . import ENTRY_DISPATCH, FILE_RULES, INDEX_DISPATCH
 from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .context import Context
 from .files import entry_count
 from .hreflang import Judged, judge_links
+from .rule_set import ENTRY_DISPATCH, FILE_RULES, INDEX_DISPATCH
 
 
 def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:

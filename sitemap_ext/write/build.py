@@ -30,7 +30,9 @@ from ..model import Page as PageObject
 from ..model import Site as SiteObject
 from ..pool import default_jobs
 from ..read.description_file import OBJECTS
-from ..read.normalised import BuiltSite, Page, PageStream, Site, Source
+from ..read.normalised import BuiltSite, PageStream, Source
+from ..read.normalised import NormalisedPage as Page
+from ..read.normalised import NormalisedSite as Site
 from ..read.site_yaml import load_site, load_site_data
 from ..read.sources import SourceReader
 from ..rules.config import Policy
@@ -44,7 +46,8 @@ from .progress import Meter as _Meter  # (the tests set its interval here)
 from .progress import Progress
 from .series import WrittenFile
 from .state import BuildState, open_state
-from .xml import ENGINES, Rendered, Renderer, deprecated_engine
+from .xml import ENGINES, Renderer, deprecated_engine
+from .xml import RenderedPage as Rendered
 
 DEFAULT_OUT_DIR = "sitemaps"
 

@@ -15,14 +15,12 @@ from urllib.parse import quote
 from ..diagnostics import Collector, Where
 from ..folder import XSL_FILE, index_view
 from ..limits import MAX_NEWS_PER_FILE, MAX_SITEMAPS_PER_INDEX
-from ..read.normalised import Site
+from ..read.normalised import NormalisedSite as Site
 from ..urls import Origin, origin_of, origin_text
-from .headers import write_headers
-from .htmlview import VIEWS_UP_TO, write_index_view, write_sitemap_views
 from .output import Staging
 from .series import TextSeries, UrlsetSeries, WrittenFile, file_names, versioned_name
-from .stylesheet import STYLESHEET
-from .xml import Rendered, write_index
+from .xml import RenderedPage as Rendered
+from .xml import write_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parallel import Chunk
@@ -106,6 +104,8 @@ class _HostFiles:
         """What goes beside the sitemaps: the stylesheet, the HTML views, robots.txt."""
         out = self.site.output
         if out.xsl and sitemaps:
+            from .stylesheet import STYLESHEET  # (only where output.xsl asks for it)
+
             name = self.folder + XSL_FILE
             path = self.staging.path(name)
             with open(path, "wb") as handle:
@@ -129,6 +129,8 @@ class _HostFiles:
         html = self.site.output.html
         if html is not None:
             return html
+        from .htmlview import VIEWS_UP_TO  # (the views' module: not loaded where output.html is false)
+
         urls = sum(stats.urls for stats in sitemaps)
         if urls <= VIEWS_UP_TO:
             return True
@@ -139,6 +141,8 @@ class _HostFiles:
 
     def _views(self, sitemaps: list[WrittenFile], moves: list[tuple[str, str]], written: list[WrittenFile]) -> None:
         """output.html: a static HTML view of each sitemap and a list of them all."""
+        from .htmlview import write_index_view, write_sitemap_views
+
         listed = []
         listing = index_view(self.site.output.index_file)
         for stats in sitemaps:
@@ -250,6 +254,8 @@ class Files:
             moves += host_moves
             written += host_written
         if self.site.output.headers is not None:  # (read back from the sitemaps staged: every source alike)
+            from .headers import write_headers  # (it reads the sitemaps back: only where output.headers asks)
+
             urlsets = {f.name for f in written if f.kind == "urlset"}
             staged = [path for path, name in moves if name in urlsets]
             header_moves, header_written = write_headers(self.site.output.headers, staged, self.base, self.staging,

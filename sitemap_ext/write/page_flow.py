@@ -10,14 +10,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from ..dates import ContentDated
 from ..diagnostics import Collector, Where
 from ..ext.news import PREFIX as NEWS_PREFIX
-from ..read.normalised import Layout, Page, Site, Source
+from ..read.normalised import Layout, Source
+from ..read.normalised import NormalisedPage as Page
+from ..read.normalised import NormalisedSite as Site
 from ..read.sources import SourceReader
 from ..rules.cluster_findings import listed_twice
 from ..rules.values import future
 from .page_normaliser import PageNormaliser
 from .seen_urls import SeenUrls
 from .state import BuildState, content_unknown
-from .xml import Rendered, Renderer, page_namespaces
+from .xml import RenderedPage as Rendered
+from .xml import Renderer, page_namespaces
 
 
 class SourceRows:

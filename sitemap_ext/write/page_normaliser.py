@@ -17,7 +17,8 @@ from typing import Any
 from ..dates import Lastmod
 from ..diagnostics import Where
 from ..read.description_findings import missing, mixed_forms
-from ..read.normalised import CHANGEFREQS, Defaults, Layout, Page
+from ..read.normalised import CHANGEFREQS, Defaults, Layout
+from ..read.normalised import NormalisedPage as Page
 from .page_fields import (
     IMAGE_COLUMN,
     MEDIA_KEYS,

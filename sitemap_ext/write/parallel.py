@@ -54,11 +54,12 @@ from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic
 from ..pool import pool_context, process_pool, usable_cores
-from ..read.normalised import Site, Source
+from ..read.normalised import NormalisedSite as Site
+from ..read.normalised import Source
 from ..read.sources import Part, SourceReader
 from .page_normaliser import PageNormaliser, source_column
 from .seen_urls import SeenUrls
-from .xml import Rendered
+from .xml import RenderedPage as Rendered
 
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
 PIECE_BYTES = 1 << 18  # of source a piece: a worker's piece is one message each way

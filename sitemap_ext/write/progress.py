@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..read.normalised import Site, Source
+from ..read.normalised import NormalisedSite as Site
+from ..read.normalised import Source
 from .files import Files
 
 

@@ -27,7 +27,9 @@ from ..dates import ContentDated, DateCache, Lastmod, format_instant
 from ..diagnostics import Where
 from ..folder import STATE, STATE_NEW, FolderBusy, lock_folder
 from ..read.description_file import OBJECTS
-from ..read.normalised import BuiltSite, Page, Site
+from ..read.normalised import BuiltSite
+from ..read.normalised import NormalisedPage as Page
+from ..read.normalised import NormalisedSite as Site
 from ..rules.credible import moved_same_content
 from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
 from .output import UNWRITABLE, owner_key

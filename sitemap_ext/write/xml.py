@@ -25,7 +25,8 @@ from lxml import etree
 from ..dates import Lastmod
 from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
 from ..folder import XSL_FILE
-from ..read.normalised import Layout, Page
+from ..read.normalised import Layout
+from ..read.normalised import NormalisedPage as Page
 from .xmlesc import escape
 
 URLSET_TAIL = b"</urlset>\n"
@@ -90,7 +91,7 @@ def urlset_head(prefixes: frozenset[str], stylesheet: bool = False) -> bytes:
 
 
 @dataclass(slots=True)
-class Rendered:
+class RenderedPage:
     """One page as the files need it: its URLs, their entries one after another in
     ``blob`` (each entry's size in ``sizes``), and what the files note."""
 
