@@ -73,9 +73,28 @@ def judge_links(key: LinkKey, base: str | None = None) -> Judged:
 @lru_cache(maxsize=1 << 12)
 def _judge(key: LinkKey, base: str | None) -> Judged:
     findings: list[tuple[int, str, str, str | None, str | None]] = []
-    relative = False
     pairs: list[tuple[str, str]] = []
     places: list[int] = []
+    relative = _read_links(key, base, findings, pairs, places)
+    keys = {href: url_key(href) for _, href in pairs}
+    findings += _set_rules(pairs, places, key, keys)
+    if findings:
+        codes = {code for code, _ in pairs}
+        findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
+    cluster = tuple(sorted(set(pairs)))
+    first: dict[tuple[str, str], int] = {}
+    for pair, place in zip(pairs, places, strict=True):
+        first.setdefault(pair, place)
+    return Judged(tuple(findings), tuple(pairs), cluster, tuple([keys[href] for _, href in cluster]),
+                  frozenset(keys.values()), frozenset([keys[href] for code, href in pairs if code != X_DEFAULT]),
+                  tuple([first[pair] for pair in cluster]), relative)
+
+
+def _read_links(key: LinkKey, base: str | None, findings: list[tuple[int, str, str, str | None, str | None]],
+                pairs: list[tuple[str, str]], places: list[int]) -> bool:
+    """Each link's own findings into ``findings``, and the (code, URL) pairs that count
+    with the place of each; whether some href is relative."""
+    relative = False
     for place, (rel, code, href, media) in enumerate(key):
         if rel == "alternate" and code and href and media is None:
             counted = _clean_code(code)
@@ -96,18 +115,7 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
         if pair is not None:  # else search engines ignore the link; its L-code says why
             pairs.append(pair)
             places.append(place)
-    keys = {href: url_key(href) for _, href in pairs}
-    findings += _set_rules(pairs, places, key, keys)
-    if findings:
-        codes = {code for code, _ in pairs}
-        findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
-    cluster = tuple(sorted(set(pairs)))
-    first: dict[tuple[str, str], int] = {}
-    for pair, place in zip(pairs, places, strict=True):
-        first.setdefault(pair, place)
-    return Judged(tuple(findings), tuple(pairs), cluster, tuple([keys[href] for _, href in cluster]),
-                  frozenset(keys.values()), frozenset([keys[href] for code, href in pairs if code != X_DEFAULT]),
-                  tuple([first[pair] for pair in cluster]), relative)
+    return relative
 
 
 @lru_cache(maxsize=4096)
