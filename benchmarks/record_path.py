@@ -1,19 +1,23 @@
-"""What it would cost the build to hand each URL it writes to the check's entry rules.
+"""What the rule engine costs per entry, apart from reading: the figure a build and a check both pay.
 
     python benchmarks/record_path.py --rows 20000 --repeat 3
 
-Issue 26 asks that the build's pages become the check's records and go through the
-one registry (rules/__init__.py); issue 26 and 27 also ask that the build get no
-slower. This measures the first against the second: two sites of --rows rows are
-built in this process with --jobs 1 (no start-up in the figures), as the build runs
-today, then again with every URL it writes made into the record a sitemap reader
-gives (``UrlEntry``: its loc, its lastmod, its hreflang links) and handed to every
-entry rule of the registry (``ENTRY_DISPATCH``), as ``check`` does. Images, videos
-and news are left out of the records, so the cost is a lower bound. The outputs are
-the same bytes either way (the rules find nothing in what the build writes).
+Each shape is built by sitemap-ext, and its sitemaps are read once by the check's
+readers into records (``read/record.py``), kept in memory. Then, in this process, one
+core, each timed alone (the best of --repeat, in CPU seconds):
 
-  w       W(rows): 5 locales, an image a row (5 x rows URLs)
-  single  one locale, rows URLs with a lastmod
+  read     the readers on the files, the records made and dropped (for scale)
+  engine   every record through ``rules.engine`` as the check hands them (entry rules,
+           each file's file rules) with its ``ClusterLog``, then the rules across files
+           (``rules.clusters.ClusterIndex``: the logs added, the index finished)
+
+and each is given per entry in microseconds. The engine finds nothing in what the
+build wrote (no error or warning; it stops if it does), so what is timed is the usual
+verdict: nothing to say but an info (W's images are on a CDN: I104, once).
+
+  w        W(rows): 5 locales, x-default, an image a row (5 x rows entries, 6 alternates each)
+  single   one locale, rows URLs with a lastmod
+  forty    rows / 8 pages in 40 locales by prefix (40 alternates and x-default each)
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -33,13 +37,19 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import workload  # noqa: E402
 
-from sitemap_ext.read.record import FileFacts, UrlEntry, Value  # noqa: E402
-from sitemap_ext.rules import rule_set as rules  # noqa: E402
+from sitemap_ext import codes  # noqa: E402
+from sitemap_ext.diagnostics import Collector, Severity, Where  # noqa: E402
+from sitemap_ext.read.record import FileFacts, UrlEntry  # noqa: E402
+from sitemap_ext.read.sniff import open_bytes  # noqa: E402
+from sitemap_ext.read.xml import read_xml  # noqa: E402
+from sitemap_ext.rules.cluster_log import ClusterLog  # noqa: E402
+from sitemap_ext.rules.clusters import ClusterIndex  # noqa: E402
 from sitemap_ext.rules.context import Context  # noqa: E402
-from sitemap_ext.rules.hreflang import judge_links  # noqa: E402
-from sitemap_ext.urls import url_key  # noqa: E402
-from sitemap_ext.write import page_flow  # noqa: E402
-from sitemap_ext.write.build import build  # noqa: E402
+from sitemap_ext.rules.engine import judge_entry, judge_file_end  # noqa: E402
+
+FORTY = ["ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "he", "hi", "hr", "hu", "id",
+         "it", "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sl", "sr",
+         "sv", "th", "tr", "uk", "vi", "zh-Hans", "zh-Hant", "en-GB", "es-MX"]
 
 
 def single(folder: str, rows: int) -> str:
@@ -47,55 +57,74 @@ def single(folder: str, rows: int) -> str:
     with open(os.path.join(folder, "pages.csv"), "w", encoding="utf-8") as out:
         out.write("loc,lastmod\n")
         out.writelines(f"/p/item-{i},2026-{1 + i % 9:02d}-{10 + i % 9}\n" for i in range(rows))
+    return _site(folder, "site:\n  base_url: https://e.com/\nsources:\n  - file: pages.csv\n")
+
+
+def forty(folder: str, rows: int) -> str:
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "pages.csv"), "w", encoding="utf-8") as out:
+        out.write("path,lastmod\n")
+        out.writelines(f"/guide/page-{i},2026-{1 + i % 9:02d}-{10 + i % 9}\n" for i in range(max(rows // 8, 1)))
+    locales = "".join(f"  {code}: /{code.lower()}/\n" for code in FORTY)
+    return _site(folder, f"site:\n  base_url: https://e.com/\nlocales:\n{locales}x_default: en\n"
+                         "sources:\n  - file: pages.csv\n")
+
+
+def _site(folder: str, text: str) -> str:
     site = os.path.join(folder, "site.yaml")
     with open(site, "w", encoding="utf-8") as out:
-        out.write("site:\n  base_url: https://e.com/\nsources:\n  - file: pages.csv\noutput:\n  html: false\n")
+        out.write(text + "output:\n  html: false\n")
     return site
 
 
-def hand_to_rules(flow: Any, page: Any, found: list[str]) -> None:
-    """Each URL of ``page`` as a sitemap reader's record, through every entry rule."""
-    ctx = getattr(flow, "_bench_ctx", None)
-    if ctx is None:
-        ctx = Context(FileFacts("build"), lambda code, *args, **kwargs: found.append(code), now=flow.now)
-        flow._bench_ctx = ctx
-    links: tuple[tuple[str | None, str | None, str | None, str | None], ...] = ()
-    if page.codes is not None:
-        links = tuple(("alternate", code, loc, None) for code, loc in zip(page.codes, page.locs, strict=False))
-        if page.x_default is not None:
-            links += (("alternate", "x-default", page.x_default, None),)
-    lastmod = Value(page.lastmod.text, 1) if page.lastmod is not None else None
-    for loc in page.locs:
-        entry = UrlEntry(1, (Value(loc, 1),), lastmod, None, None, links)
-        ctx.loc, ctx.loc_key = loc, url_key(loc)
-        ctx.judged = judge_links(links, loc) if links else None
-        for check, reads in rules.ENTRY_DISPATCH:
-            if reads is None or getattr(entry, reads):
-                check(entry, ctx)
+def records(out: str) -> list[tuple[str, list[UrlEntry]]]:
+    """Each sitemap of a built folder (the index left out) with its records."""
+    found = []
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if not name.endswith(".xml"):
+            continue
+        facts = FileFacts(name)
+        entries = [r for r in read_xml(open_bytes(path, _ignore), facts, _ignore) if isinstance(r, UrlEntry)]
+        if facts.kind == "urlset":
+            found.append((path, entries))
+    return found
 
 
-def timed(site: str, out: str, records: bool) -> float:
-    original = page_flow.PageFlow.__call__
-    found: list[str] = []
+def _ignore(*_args: object, **_kwargs: object) -> None:
+    return None
 
-    def with_records(self: Any, given: Any) -> Any:
-        rendered = original(self, given)
-        if rendered is not None:
-            hand_to_rules(self, given, found)
-        return rendered
 
-    if records:
-        page_flow.PageFlow.__call__ = with_records  # type: ignore[method-assign]
-    try:
-        shutil.rmtree(out, ignore_errors=True)
-        started = time.perf_counter()
-        result = build(site, out, jobs=1)
-        elapsed = time.perf_counter() - started
-    finally:
-        page_flow.PageFlow.__call__ = original  # type: ignore[method-assign]
-    if not result.ok or found:
-        raise SystemExit(f"{site}: the build failed or the rules found {sorted(set(found))} in its pages")
-    return elapsed
+def read_all(files: list[tuple[str, list[UrlEntry]]]) -> None:
+    for path, _ in files:
+        for _record in read_xml(open_bytes(path, _ignore), FileFacts(path), _ignore):
+            pass
+
+
+def engine(files: list[tuple[str, list[UrlEntry]]]) -> None:
+    collector = Collector(codes.REGISTRY)
+    index = ClusterIndex(collector)
+    for path, entries in files:
+        ctx = Context(FileFacts(path, kind="urlset"), lambda code, message, line, *a, path=path, **k:
+                      collector.report(code, message, Where(path, line), **k))
+        log = ClusterLog()
+        for entry in entries:
+            judge_entry(entry, ctx, log)
+        judge_file_end(ctx)
+        index.add(path, log)
+    index.finish()
+    said = sorted({d.code for d in collector.diagnostics if d.severity != Severity.INFO})
+    if said:
+        raise SystemExit(f"the engine found {said} in what the build wrote")
+
+
+def best(run: Callable[[], None], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        run()
+        times.append(time.process_time() - started)
+    return min(times)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,16 +134,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = tempfile.mkdtemp(prefix="record-path-")
     try:
-        sites = {"w": workload.make(os.path.join(work, "w"), args.rows), "single": single(os.path.join(work, "s"),
-                                                                                          args.rows)}
-        print(f"{'shape':<8} {'today s':>8} {'records s':>10} {'ratio':>6}")
+        sites = {"w": workload.make(os.path.join(work, "w"), args.rows),
+                 "single": single(os.path.join(work, "s"), args.rows),
+                 "forty": forty(os.path.join(work, "f"), args.rows)}
+        print(f"{'shape':<8} {'entries':>9} {'read us':>8} {'engine us':>10}  (per entry, CPU)")
         for name, site in sites.items():
-            today, handed = [], []
-            for _ in range(args.repeat):  # alternated, so that both see the same machine
-                today.append(timed(site, os.path.join(work, "out"), False))
-                handed.append(timed(site, os.path.join(work, "out"), True))
-            a, b = statistics.median(today), statistics.median(handed)
-            print(f"{name:<8} {a:>8.2f} {b:>10.2f} {b / a:>6.2f}")
+            out = os.path.join(work, name + "-out")
+            subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", out, "--quiet"], check=True)
+            files = records(out)
+            count = sum(len(entries) for _, entries in files)
+            reading = best(lambda files=files: read_all(files), args.repeat)  # type: ignore[misc]
+            judging = best(lambda files=files: engine(files), args.repeat)  # type: ignore[misc]
+            print(f"{name:<8} {count:>9,} {reading / count * 1e6:>8.2f} {judging / count * 1e6:>10.2f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -38,15 +38,19 @@ def test_each_bare_writer_writes_the_builds_bytes(shape, tmp_path: Path, monkeyp
     assert len(ours) > 2 and ours == bare
 
 
-def test_the_record_path_benchmark_hands_the_builds_pages_to_the_rules_and_they_find_nothing(
+def test_the_record_path_benchmark_times_the_engine_per_entry_on_what_a_build_wrote(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """benchmarks/record_path.py times the build with each URL it writes handed to the
-    check's entry rules; it stops (SystemExit) if the rules find anything in them."""
+    """benchmarks/record_path.py reads each shape's sitemaps into records, then times the
+    readers and the engine (entry, file and cluster rules) per entry; it stops
+    (SystemExit) if the engine finds an error or warning in what the build wrote."""
     spec = importlib.util.spec_from_file_location("record_path", ROOT / "benchmarks" / "record_path.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(["--rows", "300", "--repeat", "1"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert [row.split()[0] for row in rows] == ["shape", "w", "single"]
-    assert all(float(row.split()[3]) > 0 for row in rows[1:])
+    assert [row.split()[0] for row in rows] == ["shape", "w", "single", "forty"]
+    assert [row.split()[1] for row in rows[1:]] == ["1,500", "300", "1,480"]
+    assert all(float(row.split()[2]) > 0 and float(row.split()[3]) > 0 for row in rows[1:])
+
+
