@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from setuptools import setup
+from setuptools import setup  # type: ignore[import-untyped]
 
 COMPILED = [
     "sitemap_ext/read/xml.py",

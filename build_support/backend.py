@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from setuptools.build_meta import *  # noqa: F403  (every hook of the PEP 517 backend)
+from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F403  (every PEP 517 hook)
 
 # mypyc type-checks what it compiles as the tests do (mypy --strict, pyproject.toml), and
 # so follows the package's imports: the dependencies and the extras it imports are needed.
