@@ -10,6 +10,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -213,6 +214,15 @@ def test_the_text_lists_each_change_once(builds: Path, monkeypatch: pytest.Monke
         "diff: reading OLD old", "diff: reading NEW new", "diff: comparing 60 and 59 URLs",  # (progress)
         "diff old -> new: 3 URLs added, 4 URLs removed (6.7% of OLD's 60), 3 URLs changed; 3 clusters changed; "
         "0 files added, 0 removed; 0 new errors"]
+
+
+def test_the_html_report_names_each_member_a_cluster_gained_lost_or_broke(builds: Path) -> None:
+    """As the text does: the member p7's cluster lost is named, with its code, its URL and
+    the word."""
+    code, out, _ = run("diff", str(builds / "old"), str(builds / "new"), "--format", "html", "--now", NOW)
+    assert code == 0
+    cells = [cell.replace("<wbr>", "") for cell in re.findall(r"<td>([^<]*(?:<(?!/td>)[^<]*)*)</td>", out)]
+    assert "- de https://www.example.com/de/p7 lost" in "<br>".join(cells).split("<br>")
 
 
 def test_the_html_report_lists_the_changes_escaped(tmp_path: Path) -> None:

@@ -246,16 +246,20 @@ def _rows(write: Any, heading: str, rows: Sequence[Sequence[str]], total: int, c
 
 
 def _cluster_cell(change: ClusterChange) -> str:
-    """A cluster's members, each marked: + gained, - lost, ! broken (with its state)."""
+    """A cluster's members, each change said as the text says it: + gained, - lost,
+    ! broken (with its state)."""
     gained = {(m.hreflang, m.url) for m in change.gained}
     broken = {(m.hreflang, m.url): m.state for m in change.broken}
     parts = []
     for member in change.members:
         key = (member.hreflang, member.url)
-        mark = "+ " if key in gained and change.change != NEW else "! " if key in broken else ""
-        state = f" ({STATES[broken[key] or 'absent']})" if key in broken else ""
-        parts.append(f"{mark}{_h(member.hreflang)} {_breakable(member.url)}{_h(state)}")
-    parts += [f"- {_h(m.hreflang)} {_breakable(m.url)}" for m in change.lost if change.change != GONE]
+        said = ""
+        if key in broken:
+            said = f"! {_h(member.hreflang)} {_breakable(member.url)} broken: {_h(STATES[broken[key] or 'absent'])}"
+        elif key in gained and change.change != NEW:
+            said = f"+ {_h(member.hreflang)} {_breakable(member.url)} gained"
+        parts.append(said or f"{_h(member.hreflang)} {_breakable(member.url)}")
+    parts += [f"- {_h(m.hreflang)} {_breakable(m.url)} lost" for m in change.lost if change.change != GONE]
     return "<br>".join(parts)
 
 
