@@ -14,10 +14,12 @@ from .cluster_store import ClusterStore
 class Examination:
     """The clusters whose lists are not whole, pair by pair."""
 
-    def __init__(self, index: ClusterStore, lists: set[int], report: Report) -> None:
+    def __init__(self, index: ClusterStore, lists: set[int], report: Report,
+                 spared: frozenset[int] = frozenset()) -> None:
         self.index = index
         self.lists = lists
         self.report = report
+        self.spared = spared  # pages canonicalised elsewhere: their pairs are their canonical's
         self.reported: set[tuple[int, int, str]] = set()
 
     def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
@@ -41,7 +43,7 @@ class Examination:
         for entry in range(len(index.key)):
             list_id = index.held[entry]
             key = index.key[entry]
-            if list_id not in self.lists or key in seen:
+            if list_id not in self.lists or key in seen or key in self.spared:
                 continue
             seen.add(key)  # a URL listed twice is judged once, over all its listings
             self.entry(entry, key)
@@ -52,8 +54,9 @@ class Examination:
         mine = self.pairs_of(key)
         own = mine.get(key, (set(), loc))[0]
         for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
-            if target == key or codes == {X_DEFAULT}:
-                continue  # itself; an x-default target (a language selector) need not link back
+            if target == key or codes == {X_DEFAULT} or target in self.spared:
+                continue  # itself; an x-default target (a language selector) need not link back; a page
+                # canonicalised elsewhere (H114 says so) is asked for no return link
             where = index.where(entry, target)
             code = sorted(codes - {X_DEFAULT})[0]
             listings = index.listings(target)

@@ -17,7 +17,7 @@ be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import eq
@@ -266,10 +266,15 @@ class ClusterIndex(ClusterStore):
 
     # --- judging -------------------------------------------------------------------------
 
-    def finish(self) -> None:
-        """Every rule that needs all files: U104, H104, H105, H109-H113."""
+    def finish(self, pages: Mapping[int, Excluded] | None = None) -> None:
+        """Every rule that needs all files: U104, H104, H105, H109-H113. ``pages``: the built
+        pages that keep themselves out of the index (by key). A page whose canonical is
+        another URL carries that canonical's annotations, and Google reads hreflang from
+        canonical pages only: no return link is asked of its list, nor of it as an alternate
+        (H114 and U112 say what is wrong with naming or listing it)."""
         self.sort()
         examine = self._duplicates()
+        spared = frozenset(key for key, page in (pages or {}).items() if page.canonical is not None)
         x_default = self.code_ids.get(X_DEFAULT, -1)
         report = self.collector.report
         for list_id in range(len(self.list_first)):
@@ -282,7 +287,7 @@ class ClusterIndex(ClusterStore):
             if self.list_members[list_id] != self.list_named[list_id]:
                 examine.add(list_id)
         if examine:
-            Examination(self, examine, self.collector.report).run()
+            Examination(self, examine, self.collector.report, spared).run()
 
     def _x_default_elsewhere(self, items: range, x_default: int) -> bool:
         """Whether another listing of a member (its page's head, another sitemap) gives

@@ -279,7 +279,8 @@ def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
 
 def links(entry: UrlEntry, ctx: Context) -> None:
     """H101-H103, H106-H108, L101-L112: the links of one entry, and its self-reference.
-    The x-default page may list itself as x-default only: that is its self-reference."""
+    The x-default page may list itself as x-default only: that is its self-reference; a
+    page canonicalised elsewhere needs none."""
     if not entry.links:
         return
     judged = ctx.judged or judge_links(entry.links, ctx.loc)
@@ -287,8 +288,17 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     for place, code, message, suggestion, written in judged.findings:
         ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion,
                    column=columns[place] if columns else None)
-    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
+    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys and not canonical_elsewhere(ctx):
         no_self(ctx.report, ctx.loc, entry.line)
+
+
+def canonical_elsewhere(ctx: Context) -> bool:
+    """Whether the entry is a page whose head names another URL as its canonical (a built
+    or fetched page: a sitemap entry has no canonical). Google reads hreflang from
+    canonical pages only; such a page carries its canonical's set (a CMS's home alias,
+    an untranslated term shown in another language), which is no missing self-reference."""
+    page = ctx.facts.page
+    return page is not None and page[3] is not None
 
 
 RULES: tuple[Rule, ...] = (
