@@ -78,3 +78,21 @@ def test_a_sitemap_entry_has_no_canonical_its_self_reference_is_asked(tmp_path: 
     got = built(tmp_path, pages, [("en/", HOME), ("de/", HOME), ("en/home/", HOME)])
     assert got == [("H103", "public/sitemap.xml", 5, f"{BASE}en/home/", None),
                    ("U112", "public/sitemap.xml", 5, f"{BASE}en/home/", None)]
+
+
+def test_error_routes_of_every_language_are_no_pages_to_list(tmp_path: Path) -> None:
+    """A CMS's error routes, as files or folders (Drupal's system/401 and system/4xx, a
+    host's 404.html, a 5xx page), in each language: served with an error status, never
+    pages to list (no U114). A page whose name only starts with a status is a page, and
+    so is a numbered folder of a pagination (page/404/)."""
+    errors = ["404.html", "en/404.html", "de/system/401/index.html", "system/403/index.html", "system/4xx/index.html",
+              "en/system/4xx.html", "500/index.html", "de/5xx/index.html", "fr/503.html", "pt-br/404/index.html",
+              "en/latest/404.html"]
+    pages = {"en/index.html": head({}), **{name: head({}) for name in errors},
+             "en/404-faq/index.html": head({}), "en/4000/index.html": head({}), "en/system/index.html": head({}),
+             "en/page/404/index.html": head({})}
+    got = built(tmp_path, pages, [("en/", {})])
+    assert got == [("U114", "public/en/4000/index.html", 1, f"{BASE}en/4000/", None),
+                   ("U114", "public/en/404-faq/index.html", 1, f"{BASE}en/404-faq/", None),
+                   ("U114", "public/en/page/404/index.html", 1, f"{BASE}en/page/404/", None),
+                   ("U114", "public/en/system/index.html", 1, f"{BASE}en/system/", None)]
