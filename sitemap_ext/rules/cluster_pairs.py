@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from ..diagnostics import Related, Where
 from ..urls import url_key, variants
-from .cluster_findings import Report, named_code, no_return, return_missing, sets_differ
+from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_missing, sets_differ
 from .cluster_log import FEED, TEXT, X_DEFAULT
 from .cluster_store import ClusterStore
+
+_NO_RETURN = frozenset((X_DEFAULT, UNCOUNTED))  # codes that ask no return link, nor give one to compare
 
 
 class Examination:
@@ -54,11 +56,12 @@ class Examination:
         mine = self.pairs_of(key)
         own = mine.get(key, (set(), loc))[0]
         for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
-            if target == key or codes == {X_DEFAULT} or target in self.spared:
-                continue  # itself; an x-default target (a language selector) need not link back; a page
-                # canonicalised elsewhere (H114 says so) is asked for no return link
+            if target == key or codes <= _NO_RETURN or target in self.spared:
+                continue  # itself; an x-default target (a language selector) need not link back, nor a
+                # link search engines ignore (its code is an error), nor a page canonicalised
+                # elsewhere (H114 says so)
             where = index.where(entry, target)
-            code = sorted(codes - {X_DEFAULT})[0]
+            code = sorted(codes - _NO_RETURN)[0]
             listings = index.listings(target)
             if not listings:
                 self.absent(entry, href, code)
@@ -99,7 +102,7 @@ class Examination:
         if detail is not None:
             no_return(self.report, loc, href, code, where, related=related, detail=detail)
             return
-        their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
+        their_own = theirs.get(target, (set(), href))[0] - _NO_RETURN
         if their_own and not (set(mine[target][0]) & their_own):
             better = sorted(their_own)[0]
             self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
