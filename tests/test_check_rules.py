@@ -370,3 +370,18 @@ def _write(tmp_path: Path, name: str, body: str) -> str:
     os.chdir(tmp_path)
     (tmp_path / name).write_text(body)
     return name
+
+
+def test_invalid_codes_conflict_with_nothing(tmp_path: Path) -> None:
+    """en_US and us-en both 'mean' en-US: search engines ignore both links, so they name
+    no URL twice (no H106); each says its own error only."""
+    body = urlset(url(f"{E}/a", ("en", f"{E}/a"), ("en_US", f"{E}/us"), ("us-en", f"{E}/us2"), ("x-default", f"{E}/a")))
+    assert judge(tmp_path, {"s.xml": body}) == [("L101", "s.xml", 3, f"{E}/a"), ("L106", "s.xml", 3, f"{E}/a")]
+
+
+def test_a_guessed_code_is_compared_with_no_other(tmp_path: Path) -> None:
+    """B lists itself as pt_BR (L101): it does not 'list itself as pt-BR' against A's pt
+    (no H105 from the guess); the link still names B, so B has its self-reference."""
+    a, b = f"{E}/a", f"{E}/b"
+    body = urlset(url(a, ("en", a), ("pt", b), ("x-default", a)), url(b, ("en", a), ("pt_BR", b), ("x-default", a)))
+    assert judge(tmp_path, {"s.xml": body}) == [("L101", "s.xml", 4, b)]

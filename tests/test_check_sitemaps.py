@@ -47,18 +47,17 @@ def test_planted_hreflang_defects_each_reported_with_url_and_fix() -> None:
         ("H106", "de.xml", 26, f"{de}/muetzen", None),
         ("H107", "de.xml", 27, f"{de}/muetzen", None),
         ("H108", "de.xml", 29, f"{de}/muetzen", None),
-        # Tags with an evident meaning count as it (en_GB, en-UK and EN-gb as en-GB): so
-        # en-GB names three URLs (H106, twice), and each target is unverifiable (H111).
-        *[("H111", "de.xml", 32, f"{de}/tags", None)] * 7,
+        # A tag that is an error (en_GB, en-UK, jp, iw, us, us-en) counts as nothing: search
+        # engines ignore the link, so it names no URL twice and asks no return link; only
+        # es-419 (L107) and EN-gb (L108), which engines read, are unverifiable (H111).
+        *[("H111", "de.xml", 32, f"{de}/tags", None)] * 2,
         ("L101", "de.xml", 34, f"{de}/tags", "en-GB"),
-        ("H106", "de.xml", 35, f"{de}/tags", None),
         ("L102", "de.xml", 35, f"{de}/tags", "en-GB"),
         ("L103", "de.xml", 36, f"{de}/tags", "ja"),
         ("L104", "de.xml", 37, f"{de}/tags", "he"),
         ("L105", "de.xml", 38, f"{de}/tags", "en-US"),
         ("L106", "de.xml", 39, f"{de}/tags", "en-US"),
         ("L107", "de.xml", 40, f"{de}/tags", "es"),
-        ("H106", "de.xml", 41, f"{de}/tags", None),
         ("L108", "de.xml", 41, f"{de}/tags", "en-GB"),
         # A relative href is H102 once, with the URL it is read as; that URL is then judged
         # (no sitemap lists it: unverifiable).

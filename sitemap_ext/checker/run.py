@@ -131,7 +131,7 @@ class Run:
     def _judge_together(self) -> None:
         """The rules across files, when every file is merged."""
         clusters = self.results.clusters
-        clusters.finish()
+        clusters.finish(self.site.excluded)
         self.site.judge(clusters)
         clusters.conflicts()  # (a no-op without pages' heads or Link headers)
 

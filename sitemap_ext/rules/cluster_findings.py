@@ -16,6 +16,11 @@ from .. import langtags
 from ..diagnostics import Related
 
 Report = Callable[..., object]
+# What a link whose code is an error (en_US, us-en, jp) counts as: no code. Search engines
+# ignore it, so it conflicts with nothing and gives no code to compare (the L code says
+# what is wrong, and nothing is derived from a guess at what it meant); its URL is still
+# named, so the page it names keeps its self-reference and its return link.
+UNCOUNTED = ""
 
 
 def named_code(code: str) -> str:
@@ -47,9 +52,10 @@ def return_missing(back: AbstractSet[str] | None, own: AbstractSet[str]) -> str 
     else what H104 adds to its message (a return link only as x-default is none)."""
     if back is None:
         return ""
-    if back == {langtags.X_DEFAULT} and own - {langtags.X_DEFAULT}:
+    languages = own - {langtags.X_DEFAULT, UNCOUNTED}
+    if back == {langtags.X_DEFAULT} and languages:
         return (f", only as x-default (a return link names the page as the language version it is: "
-                f"{', '.join(sorted(own - {langtags.X_DEFAULT}))})")
+                f"{', '.join(sorted(languages))})")
     return None
 
 

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 from ..diagnostics import Related, Where
 from ..urls import url_key, variants
-from .cluster_findings import Report, named_code, no_return, return_missing, sets_differ
+from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_missing, sets_differ
 from .cluster_log import FEED, TEXT, X_DEFAULT
 from .cluster_store import ClusterStore
+
+_NO_RETURN = frozenset((X_DEFAULT, UNCOUNTED))  # codes that ask no return link, nor give one to compare
 
 
 class Examination:
     """The clusters whose lists are not whole, pair by pair."""
 
-    def __init__(self, index: ClusterStore, lists: set[int], report: Report) -> None:
+    def __init__(self, index: ClusterStore, lists: set[int], report: Report,
+                 spared: frozenset[int] = frozenset()) -> None:
         self.index = index
         self.lists = lists
         self.report = report
+        self.spared = spared  # pages canonicalised elsewhere: their pairs are their canonical's
         self.reported: set[tuple[int, int, str]] = set()
 
     def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
@@ -41,7 +45,7 @@ class Examination:
         for entry in range(len(index.key)):
             list_id = index.held[entry]
             key = index.key[entry]
-            if list_id not in self.lists or key in seen:
+            if list_id not in self.lists or key in seen or key in self.spared:
                 continue
             seen.add(key)  # a URL listed twice is judged once, over all its listings
             self.entry(entry, key)
@@ -52,10 +56,12 @@ class Examination:
         mine = self.pairs_of(key)
         own = mine.get(key, (set(), loc))[0]
         for target, (codes, href) in sorted(mine.items(), key=lambda item: item[1][1]):
-            if target == key or codes == {X_DEFAULT}:
-                continue  # itself; an x-default target (a language selector) need not link back
+            if target == key or codes <= _NO_RETURN or target in self.spared:
+                continue  # itself; an x-default target (a language selector) need not link back, nor a
+                # link search engines ignore (its code is an error), nor a page canonicalised
+                # elsewhere (H114 says so)
             where = index.where(entry, target)
-            code = sorted(codes - {X_DEFAULT})[0]
+            code = sorted(codes - _NO_RETURN)[0]
             listings = index.listings(target)
             if not listings:
                 self.absent(entry, href, code)
@@ -96,7 +102,7 @@ class Examination:
         if detail is not None:
             no_return(self.report, loc, href, code, where, related=related, detail=detail)
             return
-        their_own = theirs.get(target, (set(), href))[0] - {X_DEFAULT}
+        their_own = theirs.get(target, (set(), href))[0] - _NO_RETURN
         if their_own and not (set(mine[target][0]) & their_own):
             better = sorted(their_own)[0]
             self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "

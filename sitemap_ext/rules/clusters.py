@@ -17,7 +17,7 @@ be ignored"); Google, "Build and submit a sitemap" (a URL listed once).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import eq
@@ -25,7 +25,7 @@ from operator import eq
 from .. import langtags
 from ..diagnostics import Collector, Related
 from ..urls import url_key
-from .cluster_findings import LISTED_TWICE, NOT_BUILT, listed_twice, to_excluded, to_missing
+from .cluster_findings import LISTED_TWICE, NOT_BUILT, UNCOUNTED, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
@@ -43,6 +43,7 @@ def _contradict(one: frozenset[tuple[str, int]], other: frozenset[tuple[str, int
     methods' annotations."""
     if one == other:
         return False
+    one, other = _counted(one), _counted(other)
     urls_one = {code: key for code, key in one}
     urls_other = {code: key for code, key in other}
     if any(urls_other.get(code, key) != key for code, key in urls_one.items()):
@@ -52,7 +53,13 @@ def _contradict(one: frozenset[tuple[str, int]], other: frozenset[tuple[str, int
                for code, key in other if code != X_DEFAULT)
 
 
+def _counted(pairs: frozenset[tuple[str, int]]) -> frozenset[tuple[str, int]]:
+    """The pairs whose code counts (a link whose code is an error is ignored)."""
+    return frozenset(pair for pair in pairs if pair[0] != UNCOUNTED)
+
+
 def _described(pairs: frozenset[tuple[str, int]]) -> str:
+    pairs = _counted(pairs)
     codes = sorted({code for code, _ in pairs}, key=str.lower)
     return f"{len(pairs)} alternates ({', '.join(codes)})" if pairs else "no alternates"
 
@@ -108,7 +115,7 @@ class ClusterIndex(ClusterStore):
         used: set[str] = set()
         for list_id in range(len(self.list_first)):
             items = self.items(list_id)
-            if len({self.item_code[i] for i in items}) < 2:
+            if len({self.item_code[i] for i in items} - {self.code_ids.get(UNCOUNTED, -1)}) < 2:
                 continue
             clusters += 1
             complete = self.list_members[list_id] == self.list_named[list_id]
@@ -119,6 +126,8 @@ class ClusterIndex(ClusterStore):
             row: dict[str, tuple[str, str]] = {}
             for item in items:
                 code = self.codes[self.item_code[item]]
+                if code == UNCOUNTED:
+                    continue
                 row.setdefault(code, (self.hrefs[item], self.member_state(list_id, item)))
                 used.add(code)
             rows.append(row)
@@ -156,9 +165,9 @@ class ClusterIndex(ClusterStore):
             first = self.list_first[list_id]
             for item in self.items(list_id):
                 page = pages.get(self.item_key[item])
-                if page is None or self.item_key[item] == self.key[first]:
-                    continue  # (a page's own self-reference: its U112 or the others' H114 say it)
                 code = self.codes[self.item_code[item]]
+                if page is None or self.item_key[item] == self.key[first] or code == UNCOUNTED:
+                    continue  # (a page's own self-reference: its U112 or the others' H114 say it)
                 to_excluded(report, self.locs[first], page.url, code, page.why(), self.where(first),
                             related=(Related("the page", page.file, page.line, url=page.url),))
 
@@ -212,7 +221,7 @@ class ClusterIndex(ClusterStore):
         hrefs = {self.codes[self.item_code[item]]: self.hrefs[item] for item in self.items(self.held[first])}
         for item in self.items(self.held[second]):
             code, href = self.codes[self.item_code[item]], self.hrefs[item]
-            if code in hrefs and url_key(hrefs[code]) != url_key(href):
+            if code in hrefs and code != UNCOUNTED and url_key(hrefs[code]) != url_key(href):
                 one, other = self._method(first)[1], self._method(second)[1]
                 return f" (for {code}, {one} names {hrefs[code]} and {other} {href})"
         return ""
@@ -257,24 +266,28 @@ class ClusterIndex(ClusterStore):
         for list_id in range(len(self.list_first)):
             first = self.list_first[list_id]
             for item in self.items(list_id):
-                href = self.hrefs[item]
-                why = failed(href, self.item_key[item])
+                href, code = self.hrefs[item], self.codes[self.item_code[item]]
+                why = failed(href, self.item_key[item]) if code != UNCOUNTED else None
                 if why is not None:
-                    code = self.codes[self.item_code[item]]
                     to_missing(report, self.locs[first], href, code, why, "build the page or name the right URL"
                                if why is built else "name the version's final, working URL", self.where(first))
 
     # --- judging -------------------------------------------------------------------------
 
-    def finish(self) -> None:
-        """Every rule that needs all files: U104, H104, H105, H109-H113."""
+    def finish(self, pages: Mapping[int, Excluded] | None = None) -> None:
+        """Every rule that needs all files: U104, H104, H105, H109-H113. ``pages``: the built
+        pages that keep themselves out of the index (by key). A page whose canonical is
+        another URL carries that canonical's annotations, and Google reads hreflang from
+        canonical pages only: no return link is asked of its list, nor of it as an alternate
+        (H114 and U112 say what is wrong with naming or listing it)."""
         self.sort()
         examine = self._duplicates()
-        x_default = self.code_ids.get(X_DEFAULT, -1)
+        spared = frozenset(key for key, page in (pages or {}).items() if page.canonical is not None)
+        x_default, uncounted = self.code_ids.get(X_DEFAULT, -1), self.code_ids.get(UNCOUNTED, -1)
         report = self.collector.report
         for list_id in range(len(self.list_first)):
             items = self.items(list_id)
-            codes = set(self.item_code[items.start:items.stop])
+            codes = set(self.item_code[items.start:items.stop]) - {uncounted}
             if x_default not in codes and len(codes) > 1 and not self._x_default_elsewhere(items, x_default):
                 first = self.list_first[list_id]
                 report("H112", "this cluster has no x-default, the version for users whose language matches none (a "
@@ -282,7 +295,7 @@ class ClusterIndex(ClusterStore):
             if self.list_members[list_id] != self.list_named[list_id]:
                 examine.add(list_id)
         if examine:
-            Examination(self, examine, self.collector.report).run()
+            Examination(self, examine, self.collector.report, spared).run()
 
     def _x_default_elsewhere(self, items: range, x_default: int) -> bool:
         """Whether another listing of a member (its page's head, another sitemap) gives

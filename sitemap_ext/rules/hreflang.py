@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 from .. import langtags
 from ..read.record import UrlEntry
 from ..urls import resolve_http, url_key
+from .cluster_findings import UNCOUNTED
 from .context import Context, Report
 from .registry import Rule
 
@@ -123,14 +124,16 @@ def _clean_code(code: str) -> str | None:
     """The code a valid hreflang value counts as, when it has nothing to say of it (None:
     it is judged link by link)."""
     verdict = langtags.judge(code)
-    return None if verdict.problems else (verdict.canonical or verdict.counts_as)
+    return None if verdict.problems else verdict.canonical
 
 
 def _judge_link(place: int, code: str, href: str, base: str | None,
                 findings: list[tuple[int, str, str, str | None, str | None]]) -> tuple[bool, tuple[str, str] | None]:
     """A link with its rel, hreflang and href: its code's findings and H102 (added to
     ``findings``). Whether its href is relative, and the (code, URL) pair it counts as
-    (None: none, search engines ignore it)."""
+    (None: none, its href is unusable). A code that is an error counts as UNCOUNTED:
+    search engines ignore the link, so no rule compares its code, not even a guess at
+    what it meant (en_US and us-en are no two en-US); its URL is still named."""
     verdict = langtags.judge(code)
     for problem in verdict.problems:
         findings.append((place, problem.code, problem.message, problem.suggestion, code))
@@ -146,8 +149,7 @@ def _judge_link(place: int, code: str, href: str, base: str | None,
         target = resolved
         findings.append((place, "H102", f"alternate href '{href}' ({code}) must be an absolute http(s) URL; "
                          f"write {target} (it is judged as that here)", target, code))
-    counted = verdict.canonical or verdict.counts_as
-    return relative, ((counted, target) if counted is not None else None)
+    return relative, (verdict.canonical if verdict.canonical is not None else UNCOUNTED, target)
 
 
 def _named(code: str) -> str:
@@ -157,7 +159,8 @@ def _named(code: str) -> str:
 
 def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
                keys: dict[str, int]) -> list[tuple[int, str, str, str | None, str | None]]:
-    """One code for one URL; one language for one URL; one x-default."""
+    """One code for one URL; one language for one URL; one x-default. A link whose code is
+    an error (UNCOUNTED) is in none of them."""
     if not _codes_may_clash(tuple([code for code, _ in pairs])):
         targets = [keys[href] for code, href in pairs if code != X_DEFAULT]
         if len(set(targets)) == len(targets):
@@ -168,6 +171,8 @@ def _set_rules(pairs: list[tuple[str, str]], places: list[int], key: LinkKey,
     defaults = 0
     for (code, href), place in zip(pairs, places, strict=True):
         written = key[place][1]
+        if code == UNCOUNTED:
+            continue
         if code == X_DEFAULT:
             defaults += 1
             if defaults == 2:
@@ -264,7 +269,7 @@ def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
     whose other versions are all English (a site by country: en-US, en-AU, uk), or for a
     URL on a .uk host, 'uk' is often meant as en-GB. A cluster with other languages
     beside it (a site translated into Ukrainian, say) gets no hint."""
-    others = {langtags.language_of(code) for code, _ in pairs} - {"uk", X_DEFAULT}
+    others = {langtags.language_of(code) for code, _ in pairs} - {"uk", X_DEFAULT, UNCOUNTED}
     english = others == {"en"}
     for (code, href), place in zip(pairs, places, strict=True):
         if langtags.language_of(code) != "uk":
@@ -279,7 +284,8 @@ def _ukrainian_or_british(pairs: list[tuple[str, str]], places: list[int],
 
 def links(entry: UrlEntry, ctx: Context) -> None:
     """H101-H103, H106-H108, L101-L112: the links of one entry, and its self-reference.
-    The x-default page may list itself as x-default only: that is its self-reference."""
+    The x-default page may list itself as x-default only: that is its self-reference; a
+    page canonicalised elsewhere needs none."""
     if not entry.links:
         return
     judged = ctx.judged or judge_links(entry.links, ctx.loc)
@@ -287,8 +293,17 @@ def links(entry: UrlEntry, ctx: Context) -> None:
     for place, code, message, suggestion, written in judged.findings:
         ctx.report(code, message, entry.link_lines[place], url=ctx.loc, hreflang=written, suggestion=suggestion,
                    column=columns[place] if columns else None)
-    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys:
+    if judged.pairs and ctx.loc is not None and ctx.loc_key not in judged.keys and not canonical_elsewhere(ctx):
         no_self(ctx.report, ctx.loc, entry.line)
+
+
+def canonical_elsewhere(ctx: Context) -> bool:
+    """Whether the entry is a page whose head names another URL as its canonical (a built
+    or fetched page: a sitemap entry has no canonical). Google reads hreflang from
+    canonical pages only; such a page carries its canonical's set (a CMS's home alias,
+    an untranslated term shown in another language), which is no missing self-reference."""
+    page = ctx.facts.page
+    return page is not None and page[3] is not None
 
 
 RULES: tuple[Rule, ...] = (
