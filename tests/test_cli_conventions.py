@@ -64,6 +64,21 @@ def test_standard_input_is_read_by_its_content(defective: Path, capsys: pytest.C
     assert run(["check", "-", "-q"], capsys)[0] == 0  # a text sitemap
 
 
+def test_standard_input_has_no_name_to_say_another_kind(defective: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """X116 compares a file's name with its content; standard input (and bytes given to
+    check()) has no name, so gzip on it is judged as the same file named s.xml.gz is."""
+    import gzip
+
+    named = defective.with_name("s.xml.gz")
+    named.write_bytes(gzip.compress(defective.read_bytes()))
+    by_name = run(["check", str(named), "--format", "json"], capsys)[1]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(named.read_bytes())))
+    by_stdin = run(["check", "-", "--format", "json"], capsys)[1]
+    codes = [sorted(d["code"] for d in json.loads(out)["diagnostics"]) for out in (by_name, by_stdin)]
+    assert codes[0] == codes[1] == ["D101", "U104"]
+
+
 def test_rules_explains_a_code_a_prefix_or_a_name(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["rules", "hreflang-no-return"], capsys)
     assert code == 0 and out.startswith("H104 (hreflang-no-return): error") and "Tell Google about localized" in out

@@ -218,6 +218,8 @@ def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None
     name = path.lower()
     if sniffed.kind is None or sniffed.empty:  # unreadable: its F101 says enough; empty: its X115
         return
+    if name.startswith("<") and name.endswith(">"):  # standard input, bytes given to check(): no name to say a kind
+        return
     said = None
     if name.endswith(".gz") != sniffed.gzipped:
         said = "gzip" if sniffed.gzipped else "not gzip"
