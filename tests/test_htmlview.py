@@ -187,3 +187,12 @@ def test_links_between_views_are_percent_encoded_paths(tmp_path: Path) -> None:
     listing = (tmp_path / "out" / "sitemaps.html").read_text(encoding="utf-8")
     assert 'href="javascript%3Aalert%281%29%23%C3%A9%201.html"' in listing
     assert 'href="javascript:' not in listing
+
+
+def test_a_view_counts_one_url_and_one_sitemap_in_the_singular(tmp_path: Path) -> None:
+    """The titles say "1 URL" and "1 sitemap", "2 URLs" and "2 sitemaps" (as the CLI does)."""
+    (tmp_path / "one.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n", encoding="utf-8")
+    assert build(str(tmp_path / "one.yaml"), str(tmp_path / "one")).ok
+    titles = {p.name: html.parse(str(p)).findtext(".//title") for p in (tmp_path / "one").rglob("*.html")}
+    assert titles["sitemaps.html"] == "1 sitemap, 1 URL"
+    assert [t for name, t in titles.items() if name != "sitemaps.html"] == ["sitemap.xml: 1 URL"]

@@ -147,7 +147,7 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
     def flush() -> None:
         page = len(out) + 1
         nav = _nav(names, page) if pages > 1 else ""
-        title = f"{os.path.basename(name)}: {urls:,} URLs" + (f", page {page} of {pages}" if pages > 1 else "")
+        title = f"{os.path.basename(name)}: {_count(urls, 'URL')}" + (f", page {page} of {pages}" if pages > 1 else "")
         listing_link = _href(_relative(listing, names[page - 1]))
         data = _page(title, f'<p><a href="{listing_link}">all sitemaps</a></p>{nav}<table><thead>{_HEAD}</thead>'
                             f'<tbody>{"".join(chunk)}</tbody></table>{nav}')
@@ -164,13 +164,18 @@ def write_sitemap_views(source: str, name: str, urls: int, target: Callable[[str
     return out
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 URL``, ``2 URLs``: a count and its noun."""
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
 def write_index_view(path: str, listed: list[tuple[str, str, int, str | None]]) -> int:
     """The list of sitemaps: (sitemap name, its first view, URLs, newest lastmod)."""
     rows = [f'<tr><td><a href="{_href(view)}">{_text(name)}</a></td><td data-label="URLs">{urls:,}</td>'
             + (f'<td class="d" data-label="newest lastmod">{_text(lastmod)}</td>' if lastmod else "<td></td>")
             + "</tr>" for name, view, urls, lastmod in listed]
     total = sum(urls for _, _, urls, _ in listed)
-    data = _page(f"{len(listed):,} sitemaps, {total:,} URLs",
+    data = _page(f"{_count(len(listed), 'sitemap')}, {_count(total, 'URL')}",
                  f'<table><thead><tr><th>sitemap</th><th>URLs</th><th>newest lastmod</th></tr></thead>'
                  f'<tbody>{"".join(rows)}</tbody></table>')
     with open(path, "wb") as handle:
