@@ -57,6 +57,7 @@ class _HostFiles:
                                  out.max_bytes, out.gzip, out.xsl)
         os.mkdir(self.news.folder)
         self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
+        self.names: dict[tuple[bool, int], str] = {}  # (news, number from 1): the file's name, once placed
 
     def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
         out = self.site.output
@@ -66,11 +67,15 @@ class _HostFiles:
         news = self.news.finish()
         single = len(parts) + len(news) == 1 and out.index == "auto"
         versioned = out.versioned and not single  # one file and no index: one rename switches it
-        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single), strict=False):
+        for number, ((scratch, stats), name) in enumerate(zip(parts, file_names(out, len(parts), single=single),
+                                                              strict=False), 1):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
-        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single),
-                                             strict=False):
+            self.names[False, number] = stats.name
+        for number, ((scratch, stats), name) in enumerate(zip(news, file_names(out, len(news),
+                                                                               pattern=out.news_pattern,
+                                                                               single=single), strict=False), 1):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
+            self.names[True, number] = stats.name
         parts = parts + news
         sitemaps = list(written)
         entry_point = written[0].url if len(written) == 1 else None
@@ -206,6 +211,20 @@ class Files:
             position += size
             if files.text is not None:
                 files.text.add((loc,))
+
+    def parts(self, origin: str, news: bool) -> int:
+        """The number of the file an entry of ``origin`` (news or not) went to last."""
+        host = self.hosts.get(origin)
+        if host is None:
+            return 1
+        series = host.news if news else host.urlsets
+        return len(series.parts) + series.open
+
+    @property
+    def names(self) -> dict[tuple[str, bool, int], str]:
+        """Each urlset file placed (after finish()): (origin, news, number) -> its name."""
+        return {(origin, news, number): name for origin, host in self.hosts.items()
+                for (news, number), name in host.names.items()}
 
     @property
     def scratch(self) -> str:

@@ -52,7 +52,7 @@ from typing import Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
-from ..diagnostics import Collector, Diagnostic
+from ..diagnostics import Collector, Diagnostic, Where
 from ..pool import pool_context, process_pool, usable_cores
 from ..read.normalised import Site, Source
 from ..read.sources import Part, SourceReader
@@ -126,6 +126,7 @@ class Chunk:
     diagnostics: list[Diagnostic]
     suppressed: Counter[str]
     ignored: Counter[str]
+    places: tuple[str | None, array[int]] = (None, array("I"))  # the pages' file, and each one's line
 
     @classmethod
     def of(cls, records: list[Rendered], findings: Collector) -> Chunk:
@@ -145,8 +146,11 @@ class Chunk:
             lastmod = record.lastmod
             meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
                          lastmod.instant if lastmod else 0.0, record.news, record.key))
+        where = records[0].where if records else None
+        places = (where.file if where is not None else None,
+                  array("I", [record.where.line or 0 if record.where is not None else 0 for record in records]))
         chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                    findings.suppressed, findings.ignored)
+                    findings.suppressed, findings.ignored, places)
         chunk.blobs = blobs
         return chunk
 
@@ -207,8 +211,10 @@ class Chunk:
         for page in range(start, len(self.counts)):
             count, size = self.counts[page], self.sizes[page]
             prefix, _, _, news, key = self.meta[page]
+            line = self.places[1][page] if page < len(self.places[1]) else 0
             yield Rendered(locs[entry:entry + count], blob[position:position + size],
-                           self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key)
+                           self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key,
+                           Where(self.places[0], line or None))
             entry += count
             position += size
 

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..dates import Lastmod
+from ..diagnostics import Where
 from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
 from ..folder import XSL_FILE
 from ..read.normalised import Layout, Page
@@ -101,6 +102,7 @@ class Rendered:
     lastmod: Lastmod | None
     news: bool
     key: int | None = None  # a fast-path page: the key its URLs are kept as (write.seen_urls.SeenUrls)
+    where: Where | None = None  # where the page is described (the engine's findings on its entries go there)
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:

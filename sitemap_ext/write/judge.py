@@ -1,0 +1,154 @@
+"""What a build writes, judged by the check's engine: every entry, as the record the
+reader makes of it, through the entry rules; each file's entries through the file
+rules; every file's entries through the rules across files.
+
+The bytes of each page's ``<url>`` entries are read back by ``read/xml.py`` (the
+reader ``check OUT`` reads them with), so the records are the written entries
+themselves, media and alternates as written; they go to ``rules.engine`` with a
+``Context`` per output file, and their URLs and alternates to a ``ClusterLog`` for
+``rules.clusters``. A build's verdict on a site is then the check's verdict on what it
+wrote, plus what only a description shows (its keys, sources and settings).
+
+A finding about an entry is placed where its page is described (the YAML key, the
+source row); a finding about a whole file at the output file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..dates import DateCache
+from ..diagnostics import NOWHERE, Collector, Where
+from ..read.normalised import Site
+from ..read.record import FileFacts, UrlEntry
+from ..read.xml import read_xml
+from ..rules.cluster_log import ClusterLog
+from ..rules.clusters import ClusterIndex
+from ..rules.context import Context
+from ..rules.engine import judge_entry, judge_file_end
+from ..urls import origin_of, origin_text
+from .series import file_names
+from .xml import URLSET_TAIL, Rendered, urlset_head
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .files import Files
+    from .parallel import Chunk
+
+# Which output file an entry goes to: (its host's origin, news or not, the file's number).
+FileKey = tuple[str, bool, int]
+
+
+class BuildJudge:
+    """The engine's rules over a build's entries, as they are written."""
+
+    def __init__(self, collector: Collector, now: float | None) -> None:
+        self.collector = collector
+        self.now = now
+        self.dates = DateCache()
+        self.noted: set[tuple[str, str]] = set()
+        self.contexts: dict[FileKey, Context] = {}
+        self.log = ClusterLog()
+        self._where: Where = NOWHERE  # where the finding being made is placed
+        self._display: str | None = None  # the description file whose entries the log is taking
+
+    def _report(self, code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+        self.collector.report(code, message, self._where, **extra)
+
+    def _context(self, key: FileKey) -> Context:
+        ctx = self.contexts.get(key)
+        if ctx is None:
+            ctx = self.contexts[key] = Context(FileFacts("", kind="urlset"), self._report, now=self.now,
+                                               dates=self.dates, noted=self.noted)
+        return ctx
+
+    def page(self, record: Rendered, key_of: Callable[[str, bool], FileKey]) -> None:
+        """A page's entries as written (``key_of`` says into which file), each judged
+        where the page is described (``record.where``)."""
+        where = record.where or NOWHERE
+        self._where = where
+        if where.file != self._display:
+            if self._display is not None:
+                self.log.end_file(self._display)
+            self._display = where.file
+        data = urlset_head(record.prefixes) + bytes(record.blob) + URLSET_TAIL
+        line = where.line or 0
+        for entry in read_xml(iter((data,)), FileFacts(""), self._report):
+            if isinstance(entry, UrlEntry):
+                entry.line = line
+                loc = entry.locs[0].text if entry.locs else None
+                judge_entry(entry, self._context(key_of(loc or "", record.news)), self.log)
+
+    def finish(self, name_of: Callable[[FileKey], str]) -> None:
+        """The file rules on each output file (``name_of`` names it), then the rules
+        across files."""
+        for key in sorted(self.contexts):
+            ctx = self.contexts[key]
+            self._where = Where(name_of(key))
+            judge_file_end(ctx)
+        self.log.end_file(self._display or "")
+        clusters = ClusterIndex(self.collector)
+        clusters.add(None, self.log)
+        clusters.finish()
+
+
+def output_name(out_dir: str | None, name: str) -> str:
+    """How a finding names an output file: its path in the output folder."""
+    return os.path.join(out_dir, name) if out_dir else name
+
+
+class JudgedFiles:
+    """The build's files (None: a dry run, which writes nothing) with the judge beside
+    them: each page added is written, then judged as the file it went to holds it."""
+
+    def __init__(self, judge: BuildJudge, files: Files | None, site: Site) -> None:
+        assert site.scope is not None
+        self.judge = judge
+        self.files = files
+        self.base = str(origin_of(site.scope.base_url))
+        self.several = len(site.scope.origins) > 1
+        self.site = site
+
+    @property
+    def entry_bytes(self) -> int:
+        return self.files.entry_bytes if self.files is not None else 0
+
+    @property
+    def scratch(self) -> str:
+        assert self.files is not None
+        return self.files.scratch
+
+    def quiesce(self) -> None:
+        if self.files is not None:
+            self.files.quiesce()
+
+    def add(self, record: Rendered) -> None:
+        if self.files is not None:
+            self.files.add(record)
+        self.judge.page(record, self._key)
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        """A worker's chunk, written, then each of its pages judged."""
+        assert self.files is not None
+        self.files.add_chunk(chunk)
+        for record in chunk.records():
+            self.judge.page(record, self._key)
+
+    def _key(self, loc: str, news: bool) -> FileKey:
+        origin = origin_text(loc) if self.several else self.base
+        files = self.files
+        return (origin, news, files.parts(origin, news) if files is not None else 1)
+
+    def finish(self, out_dir: str | None) -> None:
+        files = self.files
+        out = self.site.output
+
+        def name_of(key: FileKey) -> str:
+            if files is not None:
+                found = files.names.get(key)
+                if found is not None:
+                    return output_name(out_dir, found)
+            return output_name(out_dir, file_names(out, 1, pattern=out.news_pattern if key[1] else None,
+                                                   single=True)[0])
+        self.judge.finish(name_of)
