@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 UNUSED = ("sitemap_ext.api", "sitemap_ext.diff", "sitemap_ext.report.html", "sitemap_ext.deploys",
           "sitemap_ext.cli.check", "sitemap_ext.diff.compare", "sitemap_ext.report.diff_formats",
-          # The rules across files, the live fetch and a submission: until the table of
-          # codes, the registry imported each of them to gather their codes.
-          "sitemap_ext.rules.clusters",
+          # The live fetch and a submission: until the table of codes, the registry
+          # imported each of them to gather their codes. (The rules across files,
+          # rules.clusters, a build runs: it judges what it writes with the check's engine.)
           "sitemap_ext.read.live", "sitemap_ext.read.http", "sitemap_ext.read.http_transport", "sitemap_ext.submit")
 # The check's orchestration (the run, its workers, folder walk, index following, live
 # fetch, a file judged): a build loads no module of it.
