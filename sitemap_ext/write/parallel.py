@@ -222,7 +222,9 @@ class Chunk:
 class Sink(Protocol):
     """Where the pieces go (``files.Files``)."""
 
-    entry_bytes: int  # bytes of entries added so far
+    @property
+    def entry_bytes(self) -> int: ...  # bytes of entries added so far
+
     @property
     def scratch(self) -> str: ...  # a folder for the workers' chunks (removed with the build's staging)
 
