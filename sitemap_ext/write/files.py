@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -242,11 +243,13 @@ class Files:
         """Files closed so far (for progress)."""
         return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
 
-    def add_chunk(self, chunk: Chunk) -> None:
-        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
+    def add_chunk(self, chunk: Chunk, placed: Callable[[int, int], None] = lambda start, stop: None) -> None:
+        """A worker's chunk: in runs of whole pages where it can, page by page where not;
+        ``placed(start, stop)`` is told each run of pages once it is in its file."""
         if self.several or self.text or not chunk.uniform():
-            for record in chunk.records():
+            for number, record in enumerate(chunk.records()):
                 self.add(record)
+                placed(number, number + 1)
             return
         series = self._host(self.base).urlsets
         sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
@@ -255,9 +258,11 @@ class Files:
         while start < len(counts):
             taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
             offset += sum(sizes[start:start + taken])
+            placed(start, start + taken)
             start += taken
             if start < len(counts):  # this page starts a new file (or opens the first)
                 self.add(next(chunk.records(start)))
+                placed(start, start + 1)
                 offset += sizes[start]
                 start += 1
 

@@ -2,9 +2,10 @@
 reader makes of it, through the entry rules; each file's entries through the file
 rules; every file's entries through the rules across files.
 
-The bytes of each page's ``<url>`` entries are read back by ``read/xml.py`` (the
-reader ``check OUT`` reads them with), so the records are the written entries
-themselves, media and alternates as written; they go to ``rules.engine`` with a
+Each page's entries come as the records ``read/xml.py`` (the reader ``check OUT``
+reads them with) makes of the bytes written, made from the page by
+``records.page_entries`` (no XML parsed: tests/test_build_records.py proves them
+equal), media and alternates as written; they go to ``rules.engine`` with a
 ``Context`` per output file, and their URLs and alternates to a ``ClusterLog`` for
 ``rules.clusters``. A build's verdict on a site is then the check's verdict on what it
 wrote, plus what only a description shows (its keys, sources and settings).
@@ -16,21 +17,20 @@ source row); a finding about a whole file at the output file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..dates import DateCache
 from ..diagnostics import NOWHERE, Collector, Where
 from ..read.normalised import Site
 from ..read.record import FileFacts, UrlEntry
-from ..read.xml import read_xml
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex
 from ..rules.context import Context
 from ..rules.engine import judge_entry, judge_file_end
 from ..urls import origin_of, origin_text
 from .series import file_names
-from .xml import URLSET_TAIL, Rendered, urlset_head
+from .xml import Rendered
 
 if TYPE_CHECKING:  # pragma: no cover
     from .files import Files
@@ -63,22 +63,19 @@ class BuildJudge:
                                                dates=self.dates, noted=self.noted)
         return ctx
 
-    def page(self, record: Rendered, key_of: Callable[[str, bool], FileKey]) -> None:
+    def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
+             key_of: Callable[[str, bool], FileKey]) -> None:
         """A page's entries as written (``key_of`` says into which file), each judged
-        where the page is described (``record.where``)."""
-        where = record.where or NOWHERE
+        where the page is described (``where``)."""
+        where = where or NOWHERE
         self._where = where
         if where.file != self._display:
             if self._display is not None:
                 self.log.end_file(self._display)
             self._display = where.file
-        data = urlset_head(record.prefixes) + bytes(record.blob) + URLSET_TAIL
-        line = where.line or 0
-        for entry in read_xml(iter((data,)), FileFacts(""), self._report):
-            if isinstance(entry, UrlEntry):
-                entry.line = line
-                loc = entry.locs[0].text if entry.locs else None
-                judge_entry(entry, self._context(key_of(loc or "", record.news)), self.log)
+        log, context = self.log, self._context
+        for entry in entries:
+            judge_entry(entry, context(key_of(entry.locs[0].text or "", news)), log)
 
     def finish(self, name_of: Callable[[FileKey], str]) -> None:
         """The file rules on each output file (``name_of`` names it), then the rules
@@ -126,14 +123,23 @@ class JudgedFiles:
     def add(self, record: Rendered) -> None:
         if self.files is not None:
             self.files.add(record)
-        self.judge.page(record, self._key)
+        self.judge.page(record.entries, record.where, record.news, self._key)
 
     def add_chunk(self, chunk: Chunk) -> None:
-        """A worker's chunk, written, then each of its pages judged."""
+        """A worker's chunk, written, each run of its pages judged once it is in its file."""
         assert self.files is not None
-        self.files.add_chunk(chunk)
-        for record in chunk.records():
-            self.judge.page(record, self._key)
+        starts = [0]
+        for count in chunk.counts:
+            starts.append(starts[-1] + count)
+        display, lines = chunk.places
+        page = self.judge.page
+
+        def placed(start: int, stop: int) -> None:
+            for number in range(start, stop):
+                line = lines[number] if number < len(lines) else 0
+                page(chunk.entries[starts[number]:starts[number + 1]], Where(display, line or None),
+                     chunk.meta[number][3], self._key)
+        self.files.add_chunk(chunk, placed)
 
     def _key(self, loc: str, news: bool) -> FileKey:
         origin = origin_text(loc) if self.several else self.base

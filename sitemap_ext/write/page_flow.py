@@ -14,6 +14,7 @@ from ..read.normalised import Layout, Page, Site, Source
 from ..read.sources import SourceReader
 from ..rules.cluster_findings import listed_twice
 from .page_normaliser import PageNormaliser
+from .records import page_entries
 from .seen_urls import SeenUrls
 from .state import BuildState, content_unknown
 from .xml import Rendered, Renderer, page_namespaces
@@ -88,7 +89,9 @@ class PageFlow:
         locs: Sequence[str] = page.locs
         if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
             locs, blob, sizes = _once_each(locs, blob, sizes)
-        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key, page.where)
+        where = page.where
+        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key, where,
+                        page_entries(page, locs, where.line or 0))
 
     def _undated(self, page: Page) -> Page:
         """``lastmod: content`` in a build that keeps no state (C120): left out."""

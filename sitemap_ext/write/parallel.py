@@ -55,6 +55,7 @@ from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic, Where
 from ..pool import pool_context, process_pool, usable_cores
 from ..read.normalised import Site, Source
+from ..read.record import UrlEntry
 from ..read.sources import Part, SourceReader
 from .page_normaliser import PageNormaliser, source_column
 from .seen_urls import SeenUrls
@@ -127,6 +128,7 @@ class Chunk:
     suppressed: Counter[str]
     ignored: Counter[str]
     places: tuple[str | None, array[int]] = (None, array("I"))  # the pages' file, and each one's line
+    entries: list[UrlEntry] = field(default_factory=list)  # the records of its entries (``Rendered.entries``)
 
     @classmethod
     def of(cls, records: list[Rendered], findings: Collector) -> Chunk:
@@ -135,7 +137,9 @@ class Chunk:
         meta = []
         blobs: list[bytes | memoryview] = []
         locs: list[str] = []
+        entries: list[UrlEntry] = []
         for record in records:
+            entries.extend(record.entries)
             counts.append(len(record.sizes))
             lengths.extend(record.sizes)
             sizes.append(len(record.blob))
@@ -150,7 +154,7 @@ class Chunk:
         places = (where.file if where is not None else None,
                   array("I", [record.where.line or 0 if record.where is not None else 0 for record in records]))
         chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                    findings.suppressed, findings.ignored, places)
+                    findings.suppressed, findings.ignored, places, entries)
         chunk.blobs = blobs
         return chunk
 
@@ -214,7 +218,7 @@ class Chunk:
             line = self.places[1][page] if page < len(self.places[1]) else 0
             yield Rendered(locs[entry:entry + count], blob[position:position + size],
                            self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key,
-                           Where(self.places[0], line or None))
+                           Where(self.places[0], line or None), self.entries[entry:entry + count])
             entry += count
             position += size
 

@@ -27,6 +27,7 @@ from ..diagnostics import Where
 from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
 from ..folder import XSL_FILE
 from ..read.normalised import Layout, Page
+from ..read.record import UrlEntry
 from .xmlesc import escape
 
 URLSET_TAIL = b"</urlset>\n"
@@ -103,6 +104,8 @@ class Rendered:
     news: bool
     key: int | None = None  # a fast-path page: the key its URLs are kept as (write.seen_urls.SeenUrls)
     where: Where | None = None  # where the page is described (the engine's findings on its entries go there)
+    # The records of its entries, as the reader makes them of the bytes (``records.page_entries``).
+    entries: Sequence[UrlEntry] = ()
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
