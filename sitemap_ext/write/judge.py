@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dates import DateCache
 from ..diagnostics import NOWHERE, Collector, Where
-from ..read.normalised import Site
+from ..read.normalised import Placed, Site
 from ..read.record import FileFacts, UrlEntry
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex
@@ -52,9 +52,28 @@ class BuildJudge:
         self.log = ClusterLog()
         self._where: Where = NOWHERE  # where the finding being made is placed
         self._display: str | None = None  # the description file whose entries the log is taking
+        self._placed: tuple[Placed, ...] = ()  # the page's findings placed by the description (Page.placed)
+        self._used: set[int] = set()  # those the engine said
+        self._said_now: dict[str, int] = {}  # of the entry being judged: how many of each code it said
 
     def _report(self, code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
-        self.collector.report(code, message, self._where, **extra)
+        where = self._where
+        if self._placed:
+            where = self._place(code) or where
+        self.collector.report(code, message, where, **extra)
+
+    def _place(self, code: str) -> Where | None:
+        """Where the description gives the value a finding of ``code`` is about (the
+        page's media findings, ``Page.placed``, in the order the engine says them: it
+        runs the same parse on the same fields)."""
+        numbers = [k for k, found in enumerate(self._placed) if found[0] == code]
+        if not numbers:
+            return None
+        said = self._said_now.get(code, 0)
+        self._said_now[code] = said + 1
+        number = numbers[min(said, len(numbers) - 1)]
+        self._used.add(number)
+        return self._placed[number][2]
 
     def _context(self, key: FileKey) -> Context:
         ctx = self.contexts.get(key)
@@ -64,7 +83,7 @@ class BuildJudge:
         return ctx
 
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
-             key_of: Callable[[str, bool], FileKey]) -> None:
+             key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = ()) -> None:
         """A page's entries as written (``key_of`` says into which file), each judged
         where the page is described (``where``)."""
         where = where or NOWHERE
@@ -74,8 +93,21 @@ class BuildJudge:
                 self.log.end_file(self._display)
             self._display = where.file
         log, context = self.log, self._context
+        self._placed, self._used = placed, set()
         for entry in entries:
+            self._said_now = {}
             judge_entry(entry, context(key_of(entry.locs[0].text or "", news)), log)
+        if placed:
+            self._unwritten(placed, entries)
+
+    def _unwritten(self, placed: tuple[Placed, ...], entries: Sequence[UrlEntry]) -> None:
+        """What the build found of a value it does not write (the engine, judging what
+        is written, cannot say it): said by the build, where the value is given."""
+        url = entries[0].locs[0].text if entries else None
+        for number, (code, message, where, suggestion, once) in enumerate(placed):
+            if number not in self._used:
+                self.collector.report(code, message, where, url=url, suggestion=suggestion, once=once)
+        self._placed = ()
 
     def finish(self, name_of: Callable[[FileKey], str]) -> None:
         """The file rules on each output file (``name_of`` names it), then the rules
@@ -123,7 +155,7 @@ class JudgedFiles:
     def add(self, record: Rendered) -> None:
         if self.files is not None:
             self.files.add(record)
-        self.judge.page(record.entries, record.where, record.news, self._key)
+        self.judge.page(record.entries, record.where, record.news, self._key, record.placed)
 
     def add_chunk(self, chunk: Chunk) -> None:
         """A worker's chunk, written, each run of its pages judged once it is in its file."""
@@ -138,7 +170,7 @@ class JudgedFiles:
             for number in range(start, stop):
                 line = lines[number] if number < len(lines) else 0
                 page(chunk.entries[starts[number]:starts[number + 1]], Where(display, line or None),
-                     chunk.meta[number][3], self._key)
+                     chunk.meta[number][3], self._key, chunk.placed.get(number, ()))
         self.files.add_chunk(chunk, placed)
 
     def _key(self, loc: str, news: bool) -> FileKey:

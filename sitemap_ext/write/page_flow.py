@@ -91,7 +91,7 @@ class PageFlow:
             locs, blob, sizes = _once_each(locs, blob, sizes)
         where = page.where
         return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key, where,
-                        page_entries(page, locs, where.line or 0))
+                        page_entries(page, locs, where.line or 0), page.placed)
 
     def _undated(self, page: Page) -> Page:
         """``lastmod: content`` in a build that keeps no state (C120): left out."""

@@ -54,7 +54,7 @@ from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic, Where
 from ..pool import pool_context, process_pool, usable_cores
-from ..read.normalised import Site, Source
+from ..read.normalised import Placed, Site, Source
 from ..read.record import UrlEntry
 from ..read.sources import Part, SourceReader
 from .page_normaliser import PageNormaliser, source_column
@@ -129,6 +129,7 @@ class Chunk:
     ignored: Counter[str]
     places: tuple[str | None, array[int]] = (None, array("I"))  # the pages' file, and each one's line
     entries: list[UrlEntry] = field(default_factory=list)  # the records of its entries (``Rendered.entries``)
+    placed: dict[int, tuple[Placed, ...]] = field(default_factory=dict)  # a page's ``Rendered.placed``, by number
 
     @classmethod
     def of(cls, records: list[Rendered], findings: Collector) -> Chunk:
@@ -154,7 +155,8 @@ class Chunk:
         places = (where.file if where is not None else None,
                   array("I", [record.where.line or 0 if record.where is not None else 0 for record in records]))
         chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                    findings.suppressed, findings.ignored, places, entries)
+                    findings.suppressed, findings.ignored, places, entries,
+                    {number: record.placed for number, record in enumerate(records) if record.placed})
         chunk.blobs = blobs
         return chunk
 
@@ -218,7 +220,8 @@ class Chunk:
             line = self.places[1][page] if page < len(self.places[1]) else 0
             yield Rendered(locs[entry:entry + count], blob[position:position + size],
                            self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key,
-                           Where(self.places[0], line or None), self.entries[entry:entry + count])
+                           Where(self.places[0], line or None), self.entries[entry:entry + count],
+                           self.placed.get(page, ()))
             entry += count
             position += size
 

@@ -26,7 +26,7 @@ from ..dates import Lastmod
 from ..diagnostics import Where
 from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
 from ..folder import XSL_FILE
-from ..read.normalised import Layout, Page
+from ..read.normalised import Layout, Page, Placed
 from ..read.record import UrlEntry
 from .xmlesc import escape
 
@@ -106,6 +106,7 @@ class Rendered:
     where: Where | None = None  # where the page is described (the engine's findings on its entries go there)
     # The records of its entries, as the reader makes them of the bytes (``records.page_entries``).
     entries: Sequence[UrlEntry] = ()
+    placed: tuple[Placed, ...] = ()  # the page's findings the engine says of its entries (Page.placed)
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
