@@ -231,7 +231,8 @@ def test_a_column_is_found_only_for_a_finding(tmp_path: Path, monkeypatch: pytes
                    for code in codes_)
     missing = '<link rel="alternate" hreflang="da" href="https://e.com/g/missing.html">'  # H115: no file serves it
     write_page(tmp_path / "public", "index.html",
-               '<link rel="alternate" hreflang="en" href="https://e.com/g/">' + line + missing + "\n")
+               '<link rel="alternate" hreflang="en" href="https://e.com/g/">'
+               '<link rel="alternate" hreflang="x-default" href="https://e.com/g/">' + line + missing + "\n")
     (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n"
                                         "    url: https://e.com/g/\n")
     result = build("site.yaml", "out")
@@ -272,6 +273,7 @@ TWO_HOSTS = textwrap.dedent("""\
     locales:
       en: /
       de: {host: "https://www.example.de/"}
+    x_default: en
     """)
 
 
