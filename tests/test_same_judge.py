@@ -177,3 +177,67 @@ def test_a_future_lastmod_is_said_once(tmp_path: Path) -> None:
     site.write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    lastmod: '2030-01-01'\n")
     codes = [(d.code, d.line) for d in build(str(site), dry_run=True, now=NOW).collector.diagnostics]
     assert codes == [("D102", 4)]
+
+
+def _video_sitemap(tmp_path: Path, children: str) -> set[Finding]:
+    """The check's findings of a sitemap with one video of ``children`` (after the
+    required ones) on https://e.com/a."""
+    sitemap = tmp_path / "given.xml"
+    sitemap.write_text(VIDEO_XML.replace("<lastmod>2025-01</lastmod>", "").replace(
+        "<video:publication_date>2025-01</video:publication_date>", children), encoding="utf-8")
+    return _findings(check([str(sitemap)], now=NOW))
+
+
+VIDEO_YAML = ("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    videos:\n      - thumbnail_loc: /t.jpg\n"
+              "        title: T\n        description: D\n        content_loc: /v.mp4\n")
+
+
+def test_a_yes_no_value_has_one_verdict_in_a_description_and_a_sitemap(tmp_path: Path) -> None:
+    """The XSD's yes/no (yes, Yes, YES, no, No, NO) for both (before: a build took
+    'yEs' in silence, the check said V110 of it)."""
+    built, checked, _ = build_and_check(tmp_path, VIDEO_YAML + "        live: 'yEs'\n        family_friendly: 'NO'\n")
+    assert built == _video_sitemap(tmp_path, "<video:family_friendly>NO</video:family_friendly>"
+                                             "<video:live>yEs</video:live>") == {("V110", "error", "https://e.com/a")}
+    assert checked == set()  # (an error: nothing written)
+    built, checked, _ = build_and_check(tmp_path, VIDEO_YAML + "        family_friendly: 'NO'\n")
+    assert built == checked == set()
+    assert "<video:family_friendly>no</video:family_friendly>" in (tmp_path / "out" / "sitemap.xml").read_text()
+
+
+def test_the_xsd_s_own_video_fields_are_known_and_written_by_a_build(tmp_path: Path) -> None:
+    """content_segment_loc and id: fields of the XSD, which a check reads without a
+    word; a build said C102 (unknown) of them and wrote neither. Now both know them and
+    the build writes them as given, in the XSD's order."""
+    built, checked, _ = build_and_check(
+        tmp_path, VIDEO_YAML + "        id: {value: 'tt0068646', type: url}\n        rating: 4\n"
+        "        content_segment_loc: [https://e.com/s1.mp4, {value: https://e.com/s2.mp4, duration: 30}]\n")
+    assert built == checked == set()
+    xml = (tmp_path / "out" / "sitemap.xml").read_text()
+    assert ("<video:rating>4</video:rating><video:content_segment_loc>https://e.com/s1.mp4</video:content_segment_loc>"
+            '<video:content_segment_loc duration="30">https://e.com/s2.mp4</video:content_segment_loc>') in xml
+    assert '<video:id type="url">tt0068646</video:id></video:video>' in xml
+
+
+def test_a_restriction_without_relationship_has_one_message(tmp_path: Path) -> None:
+    """One verdict, one wording: the rule does not ask whether a build or a check calls it."""
+    built = build(str(_site(tmp_path, VIDEO_YAML + "        restriction: GB\n")), dry_run=True, now=NOW)
+    sitemap = tmp_path / "given.xml"
+    sitemap.write_text(VIDEO_XML.replace("<video:publication_date>2025-01</video:publication_date>",
+                                         "<video:restriction>GB</video:restriction>"), encoding="utf-8")
+    checked = check([str(sitemap)], now=NOW)
+    assert [(d.code, d.message) for d in built.collector.diagnostics] == \
+        [(d.code, d.message) for d in checked.collector.diagnostics if d.code == "V108"]
+
+
+def test_the_media_context_has_no_writing_flag() -> None:
+    """No verdict of an extension asks whether it is building or checking."""
+    import dataclasses
+
+    from sitemap_ext.ext.media import MediaContext
+    assert "writing" not in {f.name for f in dataclasses.fields(MediaContext)}
+
+
+def _site(tmp_path: Path, yaml: str) -> Path:
+    site = tmp_path / "site.yaml"
+    site.write_text(yaml, encoding="utf-8")
+    return site
