@@ -122,24 +122,25 @@ LINK = '  <link rel="alternate" hreflang="{}" href="https://e.com/{}">\n'
 
 def test_a_built_page_that_does_not_link_back_is_h104_in_the_build_as_in_the_check(
         tmp_path: Path, monkeypatch: object) -> None:
-    """a/ lists b/ as de, b/ lists itself alone: the check of the pages says H104 (error)
-    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links. b/'s
-    <html lang="en"> is L113 in both (the build said nothing)."""
+    """a/ lists b/ as de, b/ lists itself alone: the check of the output and the pages
+    says H104 (error) at a/'s link to b/, L113 at b/'s <html lang>, H112 of a/'s head.
+    The build judges the pages' heads with the same engine, into the same cluster log
+    (before: the H112 of a/'s head was the check's alone, and the build's H104 its
+    own verdict, at the link's column)."""
     public = tmp_path / "public"
     _built_page(public, "a/index.html", "en", LINK.format("en", "a/") + LINK.format("de", "b/"))
     _built_page(public, "b/index.html", "en", LINK.format("de", "b/"))  # (and its <html lang> is not de)
     (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n")
     monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
     built = build("site.yaml", "out", now=NOW)
-    pages = check([str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
-    checked = _findings(pages)
+    both = check([str(tmp_path / "out"), str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
+    checked = _findings(both)
     assert checked == {("H104", "error", "https://e.com/a/"), ("L113", "info", "https://e.com/b/"),
                        ("H112", "info", "https://e.com/a/")}
-    # Left: the pages' heads are not yet in the build's cluster log, so the H112 of a/'s
-    # head (the pair is left out of what is written) is the check's alone.
-    assert _findings(built) == checked - {("H112", "info", "https://e.com/a/")}
-    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == [
-        ("H104", "public/a/index.html", 6), ("L113", "public/b/index.html", 2)]
+    assert _findings(built) == checked
+    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == \
+        sorted((d.code, os.path.relpath(d.file or "", tmp_path), d.line) for d in both.collector.diagnostics) == [
+        ("H104", "public/a/index.html", 6), ("H112", "public/a/index.html", 5), ("L113", "public/b/index.html", 2)]
 
 
 def test_a_cluster_without_x_default_is_h112_in_the_build_as_in_the_check(tmp_path: Path) -> None:
