@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..dates import DateCache
 from ..diagnostics import NOWHERE, Collector, Where
-from ..read.html import served
 from ..read.normalised import NormalisedSite as Site
 from ..read.normalised import Placed
 from ..read.record import FileFacts, UrlEntry
@@ -140,6 +139,7 @@ class BuildJudge:
         self.folders[prefix] = root
 
     def _serves(self, url: str, key: int) -> bool | None:
+        from ..read.html import served  # (a built site's only: a build of a description loads no HTML reader)
         if key in self.pages_read:
             return True
         for prefix, root in sorted(self.folders.items(), key=lambda item: -len(item[0])):  # the deepest first
