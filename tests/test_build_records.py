@@ -45,7 +45,10 @@ VIDEO = st.builds(
     st.none() | _listed(), st.none() | st.tuples(TEXT, st.just((("title", "g&t"),))),
     st.lists(st.tuples(TEXT, st.just((("currency", "EUR"), ("type", "rent")))), max_size=2).map(tuple),
     st.none() | st.booleans(), st.none() | st.tuples(TEXT, st.none() | TEXT), st.none() | _listed(),
-    st.none() | st.booleans())
+    st.none() | st.booleans(),
+    st.lists(st.sampled_from([("content_segment_loc", (("duration", "30"),), "https://e.com/s&1"),
+                              ("content_segment_loc", (), "https://e.com/s2"), ("id", (("type", "url"),), "a\tb")]),
+             max_size=3).map(lambda items: tuple(sorted(items, key=lambda item: item[0]))))
 IMAGE = st.builds(image.Image, TEXT, st.none() | TEXT, st.none() | TEXT, st.none() | TEXT, st.none() | TEXT)
 NEWS = st.builds(news.News, st.builds(news.Publication, TEXT, st.just("en")), LASTMOD.filter(bool), TEXT,
                  st.sampled_from([(), (("access", "Subscription"), ("keywords", "a, b & c"))]))

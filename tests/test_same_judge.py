@@ -122,24 +122,25 @@ LINK = '  <link rel="alternate" hreflang="{}" href="https://e.com/{}">\n'
 
 def test_a_built_page_that_does_not_link_back_is_h104_in_the_build_as_in_the_check(
         tmp_path: Path, monkeypatch: object) -> None:
-    """a/ lists b/ as de, b/ lists itself alone: the check of the pages says H104 (error)
-    at a/; the build said H110 (a warning) at b/ and wrote the pair from a/'s links. b/'s
-    <html lang="en"> is L113 in both (the build said nothing)."""
+    """a/ lists b/ as de, b/ lists itself alone: the check of the output and the pages
+    says H104 (error) at a/'s link to b/, L113 at b/'s <html lang>, H112 of a/'s head.
+    The build judges the pages' heads with the same engine, into the same cluster log
+    (before: the H112 of a/'s head was the check's alone, and the build's H104 its
+    own verdict, at the link's column)."""
     public = tmp_path / "public"
     _built_page(public, "a/index.html", "en", LINK.format("en", "a/") + LINK.format("de", "b/"))
     _built_page(public, "b/index.html", "en", LINK.format("de", "b/"))  # (and its <html lang> is not de)
     (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\nsources:\n  - site: public/\n")
     monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
     built = build("site.yaml", "out", now=NOW)
-    pages = check([str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
-    checked = _findings(pages)
+    both = check([str(tmp_path / "out"), str(public)], base_urls=[f"https://e.com/={public}"], now=NOW, jobs=1)
+    checked = _findings(both)
     assert checked == {("H104", "error", "https://e.com/a/"), ("L113", "info", "https://e.com/b/"),
                        ("H112", "info", "https://e.com/a/")}
-    # Left: the pages' heads are not yet in the build's cluster log, so the H112 of a/'s
-    # head (the pair is left out of what is written) is the check's alone.
-    assert _findings(built) == checked - {("H112", "info", "https://e.com/a/")}
-    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == [
-        ("H104", "public/a/index.html", 6), ("L113", "public/b/index.html", 2)]
+    assert _findings(built) == checked
+    assert sorted((d.code, d.file, d.line) for d in built.collector.diagnostics) == \
+        sorted((d.code, os.path.relpath(d.file or "", tmp_path), d.line) for d in both.collector.diagnostics) == [
+        ("H104", "public/a/index.html", 6), ("H112", "public/a/index.html", 5), ("L113", "public/b/index.html", 2)]
 
 
 def test_a_cluster_without_x_default_is_h112_in_the_build_as_in_the_check(tmp_path: Path) -> None:
@@ -177,3 +178,67 @@ def test_a_future_lastmod_is_said_once(tmp_path: Path) -> None:
     site.write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    lastmod: '2030-01-01'\n")
     codes = [(d.code, d.line) for d in build(str(site), dry_run=True, now=NOW).collector.diagnostics]
     assert codes == [("D102", 4)]
+
+
+def _video_sitemap(tmp_path: Path, children: str) -> set[Finding]:
+    """The check's findings of a sitemap with one video of ``children`` (after the
+    required ones) on https://e.com/a."""
+    sitemap = tmp_path / "given.xml"
+    sitemap.write_text(VIDEO_XML.replace("<lastmod>2025-01</lastmod>", "").replace(
+        "<video:publication_date>2025-01</video:publication_date>", children), encoding="utf-8")
+    return _findings(check([str(sitemap)], now=NOW))
+
+
+VIDEO_YAML = ("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n    videos:\n      - thumbnail_loc: /t.jpg\n"
+              "        title: T\n        description: D\n        content_loc: /v.mp4\n")
+
+
+def test_a_yes_no_value_has_one_verdict_in_a_description_and_a_sitemap(tmp_path: Path) -> None:
+    """The XSD's yes/no (yes, Yes, YES, no, No, NO) for both (before: a build took
+    'yEs' in silence, the check said V110 of it)."""
+    built, checked, _ = build_and_check(tmp_path, VIDEO_YAML + "        live: 'yEs'\n        family_friendly: 'NO'\n")
+    assert built == _video_sitemap(tmp_path, "<video:family_friendly>NO</video:family_friendly>"
+                                             "<video:live>yEs</video:live>") == {("V110", "error", "https://e.com/a")}
+    assert checked == set()  # (an error: nothing written)
+    built, checked, _ = build_and_check(tmp_path, VIDEO_YAML + "        family_friendly: 'NO'\n")
+    assert built == checked == set()
+    assert "<video:family_friendly>no</video:family_friendly>" in (tmp_path / "out" / "sitemap.xml").read_text()
+
+
+def test_the_xsd_s_own_video_fields_are_known_and_written_by_a_build(tmp_path: Path) -> None:
+    """content_segment_loc and id: fields of the XSD, which a check reads without a
+    word; a build said C102 (unknown) of them and wrote neither. Now both know them and
+    the build writes them as given, in the XSD's order."""
+    built, checked, _ = build_and_check(
+        tmp_path, VIDEO_YAML + "        id: {value: 'tt0068646', type: url}\n        rating: 4\n"
+        "        content_segment_loc: [https://e.com/s1.mp4, {value: https://e.com/s2.mp4, duration: 30}]\n")
+    assert built == checked == set()
+    xml = (tmp_path / "out" / "sitemap.xml").read_text()
+    assert ("<video:rating>4</video:rating><video:content_segment_loc>https://e.com/s1.mp4</video:content_segment_loc>"
+            '<video:content_segment_loc duration="30">https://e.com/s2.mp4</video:content_segment_loc>') in xml
+    assert '<video:id type="url">tt0068646</video:id></video:video>' in xml
+
+
+def test_a_restriction_without_relationship_has_one_message(tmp_path: Path) -> None:
+    """One verdict, one wording: the rule does not ask whether a build or a check calls it."""
+    built = build(str(_site(tmp_path, VIDEO_YAML + "        restriction: GB\n")), dry_run=True, now=NOW)
+    sitemap = tmp_path / "given.xml"
+    sitemap.write_text(VIDEO_XML.replace("<video:publication_date>2025-01</video:publication_date>",
+                                         "<video:restriction>GB</video:restriction>"), encoding="utf-8")
+    checked = check([str(sitemap)], now=NOW)
+    assert [(d.code, d.message) for d in built.collector.diagnostics] == \
+        [(d.code, d.message) for d in checked.collector.diagnostics if d.code == "V108"]
+
+
+def test_the_media_context_has_no_writing_flag() -> None:
+    """No verdict of an extension asks whether it is building or checking."""
+    import dataclasses
+
+    from sitemap_ext.ext.media import MediaContext
+    assert "writing" not in {f.name for f in dataclasses.fields(MediaContext)}
+
+
+def _site(tmp_path: Path, yaml: str) -> Path:
+    site = tmp_path / "site.yaml"
+    site.write_text(yaml, encoding="utf-8")
+    return site

@@ -336,7 +336,7 @@ def _built_site(unit: BuiltSite, normaliser: PageNormaliser, flow: PageFlow, col
     """A built site's pages through the flow and into the files."""
     from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
     urls = before
-    for page in builtsite.pages(unit, normaliser, collector, digests=digests):
+    for page in builtsite.pages(unit, normaliser, collector, digests=digests, heads=files.judge):
         record = flow(page)
         if record is not None:
             urls += len(record.locs)

@@ -26,10 +26,10 @@ from ..read.normalised import NormalisedSite as Site
 from ..read.normalised import Placed
 from ..read.record import FileFacts, UrlEntry
 from ..rules.cluster_log import ClusterLog
-from ..rules.clusters import ClusterIndex
+from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.context import Context
 from ..rules.engine import judge_entry, judge_file_end
-from ..urls import origin_of, origin_text
+from ..urls import origin_of, origin_text, url_key
 from .series import file_names
 from .xml import RenderedPage as Rendered
 
@@ -56,6 +56,10 @@ class BuildJudge:
         self._placed: tuple[Placed, ...] = ()  # the page's findings placed by the description (Page.placed)
         self._used: set[int] = set()  # those the engine said
         self._said_now: dict[str, int] = {}  # of the entry being judged: how many of each code it said
+        # A built site's pages (read/built_site.py): their keys, those left out, its folders
+        self.pages_read: set[int] = set()
+        self.excluded: dict[int, Excluded] = {}
+        self.folders: dict[str, str] = {}  # URL prefix -> folder
 
     def _report(self, code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
         where = self._where
@@ -110,6 +114,39 @@ class BuildJudge:
                 self.collector.report(code, message, where, url=url, suggestion=suggestion, once=once)
         self._placed = ()
 
+    def head(self, entry: UrlEntry, display: str, excluded: Excluded | None) -> None:
+        """A built page's head as the check of the pages reads it (``read/page_record.py``):
+        judged by the entry rules at its lines in the page, into the cluster log as the
+        page's own listing, so the rules across files see the heads the check sees."""
+        if display != self._display:
+            if self._display is not None:
+                self.log.end_file(self._display)
+            self._display = display
+        report = self.collector.report
+
+        def at_line(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+            report(code, message, Where(display, line, column), **extra)
+
+        judge_entry(entry, Context(FileFacts(display, kind="html"), at_line, now=self.now, dates=self.dates,
+                                   noted=self.noted), self.log)
+        url = entry.locs[0].text or ""
+        self.pages_read.add(url_key(url))
+        if excluded is not None:
+            self.excluded[url_key(url)] = excluded
+
+    def folder(self, prefix: str, root: str) -> None:
+        """A built site's folder and the URL it is served at (which URLs it serves)."""
+        self.folders[prefix] = root
+
+    def _serves(self, url: str, key: int) -> bool | None:
+        from ..read.html import served  # (a built site's only: a build of a description loads no HTML reader)
+        if key in self.pages_read:
+            return True
+        for prefix, root in sorted(self.folders.items(), key=lambda item: -len(item[0])):  # the deepest first
+            if url.startswith(prefix):
+                return served(url, prefix, root)
+        return None
+
     def finish(self, name_of: Callable[[FileKey], str]) -> None:
         """The file rules on each output file (``name_of`` names it), then the rules
         across files."""
@@ -121,6 +158,10 @@ class BuildJudge:
         clusters = ClusterIndex(self.collector)
         clusters.add(None, self.log)
         clusters.finish()
+        if self.excluded:  # (what the check of the pages asks of the built site: H114, U112, H115)
+            clusters.excluded(self.excluded)
+        if self.folders:
+            clusters.missing(self._serves)
 
 
 def output_name(out_dir: str | None, name: str) -> str:

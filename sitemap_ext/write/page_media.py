@@ -104,7 +104,7 @@ class MediaNormaliser(FieldNormaliser):
 
         return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
                             now=self.scope.now, drop_deprecated=self.scope.drop_deprecated,
-                            drop_old_news=self.scope.drop_old_news, noted=self.noted)
+                            drop_old_news=self.scope.drop_old_news, rewrites_dates=True, noted=self.noted)
 
 
 def _path(key: str, field: Field) -> tuple[str | int, ...]:
