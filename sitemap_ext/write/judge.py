@@ -162,6 +162,7 @@ class BuildJudge:
             clusters.excluded(self.excluded)
         if self.folders:
             clusters.missing(self._serves)
+        clusters.conflicts()  # (H116: a head against the sitemap entry; a no-op without heads)
 
 
 def output_name(out_dir: str | None, name: str) -> str:
