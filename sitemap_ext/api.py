@@ -104,9 +104,9 @@ class SitemapWriter:
         self._error: BaseException | None = None
         self.result: BuildResult | None = None
         self._closed = False
+        # Started at the first page (or close): a writer given nothing valid leaves no thread behind.
         self._thread = threading.Thread(target=self._build, args=(site, out_dir, options), daemon=True,
                                         name="sitemap-ext-writer")
-        self._thread.start()
 
     def _pages(self) -> Iterator[Page | Mapping[str, Any]]:
         while True:
@@ -140,6 +140,8 @@ class SitemapWriter:
     def _put(self, item: _Item) -> bool:
         """Hand ``item`` to the build (waiting while the queue is full); False when the
         build has ended and takes nothing more."""
+        if self._thread.ident is None:
+            self._thread.start()
         while self._thread.is_alive():
             try:
                 self._queue.put(item, timeout=0.1)

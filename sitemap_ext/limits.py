@@ -89,3 +89,7 @@ STATE_BUSY_SECONDS: Final = 5.0
 # pyproject.toml tens of KiB); parsing TOML costs about 1 s a MiB, and a config is read
 # by every check, so a planted 64 MiB one would cost a minute of every CI run.
 MAX_CONFIG_BYTES: Final = 1 << 20
+
+# Bytes of a built page read for its head (its hreflang links, canonical, robots): a head
+# is rarely 50 KB; one that does not end within this is H117.
+HEAD_LIMIT = 1 << 20

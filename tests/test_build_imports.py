@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 UNUSED = ("sitemap_ext.api", "sitemap_ext.deploys",
           "sitemap_ext.cli.check", "sitemap_ext.diff.compare", "sitemap_ext.report.diff_formats",
-          # The rules across files, the live fetch and a submission: until the table of
-          # codes, the registry imported each of them to gather their codes.
-          "sitemap_ext.rules.clusters",
+          # The live fetch and a submission: until the table of codes, the registry
+          # imported each of them to gather their codes. (The rules across files,
+          # rules.clusters, a build runs: it judges what it writes with the check's engine.)
           "sitemap_ext.read.live", "sitemap_ext.read.http", "sitemap_ext.read.http_transport", "sitemap_ext.submit")
 # The check's orchestration (the run, its workers, folder walk, index following, live
 # fetch, a file judged), the report of a check, diff and live HTTP: a build loads none.
@@ -26,9 +26,11 @@ NEVER = ("sitemap_ext.checker", "sitemap_ext.report.html", "sitemap_ext.report.b
 # every module that reports one, 76 with the table, 66 since a package's __init__ imports
 # none of its modules (the rule set is rules/rule_set.py) and the stylesheet, the Link
 # headers, the HTML views, a built site's content selector and the heap setting load where
-# they are used. The issue asks for 40: what is left is the build's own modules (write/,
-# the description's readers, ext/), each loaded at the top of the module that uses it.
-MOST_LOADED = 66
+# they are used; 78 since the build judges what it writes with every rule of the check
+# (the rule set, the engine, the rules across files: 12 modules). The issue asks for 40:
+# what is left is the build's own modules (write/, the description's readers, ext/) and
+# the rules, each loaded at the top of the module that uses it.
+MOST_LOADED = 78
 TWO_LOCALES = ("site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\n"
                "pages:\n  - path: /a\n    lastmod: 2026-01-02\n")
 FROM_CSV = "site:\n  base_url: https://e.com/\nsources:\n  - file: rows.csv\n"
@@ -65,15 +67,16 @@ def _ours(loaded: list[str]) -> list[str]:
 def test_a_small_build_loads_at_most_so_many_of_the_packages_modules(tmp_path: Path) -> None:
     """A site in two locales and one from a CSV source, built in one fresh process: the
     modules of the package it loaded are counted, and none is the check's, diff's or live
-    HTTP's. A package's __init__ imports none of its modules (rules/ gathers its rule set
-    in rules/rule_set.py), so that using one rule does not load them all."""
+    HTTP's. The build judges what it writes with the check's rules (the whole rule set),
+    but a package's __init__ imports none of its modules, and a built page's reader loads
+    only for a built site."""
     (tmp_path / "two.yaml").write_text(TWO_LOCALES)
     (tmp_path / "csv.yaml").write_text(FROM_CSV)
     (tmp_path / "rows.csv").write_text("loc,lastmod\n/p/1,2026-01-01\n/p/2,2026-01-02\n")
     loaded = _modules_after(BUILD_BOTH, tmp_path)
     assert _never(loaded) == []
-    assert [name for name in ("sitemap_ext.rules.rule_set", "sitemap_ext.rules.files", "sitemap_ext.rules.robots",
-                              "sitemap_ext.read.html", "sitemap_ext.read.git_times", "sitemap_ext.cli.heap")
+    assert "sitemap_ext.rules.rule_set" in loaded  # (the build judges with every rule of the check)
+    assert [name for name in ("sitemap_ext.read.html", "sitemap_ext.read.git_times", "sitemap_ext.cli.heap")
             if name in loaded] == []
     assert len(_ours(loaded)) <= MOST_LOADED, sorted(_ours(loaded))
     assert (tmp_path / "two" / "sitemap.xml").is_file() and (tmp_path / "csv" / "sitemap.xml").is_file()

@@ -136,7 +136,7 @@ def test_delimiter_of_a_header() -> None:
 def test_a_semicolon_csv_split_between_processes_reads_alike(make_site: Callable[..., Path], tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A later part of a split source reads the header of line 1, and so its separator."""
-    rows = "".join(f"/page-{i};2026-01-01;0.5\n" for i in range(6000))
+    rows = "".join(f"/page-{i};2026-01-{1 + i % 28:02d};0.5\n" for i in range(6000))  # (one date on all: D103)
     site = make_site(SITE, **{"pages.csv": "loc;lastmod;priority\n" + rows})
     monkeypatch.setattr(parallel, "MIN_BYTES", 1024)
     monkeypatch.setattr(parallel, "PIECE_BYTES", 16 << 10)

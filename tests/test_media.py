@@ -176,3 +176,22 @@ def test_planted_media_defects_in_existing_sitemaps() -> None:
     suggestions = {d.code: d.suggestion for d in result.collector.diagnostics}
     assert suggestions["N102"] == "en" and suggestions["V108"] == "US CA"
     assert main(["check", str(PLANTED), "--now", NOW, "--quiet"]) == 1
+
+
+def test_a_written_media_finding_is_the_engine_s_of_each_entry_at_the_value_s_key(
+        make_site: Callable[..., Path], tmp_path: Path) -> None:
+    """I103 of a caption written: the engine's verdict on each entry written (two
+    locales, two entries), placed at the caption's key, said by no one else."""
+    site = make_site(HEAD + "locales:\n  en: /en/\n  de: /de/\nx_default: en\npages:\n  - path: /p\n"
+                     "    images:\n      - loc: /a.jpg\n        caption: C\n")
+    result = build(str(site), str(tmp_path / "out"))
+    assert [(d.code, d.line, d.column, d.url) for d in result.collector.sorted()] == [
+        ("I103", 11, 9, "https://e.com/de/p"), ("I103", 11, 9, "https://e.com/en/p")]
+
+
+def test_a_media_finding_on_a_value_not_written_is_the_build_s_at_its_key(
+        make_site: Callable[..., Path], tmp_path: Path) -> None:
+    site = make_site(PAGE + "    images:\n      - loc: /a.jpg\n        caption: C\noutput:\n  drop_deprecated: true\n")
+    result = build(str(site), str(tmp_path / "out"))
+    assert [(d.code, d.line, d.column) for d in result.collector.sorted()] == [("I103", 7, 9)]
+    assert "left out" in result.collector.diagnostics[0].message

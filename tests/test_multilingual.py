@@ -77,7 +77,7 @@ def test_canonical_case_is_written(make_site: Callable[..., Path], tmp_path: Pat
                      "pages:\n  - path: /\n")
     result = build(str(site), str(tmp_path / "out"))
     assert [(d.code, d.line, d.suggestion) for d in result.collector.sorted()] == [
-        ("L108", 4, "en-US"), ("L108", 5, "zh-Hant-TW")]
+        ("L108", 4, "en-US"), ("L108", 5, "zh-Hant-TW"), ("H112", 7, None)]  # (no x-default: the engine's H112)
     assert {code for pairs in clusters(tmp_path / "out").values() for code, _ in pairs} == {"en-US", "zh-Hant-TW"}
 
 
@@ -90,14 +90,15 @@ CASES = [
     ("page locale not defined", HEAD + "pages:\n  - path: /a\n    locales: [en, fr]\n", {},
      [("C112", "site.yaml", 8, 19)]),  # at fr, not at the list's [
     ("x_default neither locale nor URL", HEAD + "x_default: fr\npages:\n  - path: /a\n", {},
-     [("C112", "site.yaml", 6, 12)]),
+     [("C112", "site.yaml", 6, 12), ("H112", "site.yaml", 8, None)]),
     ("page x_default names a missing locale", HEAD + "pages:\n  - path: /a\n    locales: [de]\n"
      "    x_default: en\n", {}, [("C112", "site.yaml", 9, 16)]),
     ("same URL for two codes", HEAD + "pages:\n  - urls: {en: /x, de: /x}\n", {}, [("H107", "site.yaml", 7, 5)]),
     ("bad code in a url: column, reported once", HEAD + "sources:\n  - p.csv\n",
      {"p.csv": "url:en,url:en_GB\n/en/a,/uk/a\n/en/b,/uk/b\n"}, [("L101", "p.csv", 2, None)]),
     ("path column with a locales column", HEAD + "sources:\n  - p.csv\n",
-     {"p.csv": "path,locales\n/a,en de\n/b,de fr\n"}, [("C112", "p.csv", 3, None)]),
+     {"p.csv": "path,locales\n/a,en de\n/b,de fr\n"},
+     [("H112", "p.csv", 2, None), ("C112", "p.csv", 3, None)]),
 ]
 
 
@@ -192,4 +193,10 @@ def test_every_host_gets_its_own_files() -> None:
 def test_every_problem_of_a_bad_column_tag_is_reported_once(make_site: Callable[..., Path]) -> None:
     site = make_site("site:\n  base_url: https://e.com/\nsources:\n  - p.csv\n",
                      **{"p.csv": "url:FIL,url:en\n/a,/b\n/c,/d\n"})
-    assert found(build(str(site), dry_run=True)) == [("L108", "p.csv", 2, None), ("L109", "p.csv", 2, None)]
+    # L108 (the spelling) once, at the column's first row; L109 ('fil', as written) is
+    # the engine's of each entry written, at its row, as check says it of the output.
+    result = build(str(site), dry_run=True)
+    assert [(code, line) for code, _, line, _ in found(result) if code != "H112"] == [
+        ("L108", 2), ("L109", 2), ("L109", 2), ("L109", 3), ("L109", 3)]
+    assert {d.url for d in result.collector.diagnostics if d.code == "L109"} == {
+        "https://e.com/a", "https://e.com/b", "https://e.com/c", "https://e.com/d"}

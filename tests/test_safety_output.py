@@ -91,6 +91,7 @@ def test_a_symlinked_host_folder_is_not_followed_for_writing_or_removal(tmp_path
         locales:
           en: /
           de: {host: "https://www.example.de/"}
+        x_default: en
         """)
     site = describe(tmp_path / "p", pages=2, max_urls=50_000, extra=two_hosts)
     out = tmp_path / "p" / "out"

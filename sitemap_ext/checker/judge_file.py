@@ -19,7 +19,8 @@ from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_STORED_PER_CODE
 from ..read.description_file import display_name
 from ..read.html import read_head
-from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry, Value
+from ..read.page_record import page_entry
+from ..read.record import FileFacts, IndexEntry, Stray, UrlEntry
 from ..read.sniff import Opened, Sniffed, open_bytes, sniff, sniff_open
 from ..read.text import read_text
 from ..read.xml import read_xml
@@ -205,12 +206,9 @@ def _page(chunks: Iterator[bytes], facts: FileFacts, url: str | None,
         return
     url = head.served_as(url)
     lang_differs(head, url, report)
-    lines = tuple(place.line for place in head.alternate_places)
-    # A page with no alternates is a record too: a page that another names as its
-    # alternate and does not name it back is then a missing return link (H104).
-    first = lines[0] if lines else 1
-    facts.page = (url, first, head.noindex, head.canonical_elsewhere(url))
-    yield UrlEntry(line=first, locs=(Value(url, first),), links=head.alternates, link_lines=lines, source="html")
+    entry = page_entry(head, url)
+    facts.page = (url, entry.line, head.noindex, head.canonical_elsewhere(url))
+    yield entry
 
 
 def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None:

@@ -51,7 +51,10 @@ class MediaContext:
     now: float | None = None
     drop_deprecated: bool = False  # leave deprecated fields out of what is written
     drop_old_news: bool = False  # old articles are left out (N110 says so; no N104)
-    writing: bool = True  # building (False: checking an existing sitemap)
+    # The writer writes this value anew (a description's, not a sitemap's): a date form
+    # the XSD rejects is then a note (D106), the file written passing; it changes what
+    # is said of a date's spelling only, never a verdict on a value as written.
+    rewrites_dates: bool = False
     # Facts already reported once per run (an image host, say); shared across pages.
     noted: set[tuple[str, str]] = dataclasses.field(default_factory=set)
     # How a field the extension does not define is reported: C102 in a description,
@@ -70,7 +73,7 @@ class MediaContext:
             return resolve(value, path + _path(field))
 
         return MediaContext(self.page_loc, sub_report, sub_resolve, self.dates, self.now, self.drop_deprecated,
-                            self.drop_old_news, self.writing, self.noted, self.unknown)
+                            self.drop_old_news, self.rewrites_dates, self.noted, self.unknown)
 
 
 def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, what: str, max_len: int | None = None,
@@ -93,15 +96,19 @@ def text(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, what: str, max_
     return result
 
 
+_YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})  # the XSD's tYesNo
+
+
 def yes_no(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what: str) -> bool | None:
-    """yes/no fields: YAML 1.1 reads them as booleans, XML as text; both are taken."""
+    """yes/no fields: YAML 1.1 reads them as booleans, XML as text; both are taken, a
+    text in one of the XSD's spellings (yes, Yes, YES and the same of no)."""
     value = raw.get(key)
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         return value
     word = str(value).strip()
-    if word.lower() in ("yes", "no") and (ctx.writing or word in ("yes", "no", "Yes", "No", "YES", "NO")):
+    if word in _YES_NO:
         return word.lower() == "yes"
     ctx.report(code, f"{what} must be yes or no, not '{value}'", key)
     return None
@@ -140,7 +147,7 @@ def date(raw: Mapping[str, Any], key: str, ctx: MediaContext, *, code: str, what
         return None
     # The one judgement of a date (a page's lastmod's too): a form the XSD rejects is
     # D106 in a description, which the writer writes in the XSD's form, else D108.
-    return judge_date(str(value), ctx.dates, _at(ctx.report), key, what=what, rewritten=ctx.writing)
+    return judge_date(str(value), ctx.dates, _at(ctx.report), key, what=what, rewritten=ctx.rewrites_dates)
 
 
 def _at(report: Reporter) -> Callable[..., None]:

@@ -3,7 +3,8 @@
 Required: thumbnail_loc, title, description, and content_loc and/or player_loc
 (neither the page's own URL). Deprecated since 2022 and warned: category,
 gallery_loc, price, tvshow, and player_loc's allow_embed and autoplay.
-tvshow is accepted but never written.
+tvshow is accepted but never written. The XSD's own content_segment_loc and id, which
+Google does not document, are taken as given and written in their place.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from .. import langtags, limits
 from ..dates import Lastmod
 from ..read.description_findings import wrong_shape
-from ..write.xmlesc import escape
+from ..write.xmlesc import escape, xml_safe
 from .media import MediaContext, date, integer, text, unknown_keys, yes_no
 
 NAME = "video"
@@ -28,7 +29,10 @@ FIELDS = (
     "requires_subscription", "uploader", "tvshow", "platform", "live",
 )
 DEPRECATED = ("category", "gallery_loc", "price", "tvshow")
-XSD_ONLY = ("content_segment_loc", "id")  # in the schema, not in Google's documentation: read, never written
+# In the schema, not in Google's documentation: taken as given (text, and the XSD's
+# attributes), judged by no rule, written in the XSD's place.
+XSD_ONLY = ("content_segment_loc", "id")
+_XSD_ONLY_ATTRIBUTES = {"content_segment_loc": ("duration",), "id": ("type",)}
 _PLATFORMS = ("web", "mobile", "tv")
 
 
@@ -65,6 +69,7 @@ class Video:
     uploader: tuple[str, str | None] | None = None  # name, info URL
     platform: Listed | None = None
     live: bool | None = None
+    xsd_only: tuple[tuple[str, tuple[tuple[str, str], ...], str], ...] = ()  # name, attributes, text (XSD_ONLY)
 
 
 def _url_field(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> tuple[str | None, dict[str, Any]]:
@@ -100,12 +105,9 @@ def _listed(raw: Mapping[str, Any], key: str, ctx: MediaContext) -> Listed | Non
 def _relationship(value: Any, key: str, code: str, ctx: MediaContext) -> str | None:
     """A restriction's or platform's relationship (allow or deny); None, reported, if none."""
     if not isinstance(value, dict):
-        if ctx.writing:  # (a description gives a string or list where the mapping belongs)
-            ctx.report(code, f"{key} needs its relationship: {{relationship: allow, "
-                       f"{'countries' if key == 'restriction' else 'platforms'}: ...}}", key)
-        else:
-            ctx.report(code, f'<video:{key}> needs relationship="allow" or relationship="deny"; without it '
-                       f"Google cannot tell whether the list allows or denies", key)
+        ctx.report(code, f"{key} needs its relationship, allow or deny (relationship=\"allow\" in a sitemap, "
+                   f"{{relationship: allow, {'countries' if key == 'restriction' else 'platforms'}: ...}} in a "
+                   "description); without it Google cannot tell whether the list allows or denies", key)
         return None
     relationship = str(value.get("relationship", "")).strip()
     if relationship not in ("allow", "deny"):
@@ -136,13 +138,13 @@ def _deprecated(raw: Mapping[str, Any], ctx: MediaContext, key: str, what: str) 
     """Warn about a deprecated field; whether to keep it in the output."""
     if raw.get(key) in (None, "", [], {}):
         return False
-    dropped = key == "tvshow" or ctx.drop_deprecated
-    note = " It is not written." if dropped and ctx.writing else ""
+    note = " A build never writes it." if key == "tvshow" else \
+        " It is left out of the output (drop_deprecated)." if ctx.drop_deprecated else ""
     ctx.report("V115", f"{what} has been ignored by Google since 2022; remove it.{note}", key)
-    return not dropped
+    return not (key == "tvshow" or ctx.drop_deprecated)
 
 
-_WRITTEN, _READ = frozenset(FIELDS), frozenset(FIELDS + XSD_ONLY)  # the fields a build, a check takes
+_KNOWN = frozenset(FIELDS + XSD_ONLY)
 # The fields most videos have; parse_one() judges the others only when one is given.
 _BASIC = frozenset({"thumbnail_loc", "title", "description", "content_loc", "player_loc", "duration"})
 
@@ -151,8 +153,8 @@ def parse_one(raw: Any, ctx: MediaContext) -> Video | None:
     if not isinstance(raw, dict):
         wrong_shape(ctx.report, "a video is a mapping of Google's video fields (thumbnail_loc, title, ...)", None)
         return None
-    if not (_WRITTEN if ctx.writing else _READ).issuperset(raw):  # (most videos name known fields only)
-        unknown_keys(raw, FIELDS if ctx.writing else FIELDS + XSD_ONLY, ctx, "video")
+    if not _KNOWN.issuperset(raw):  # (most videos name known fields only)
+        unknown_keys(raw, FIELDS + XSD_ONLY, ctx, "video")
     fields = _basics(raw, ctx)
     if not _BASIC.issuperset(raw):  # (the common video gives none of the other fields: nothing more to judge)
         fields.update(_others(raw, ctx))  # every field is judged before giving up: one run reports every problem
@@ -190,11 +192,11 @@ def _player_attrs(player_attrs: dict[str, Any], ctx: MediaContext) -> tuple[tupl
     attrs: list[tuple[str, str]] = []
     for name in ("allow_embed", "autoplay"):
         if name in player_attrs:
-            kept = not ctx.drop_deprecated and ctx.writing
             ctx.report("V115", f"player_loc's {name} attribute has been ignored by Google since 2022; remove it."
-                       + (" It is not written." if ctx.drop_deprecated and ctx.writing else ""), "player_loc")
+                       + (" It is left out of the output (drop_deprecated)." if ctx.drop_deprecated else ""),
+                       "player_loc")
             value = player_attrs[name]
-            if kept:
+            if not ctx.drop_deprecated:
                 attrs.append((name, ("yes" if value else "no") if isinstance(value, bool) else str(value)))
     return tuple(attrs)
 
@@ -221,9 +223,35 @@ def _others(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
     flags = {key: yes_no(raw, key, ctx, code="V110", what=key)
              for key in ("family_friendly", "requires_subscription", "live")}
     restriction, platform = _listed(raw, "restriction", ctx), _listed(raw, "platform", ctx)
-    return {"expiration_date": expiration, "rating": rating, "view_count": view_count, "publication_date": publication,
+    xsd_only = _xsd_only(raw, ctx) if "content_segment_loc" in raw or "id" in raw else ()
+    return {"xsd_only": xsd_only,
+            "expiration_date": expiration, "rating": rating, "view_count": view_count, "publication_date": publication,
             "tags": tags, "category": category, "restriction": restriction, "gallery_loc": gallery, "prices": prices,
             "uploader": uploader, "platform": platform, **flags}
+
+
+def _xsd_only(raw: Mapping[str, Any], ctx: MediaContext) -> tuple[tuple[str, tuple[tuple[str, str], ...], str], ...]:
+    """content_segment_loc (a URL) and id (a text): each a value or {value, attribute: ...},
+    or a list of them; the XSD's attributes kept (duration, type), nothing judged but
+    what writing needs (a URL resolved, text XML can carry)."""
+    out: list[tuple[str, tuple[tuple[str, str], ...], str]] = []
+    for key in XSD_ONLY:
+        given = raw.get(key)
+        items = given if isinstance(given, list) else [given] if given not in (None, "") else []
+        for number, item in enumerate(items):
+            field: tuple[str | int, ...] = (key, number) if isinstance(given, list) else (key,)
+            mapping = item if isinstance(item, dict) else {"value": item}
+            attrs = tuple((name, str(mapping[name])) for name in _XSD_ONLY_ATTRIBUTES[key] if name in mapping)
+            given_text = mapping.get("value", mapping.get("loc"))
+            value = str(given_text).strip() if isinstance(given_text, (str, int, float)) else None
+            if not value or not xml_safe(value) or not all(xml_safe(v) for _, v in attrs):
+                wrong_shape(ctx.report, f"video {key} must be text XML can carry, or {{value: ..., "
+                            f"{_XSD_ONLY_ATTRIBUTES[key][0]}: ...}}", field)
+                continue
+            resolved = ctx.resolve(value, field) if key == "content_segment_loc" else value
+            if resolved is not None:
+                out.append((key, attrs, resolved))
+    return tuple(out)
 
 
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -310,9 +338,6 @@ _NO_ATTRIBUTES: dict[str, str] = {}  # shared, never changed
 
 def elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
     """(name, attributes, text) in the XSD's order."""
-    def yn(flag: bool) -> str:
-        return "yes" if flag else "no"
-
     none = _NO_ATTRIBUTES
     yield "thumbnail_loc", none, video.thumbnail_loc
     yield "title", none, video.title
@@ -327,6 +352,25 @@ def elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
         yield "expiration_date", none, video.expiration_date.text
     if video.rating is not None:
         yield "rating", none, video.rating
+    if video.xsd_only:
+        yield from _xsd_only_elements(video, "content_segment_loc")
+    yield from _later_elements(video)
+    if video.xsd_only:
+        yield from _xsd_only_elements(video, "id")
+
+
+def _xsd_only_elements(video: Video, name: str) -> Iterator[tuple[str, dict[str, str], str]]:
+    for given, attrs, value in video.xsd_only:
+        if given == name:
+            yield name, dict(attrs), value
+
+
+def _later_elements(video: Video) -> Iterator[tuple[str, dict[str, str], str]]:
+    """The children after rating and content_segment_loc, up to live."""
+    def yn(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    none = _NO_ATTRIBUTES
     if video.view_count is not None:
         yield "view_count", none, str(video.view_count)
     if video.publication_date:

@@ -37,14 +37,15 @@ import fnmatch
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
 from ..diagnostics import Collector, Where
-from ..rules.cluster_findings import NOT_BUILT, no_return, return_missing, sets_differ, to_excluded, to_missing
+from ..rules.cluster_findings import return_missing
+from ..rules.clusters import Excluded
 from ..rules.files import head_unread, name_not_utf8
-from ..rules.hreflang import code_twice, lang_differs, no_self
+from ..rules.hreflang import lang_differs
 from ..safeio import walk_inside
 from ..urls import url_key
 from .description_file import display_name
@@ -54,12 +55,12 @@ from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time
 from .html_content import content_digest
 from .normalised import BuiltSite
 from .normalised import NormalisedPage as Page
+from .page_record import page_entry
+from .record import UrlEntry
 from .sniff import open_bytes
 
 if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
     from ..write.page_normaliser import PageNormaliser
-
-_LEFT_OUT = "; the pair is left out of the sitemap"
 
 BODY_LIMIT = 16 << 20  # bytes of a page read for a <time> lastmod
 GIT_LOG_LIMIT = 256 << 20  # bytes of `git log` output read for commit times
@@ -81,6 +82,17 @@ class _At(Where):
         return self._place.column
 
 
+class Heads(Protocol):
+    """Where a build hands what the check of the pages would read: each page's head as
+    its record (with why it is left out, if it is), and the folder's URL. The build's
+    judge (write/judge.py) judges them with the check's engine; the cluster rules then
+    say what this module once said itself (H104, H110, H114, H115)."""
+
+    def head(self, entry: UrlEntry, display: str, excluded: Excluded | None) -> None: ...
+
+    def folder(self, prefix: str, root: str) -> None: ...
+
+
 @dataclass(slots=True)
 class _Known:
     """What the first pass learnt: each page's URL key, and which are left out."""
@@ -94,10 +106,13 @@ class _Known:
 
 
 def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *,
-          digests: bool = False) -> Iterator[Page]:
+          digests: bool = False, heads: Heads | None = None) -> Iterator[Page]:
     """The built site's pages, in path order, each cluster once; with ``digests``, each
-    carries the digest of its main content (for the build state)."""
+    carries the digest of its main content (for the build state). Each head goes to
+    ``heads``, as the check of the pages reads it."""
     root = os.path.realpath(source.path)
+    if heads is not None:
+        heads.folder(source.url, root)
     files = list(_walk(source, collector))
     metas = frozenset(place[1] for place in source.lastmod if place[0] == "meta")
     git = _git_times(source, collector) if ("git",) in source.lastmod else None
@@ -111,6 +126,8 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
         files[number] = (relative, path, url)
         lang_differs(head, url, _at_line(display_name(path), collector))  # (as the check reads every page)
         why = _left_out(head, url)
+        if heads is not None:
+            _hand(heads, head, url, display_name(path), why is not None)
         if why is not None:
             known.excluded[url_key(url)] = why
             continue
@@ -130,6 +147,12 @@ def pages(source: BuiltSite, normaliser: PageNormaliser, collector: Collector, *
             if page is not None:
                 yield replace(page, digests=tuple(known.digests.get(url_key(loc)) for loc in page.locs)) \
                     if digests else page
+
+
+def _hand(heads: Heads, head: PageHead, url: str, display: str, left_out: bool) -> None:
+    entry = page_entry(head, url)
+    excluded = Excluded(display, entry.line, url, head.noindex, head.canonical_elsewhere(url)) if left_out else None
+    heads.head(entry, display, excluded)
 
 
 def _walk(source: BuiltSite, collector: Collector) -> Iterator[tuple[str, str, str]]:
@@ -232,25 +255,23 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
           written: dict[int, _Cluster], normaliser: PageNormaliser, collector: Collector) -> Page | None:
     """The page to write for a built page: its cluster when its head gives hreflang
     links, itself alone when it gives none; None when an earlier page's cluster wrote
-    it already (H110 when that cluster is not the one this page gives)."""
+    it already."""
     own = url_key(url)
     lastmod = known.pages[own]
     links = _links(head)
     where = Where(display, links[0][2].line if links else 1)
     if not links:
-        if own in written:
-            _differs(url, None, written[own], where, collector)
+        if own in written:  # (H110 if its cluster gave others: the cluster rules say it of the heads)
             return None
         return _alone(source, url, display, where, lastmod, written, normaliser)
     resolved = _resolved(url, links)
     if not any(url_key(target) == own for code, target, _ in resolved if code.lower() != "x-default"):
-        no_self(collector.report, url, where, consequence="; it is written without alternates")
+        # (H103: the engine says it of the page's head)
         return None if own in written else _alone(source, url, display, where, lastmod, written, normaliser)
     urls, places, x_default, unreturned = _pairs(source, url, display, resolved, known, collector)
     cluster = _Cluster(frozenset((code.lower(), url_key(target)) for code, target in urls.items()),
                        None if x_default is None else url_key(x_default), url)
-    if own in written:  # an earlier page's cluster wrote this one
-        _differs(url, cluster, written[own], where, collector)
+    if own in written:  # an earlier page's cluster wrote this one (H110 if it differs: see above)
         return None
     for code in unreturned:
         del urls[code]
@@ -261,8 +282,20 @@ def _page(source: BuiltSite, url: str, display: str, head: PageHead, known: _Kno
             return _At(display, places[field[1]])
         return where
 
-    page = normaliser.page({"urls": urls, "x_default": x_default or "none"}, where_of, source.defaults, where)
+    page = _heard(normaliser, lambda: normaliser.page({"urls": urls, "x_default": x_default or "none"}, where_of,
+                                                      source.defaults, where))
     return None if page is None else _dated(page, source, known)
+
+
+def _heard(normaliser: PageNormaliser, make: Callable[[], Page | None]) -> Page | None:
+    """A page made of what its head gives, its findings unsaid: the engine says them of
+    the head's record (``Heads.head``), as the check of the pages does, at their links."""
+    kept = normaliser.collector
+    normaliser.collector = Collector(kept.registry)
+    try:
+        return make()
+    finally:
+        normaliser.collector = kept
 
 
 def _resolved(url: str, links: list[tuple[str, str, Placed]]) -> list[tuple[str, str, Placed]]:
@@ -283,9 +316,7 @@ def _claim(url: str, display: str, urls: dict[str, str], places: dict[str, Place
     own = url_key(url)
     for code, target in list(urls.items()):
         key = url_key(target)
-        if key != own and key in written:
-            no_return(collector.report, url, target, code, _At(display, places[code]),
-                      detail=f" (it was written in the cluster {written[key].page} gives; the pair is left out)")
+        if key != own and key in written:  # (H104: the cluster rules say it, of the pages' heads)
             del urls[code]
     for target in urls.values():
         written[url_key(target)] = cluster
@@ -312,32 +343,24 @@ def _pairs(source: BuiltSite, url: str, display: str, resolved: list[tuple[str, 
     x_default: str | None = None
     for code, target, place in resolved:
         key = url_key(target)
-        at = _At(display, place)
-        if key != own:
-            why = known.excluded.get(key)
-            if why is not None:
-                to_excluded(collector.report, url, target, code, why, at, consequence=_LEFT_OUT)
-                continue
-            if key not in known.pages and target.startswith(source.url) and \
-                    not served(target, source.url, known.root):
-                to_missing(collector.report, url, target, code, NOT_BUILT, "build the page or name the right URL",
-                           at, consequence=_LEFT_OUT)
-                continue
+        # (to a page left out, H114, or to a URL no file serves, H115: the pair is not
+        # written; the cluster rules say so of the page's head, as the check does)
+        if key != own and (key in known.excluded or (key not in known.pages and target.startswith(source.url) and
+                                                     not served(target, source.url, known.root))):
+            continue
         if code.lower() == "x-default":
             if x_default is None:
                 x_default = target
             continue
         # (the check's rule: a pair its other end, a page of this site, does not name back)
-        detail = None if key == own or key not in known.pages else \
-            return_missing(known.lists.get(key, {}).get(own), own_codes)
-        if detail is not None:
-            no_return(collector.report, url, target, code, at, detail=detail + " (the pair is left out)")
-        if code in urls:
-            code_twice(collector.report, url, code, urls[code], target, at, consequence="; the first is written")
+        # (H104: the cluster rules say it of the page's head, as the check does)
+        unreturned_pair = key != own and key in known.pages and \
+            return_missing(known.lists.get(key, {}).get(own), own_codes) is not None
+        if code in urls:  # (H106: the engine says it of the page's head; the first is written)
             continue
         urls[code] = target
         places[code] = place
-        if detail is not None:
+        if unreturned_pair:
             unreturned.append(code)
     return urls, places, x_default, tuple(unreturned)
 
@@ -351,15 +374,6 @@ def _dated(page: Page, source: BuiltSite, known: _Known) -> Page:
     if len(set(lastmods)) == 1:
         return replace(page, lastmod=newest)
     return replace(page, lastmod=newest, lastmods=lastmods)
-
-
-def _differs(url: str, given: _Cluster | None, wrote: _Cluster, where: Where, collector: Collector) -> None:
-    """H110: a page whose cluster was written from another page's links gives others."""
-    if given is not None and given.pairs == wrote.pairs and given.x_default == wrote.x_default:
-        return
-    sets_differ(collector.report, url, wrote.page, where,
-                detail=f" ({'none' if given is None else 'another set'} in its own head)",
-                consequence=f"; the sitemap follows {wrote.page}")
 
 
 def _one(source: BuiltSite, raw: dict[str, str], display: str, where: Where, lastmod: Lastmod | None,

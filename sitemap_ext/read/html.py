@@ -24,14 +24,12 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from lxml import etree
 
+from ..limits import HEAD_LIMIT
 from ..lxml_types import Element
 from ..safeio import inside, regular_file
 from ..urls import normalise, served_key
 from .record import Link, Value
 
-HEAD_LIMIT = 1 << 20  # bytes of a page read for its head; a head is rarely 50 KB
-HEAD_UNREAD = (f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes, so its hreflang links, "
-               "canonical and robots tags were not read (move scripts and styles out of the head)")  # H117
 HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)  # where a page's head ends
 _OVERLAP = 16  # bytes kept from the last chunk, so that an end tag cut in two is found
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
@@ -361,9 +359,6 @@ class _Columns:
         return columns
 
 
-# U116: a built file whose name is not UTF-8 (os gives its bytes as lone surrogates).
-NAME_NOT_UTF8 = ("the file's name is not valid UTF-8, so no URL reaches it as browsers and crawlers send them "
-                 "(percent-encoded UTF-8): it is no page of the site; rename it")
 
 
 def name_is_utf8(relative: str) -> bool:
@@ -414,5 +409,5 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
 
 
-__all__ = ["HEAD_LIMIT", "HEAD_UNREAD", "NAME_NOT_UTF8", "PageHead", "Placed", "page_url", "read_head", "read_time",
+__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head", "read_time",
            "says_noindex", "served", "name_is_utf8"]

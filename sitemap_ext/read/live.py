@@ -33,8 +33,8 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
 from ..folder import report_cache_removed
+from ..limits import HEAD_LIMIT
 from ..urls import origin_text
-from .html import HEAD_LIMIT
 from .http import Fetched, Fetcher, FetchOptions, refused
 from .robots import CRAWLER, parse_robots
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff

@@ -23,6 +23,8 @@ from ..dates import Lastmod
 from ..diagnostics import NOWHERE, Where
 from ..urls import Origin
 
+Placed = tuple[str, str, Where, str | None, str | None]
+
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 
 
@@ -77,6 +79,9 @@ class NormalisedPage:
     # Digests of the page's content (a ``digest`` or ``content`` field, a built page's
     # main content), for the build state: one shared by every loc, or one per loc.
     digests: tuple[bytes | None, ...] | None = None
+    # Findings on media values the engine says of the written entries (write/page_media.py):
+    # (code, message, where the description gives the value, suggestion, once).
+    placed: tuple[Placed, ...] = ()
 
     @property
     def is_cluster(self) -> bool:

@@ -82,6 +82,7 @@ class _WithoutBase(Collector):
 def judge_pages(site: Site, collector: Collector) -> None:
     """Every page of ``site`` (its sources' rows, its built sites' pages) judged as a
     dry build judges them, for a description that cannot be built."""
+    from ..write.judge import BuildJudge
     from ..write.page_flow import PageFlow, SourceRows  # (the build's flow; write imports read)
     from .built_site import pages as built_pages
 
@@ -95,9 +96,11 @@ def judge_pages(site: Site, collector: Collector) -> None:
             reader = SourceReader(unit.path, unit.display, unit.format, collector, source_column)
             for _ in SourceRows(site, unit, normaliser, flow).records(reader):
                 pass
-        elif isinstance(unit, BuiltSite):
-            for page in built_pages(unit, normaliser, collector):
+        elif isinstance(unit, BuiltSite):  # (its pages' heads judged as the check of them judges them)
+            heads = BuildJudge(collector, site.now)
+            for page in built_pages(unit, normaliser, collector, heads=heads):
                 flow(page)
+            heads.finish(lambda _key: "")
 
 
 @dataclass

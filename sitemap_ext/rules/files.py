@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..limits import MAX_URLS_PER_FILE
-from ..read.html import HEAD_UNREAD, NAME_NOT_UTF8
+from ..limits import HEAD_LIMIT, MAX_URLS_PER_FILE
 from .context import Context, Report
 from .registry import Rule
 
@@ -53,6 +52,13 @@ def uniform_lastmod(ctx: Context) -> None:
         ctx.report("D103", f"all {facts.entries:,} lastmods are {facts.first_lastmod}: one date for every page is "
                    "the build's (or a default), not when each page changed, and search engines learn to ignore "
                    "it; give each page its own date, or leave lastmod out", None)
+
+
+HEAD_UNREAD = (f"the head of this page does not end within its first {HEAD_LIMIT:,} bytes, so its hreflang links, "
+               "canonical and robots tags were not read (move scripts and styles out of the head)")
+# A built file whose name is not UTF-8 (os gives its bytes as lone surrogates).
+NAME_NOT_UTF8 = ("the file's name is not valid UTF-8, so no URL reaches it as browsers and crawlers send them "
+                 "(percent-encoded UTF-8): it is no page of the site; rename it")
 
 
 def head_unread(report: Report, at: Any, url: str | None = None, consequence: str = "") -> None:

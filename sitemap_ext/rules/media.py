@@ -40,7 +40,7 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
             report(code, message, field, suggestion=suggestion)
         return fixed
 
-    return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=ctx.dates, now=ctx.now, writing=False,
+    return MediaContext(page_loc=loc, report=report, resolve=resolve, dates=ctx.dates, now=ctx.now,
                         noted=ctx.noted, unknown=unknown_field)
 
 

@@ -39,6 +39,7 @@ from ..rules.config import Policy
 from ..state import StateError
 from . import parallel
 from .files import Files, no_pages
+from .judge import BuildJudge, JudgedFiles
 from .output import OutputError, Staging, cannot_write, owner_key
 from .page_flow import PageFlow, SourceRows
 from .page_normaliser import PAGE_KEYS, PageNormaliser, source_column
@@ -153,8 +154,9 @@ def build(
         # stream, and no state, which dates pages in order).
         alone = files is None or any(given is not None for given in (fresh, pages, kept))
         jobs = 1 if alone else default_jobs() if jobs is None else jobs
+        judged = JudgedFiles(BuildJudge(collector, site.now), files, site)
         try:
-            result.urls = _run(site, collector, files, jobs, progress, kept)
+            result.urls = _run(site, collector, judged, jobs, progress, kept)
         except OSError as exc:  # the disk filled, the folder went away, ...
             cannot_write(collector, result.out_dir, exc)
             return result
@@ -168,7 +170,9 @@ def build(
                          strict=strict, collector=fresh, jobs=1, progress=progress, allow_read=allow_read,
                          max_per_code=max_per_code, policy=policy, state=state)
         if files is not None and staging is not None:
-            _commit(site, files, staging, strict, result, kept)
+            _commit(site, judged, staging, strict, result, kept)
+        else:
+            judged.finish(None)
         return result
     finally:
         if kept is not None:
@@ -244,19 +248,21 @@ def _staging(path: str | SiteObject, out_dir: str, result: BuildResult) -> Stagi
     return staging
 
 
-def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: BuildResult,
+def _commit(site: Site, judged: JudgedFiles, staging: Staging, strict: bool, result: BuildResult,
             kept: BuildState | None) -> None:
     """The files finished and moved into the output folder, unless the build failed
     (an error, or a warning when ``strict``): then nothing changes there."""
     collector = result.collector
+    assert judged.files is not None
     try:
-        moves, written = files.finish(collector)
+        moves, written = judged.files.finish(collector)
     except OutputError as exc:
         collector.report(exc.code, str(exc), Where(result.out_dir))
         return
     except OSError as exc:
         cannot_write(collector, result.out_dir, exc)
         return
+    judged.finish(result.out_dir)  # (the files' rules, then the rules across files)
     if collector.failed(strict):  # (a hidden finding that an input was not read too)
         staging.discard()
         return
@@ -275,13 +281,12 @@ def _commit(site: Site, files: Files, staging: Staging, strict: bool, result: Bu
     result.state = None if state is None else state[1]
 
 
-def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
+def _run(site: Site, collector: Collector, files: JudgedFiles, jobs: int,
          progress: Callable[[Progress], None] | None = None, state: BuildState | None = None) -> int:
-    """Check every page and hand it to the writer; the count of URLs written."""
+    """Check every page and hand it to the writer and the judge; the count of URLs written."""
     assert site.scope is not None
-    meter = _Meter(site, files, progress) if progress is not None else None
-    flow = PageFlow(collector, site.now, Renderer() if files is not None else None,
-                    [locale.base for locale in site.scope.locales], state)
+    meter = _Meter(site, files.files, progress) if progress is not None else None
+    flow = PageFlow(collector, site.now, Renderer(), [locale.base for locale in site.scope.locales], state)
     normaliser = PageNormaliser(site.scope, collector)
     urls = 0
     try:
@@ -294,7 +299,7 @@ def _run(site: Site, collector: Collector, files: Files | None, jobs: int,
     return urls
 
 
-def _units(site: Site, normaliser: PageNormaliser, flow: PageFlow, collector: Collector, files: Files | None,
+def _units(site: Site, normaliser: PageNormaliser, flow: PageFlow, collector: Collector, files: JudgedFiles,
            meter: _Meter | None, jobs: int) -> int:
     """Each unit of the site (its pages, sources, built sites) through the flow."""
     urls = 0
@@ -304,8 +309,7 @@ def _units(site: Site, normaliser: PageNormaliser, flow: PageFlow, collector: Co
             record = flow(unit)
             if record is not None:
                 urls += len(record.locs)
-                if files is not None:
-                    files.add(record)
+                files.add(record)
         elif isinstance(unit, PageStream):
             urls += _stream_unit(unit, normaliser, flow, files, meter, urls)
         elif isinstance(unit, BuiltSite):
@@ -315,41 +319,39 @@ def _units(site: Site, normaliser: PageNormaliser, flow: PageFlow, collector: Co
     return urls
 
 
-def _stream_unit(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow, files: Files | None,
+def _stream_unit(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow, files: JudgedFiles,
                  meter: _Meter | None, before: int) -> int:
     """The pages a program gives (``pages=``) through the flow and into the files."""
     urls = before
     for record in _stream(unit, normaliser, flow):
         urls += len(record.locs)
-        if files is not None:
-            files.add(record)
+        files.add(record)
         if meter is not None and not urls % 4096:
             meter.tick(urls)
     return urls - before
 
 
 def _built_site(unit: BuiltSite, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
-                files: Files | None, meter: _Meter | None, before: int, digests: bool) -> int:
+                files: JudgedFiles, meter: _Meter | None, before: int, digests: bool) -> int:
     """A built site's pages through the flow and into the files."""
     from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
     urls = before
-    for page in builtsite.pages(unit, normaliser, collector, digests=digests):
+    for page in builtsite.pages(unit, normaliser, collector, digests=digests, heads=files.judge):
         record = flow(page)
         if record is not None:
             urls += len(record.locs)
-            if files is not None:
-                files.add(record)
+            files.add(record)
             if meter is not None:
                 meter.tick(urls)
     return urls - before
 
 
 def _source(site: Site, unit: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
-            files: Files | None, meter: _Meter | None, before: int, jobs: int) -> int:
+            files: JudgedFiles, meter: _Meter | None, before: int, jobs: int) -> int:
     """A source's rows through the flow and into the files: by ``jobs`` processes when
     it can be split (see ``parallel``), else here."""
-    pieces = parallel.split(unit, jobs) if files is not None else None
-    if pieces is None or files is None:
+    pieces = parallel.split(unit, jobs) if files.files is not None else None
+    if pieces is None or files.files is None:
         return _rows(site, unit, normaliser, flow, collector, files, meter, before)
 
     def own(piece: parallel.Part) -> int:
@@ -359,7 +361,7 @@ def _source(site: Site, unit: Source, normaliser: PageNormaliser, flow: PageFlow
 
 
 def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
-          files: Files | None, meter: _Meter | None, before: int, part: parallel.Part | None = None) -> int:
+          files: JudgedFiles, meter: _Meter | None, before: int, part: parallel.Part | None = None) -> int:
     """One source's rows (or one part's) through the flow and into the files."""
     rows = SourceRows(site, source, normaliser, flow)
     urls = 0
@@ -368,8 +370,7 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
     for count, record in enumerate(rows.records(reader), 1):
         if record is not None:
             urls += len(record.locs)
-            if files is not None:
-                files.add(record)
+            files.add(record)
         if meter is not None and not count % 4096:
             meter.tick(before + urls)
     return urls

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -55,6 +56,7 @@ class _HostFiles:
                                  out.max_bytes, out.gzip, out.xsl)
         os.mkdir(self.news.folder)
         self.text = TextSeries(scratch, out.max_urls, out.max_bytes) if out.text else None
+        self.names: dict[tuple[bool, int], str] = {}  # (news, number from 1): the file's name, once placed
 
     def finish(self, collector: Collector) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
         out = self.site.output
@@ -64,11 +66,15 @@ class _HostFiles:
         news = self.news.finish()
         single = len(parts) + len(news) == 1 and out.index == "auto"
         versioned = out.versioned and not single  # one file and no index: one rename switches it
-        for (scratch, stats), name in zip(parts, file_names(out, len(parts), single=single), strict=False):
+        for number, ((scratch, stats), name) in enumerate(zip(parts, file_names(out, len(parts), single=single),
+                                                              strict=False), 1):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
-        for (scratch, stats), name in zip(news, file_names(out, len(news), pattern=out.news_pattern, single=single),
-                                             strict=False):
+            self.names[False, number] = stats.name
+        for number, ((scratch, stats), name) in enumerate(zip(news, file_names(out, len(news),
+                                                                               pattern=out.news_pattern,
+                                                                               single=single), strict=False), 1):
             self._place(scratch, versioned_name(name, scratch) if versioned else name, stats, moves, written)
+            self.names[True, number] = stats.name
         parts = parts + news
         sitemaps = list(written)
         entry_point = written[0].url if len(written) == 1 else None
@@ -211,6 +217,20 @@ class Files:
             if files.text is not None:
                 files.text.add((loc,))
 
+    def parts(self, origin: str, news: bool) -> int:
+        """The number of the file an entry of ``origin`` (news or not) went to last."""
+        host = self.hosts.get(origin)
+        if host is None:
+            return 1
+        series = host.news if news else host.urlsets
+        return len(series.parts) + series.open
+
+    @property
+    def names(self) -> dict[tuple[str, bool, int], str]:
+        """Each urlset file placed (after finish()): (origin, news, number) -> its name."""
+        return {(origin, news, number): name for origin, host in self.hosts.items()
+                for (news, number), name in host.names.items()}
+
     @property
     def scratch(self) -> str:
         """A folder for a build's passing files (removed with the staging)."""
@@ -227,11 +247,13 @@ class Files:
         """Files closed so far (for progress)."""
         return sum(len(h.urlsets.parts) + len(h.news.parts) for h in self.hosts.values())
 
-    def add_chunk(self, chunk: Chunk) -> None:
-        """A worker's chunk: in runs of whole pages where it can, page by page where not."""
+    def add_chunk(self, chunk: Chunk, placed: Callable[[int, int], None] = lambda start, stop: None) -> None:
+        """A worker's chunk: in runs of whole pages where it can, page by page where not;
+        ``placed(start, stop)`` is told each run of pages once it is in its file."""
         if self.several or self.text or not chunk.uniform():
-            for record in chunk.records():
+            for number, record in enumerate(chunk.records()):
                 self.add(record)
+                placed(number, number + 1)
             return
         series = self._host(self.base).urlsets
         sizes, counts, lastmods = list(chunk.sizes), list(chunk.counts), chunk.lastmods
@@ -240,9 +262,11 @@ class Files:
         while start < len(counts):
             taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
             offset += sum(sizes[start:start + taken])
+            placed(start, start + taken)
             start += taken
             if start < len(counts):  # this page starts a new file (or opens the first)
                 self.add(next(chunk.records(start)))
+                placed(start, start + 1)
                 offset += sizes[start]
                 start += 1
 

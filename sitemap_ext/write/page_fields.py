@@ -17,7 +17,7 @@ from ..dates import CONTENT, DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..read.description_findings import wrong_shape
-from ..read.normalised import CHANGEFREQS, Defaults, Layout, Scope, XDefaultCode
+from ..read.normalised import CHANGEFREQS, Defaults, Layout, Placed, Scope, XDefaultCode
 from ..rules.locs import out_of_folder
 from ..rules.values import format_priority, judge_changefreq, judge_priority
 from ..urls import is_clean, is_clean_path, normalise, origin_of
@@ -53,6 +53,7 @@ class FieldNormaliser:
         self.scope = scope
         self.collector = collector
         self.dates = dates or DateCache()
+        self.placed: list[Placed] = []  # (see page_media.MediaNormaliser)
         self.locales = {locale.code: locale for locale in scope.locales}
         self.locale_codes = tuple(self.locales)
         self._base_origin = str(origin_of(scope.base_url))

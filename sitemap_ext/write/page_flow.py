@@ -15,8 +15,8 @@ from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
 from ..read.sources import SourceReader
 from ..rules.cluster_findings import listed_twice
-from ..rules.values import future
 from .page_normaliser import PageNormaliser
+from .records import page_entries
 from .seen_urls import SeenUrls
 from .state import BuildState, content_unknown
 from .xml import RenderedPage as Rendered
@@ -87,14 +87,14 @@ class PageFlow:
         elif isinstance(page.lastmod, ContentDated) or page.lastmods is not None:
             page = self._undated(page)
         lastmod = page.lastmod
-        if lastmod is not None and self.now is not None:
-            future(lastmod, self.now, self.collector.report, page.where, url=page.locs[0])
         blob, sizes = self.renderer.render(page) if self.renderer is not None else (b"", [])
         prefixes = page_namespaces(page)
         locs: Sequence[str] = page.locs
         if page.codes is not None and page.layout is None and len(set(locs)) != len(locs):
             locs, blob, sizes = _once_each(locs, blob, sizes)
-        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key)
+        where = page.where
+        return Rendered(locs, blob, sizes, prefixes, lastmod, NEWS_PREFIX in prefixes, key, where,
+                        page_entries(page, locs, where.line or 0), page.placed)
 
     def _undated(self, page: Page) -> Page:
         """``lastmod: content`` in a build that keeps no state (C120): left out."""

@@ -179,7 +179,13 @@ class LocaleNormaliser(FieldNormaliser):
     def _code(self, text: str, where: Where, *, once: bool) -> str | None:
         """A hreflang code from a urls key or url:<code> column; reported as needed."""
         verdict = langtags.judge(text)
+        # What holds of the code as written (canonical) the engine says of each entry
+        # written (the same langtags.judge, hreflang.py): here only what the spelling shows.
+        written = {problem.code for problem in langtags.judge(verdict.canonical).problems} \
+            if verdict.problems and verdict.canonical else set()
         for problem in verdict.problems:  # a source column's problems once per run, each of them
+            if problem.code in written:
+                continue
             self.collector.report(problem.code, problem.message, where, hreflang=text, suggestion=problem.suggestion,
                                   once=f"column url:{text} {problem.code}" if once else None)
         if verdict.canonical == langtags.X_DEFAULT:

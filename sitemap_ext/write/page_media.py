@@ -13,12 +13,21 @@ from ..ext import image as image_ext
 from ..ext import news as news_ext
 from ..ext import video as video_ext
 from ..ext.media import Field, MediaContext
+from ..read.normalised import Placed
 from ..urls import is_clean, origin_text
 from .page_fields import IMAGE_COLUMN, FieldNormaliser, WhereOf
 
+# What the engine's media rules (rules/media.py) say of a written value: said of the
+# entry the build writes, placed where the description gives the value (``placed``);
+# the build says one itself only of a value it does not write (write/judge.py).
+SAID_OF_OUTPUT = frozenset({"I103", "V103", "V114", "V115", "N104", "N105", "N107"})
+
 
 class MediaNormaliser(FieldNormaliser):
-    """The media of a page (see ``_media``)."""
+    """The media of a page (see ``_media``); ``placed``: the page's findings the engine
+    says of its entries, with their places (``SAID_OF_OUTPUT``)."""
+
+    placed: list[Placed]
 
     def _media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool
                ) -> tuple[tuple[str, Any], ...]:
@@ -83,6 +92,9 @@ class MediaNormaliser(FieldNormaliser):
 
         def report(code: str, message: str, field: Field = None, *, suggestion: str | None = None,
                    once: str | None = None) -> None:
+            if code in SAID_OF_OUTPUT:  # (the engine says it of the entry written: placed here)
+                self.placed.append((code, message, where(field), suggestion, once))
+                return
             self.collector.report(code, message, where(field), url=page_loc, suggestion=suggestion, once=once)
 
         def resolve(value: Any, field: Field) -> str | None:
@@ -92,7 +104,7 @@ class MediaNormaliser(FieldNormaliser):
 
         return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
                             now=self.scope.now, drop_deprecated=self.scope.drop_deprecated,
-                            drop_old_news=self.scope.drop_old_news, noted=self.noted)
+                            drop_old_news=self.scope.drop_old_news, rewrites_dates=True, noted=self.noted)
 
 
 def _path(key: str, field: Field) -> tuple[str | int, ...]:

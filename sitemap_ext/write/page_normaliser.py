@@ -83,9 +83,13 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         if not locs:
             return None
         digest = self._digest_of(raw, where_of) if digest_fields else None
-        return Page(locs, codes, lastmod, changefreq, priority, x_default,
+        self.placed = []
+        page = Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
                     digests=None if digest is None else (digest,))
+        if self.placed:
+            page.placed = tuple(self.placed)
+        return page
 
     def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
         """A row's urls with its url:<code> columns joined in, whether it has media

@@ -29,10 +29,9 @@ where a sequential build has it:
 * A worker's findings are merged when its piece is taken; facts reported once per
   run (an image host, a bad column) keep their first report.
 
-Only sources whose line ends are row ends can be cut: plain (not gzipped) JSON Lines,
-and CSV without a quote character anywhere (a quoted field may hold a line end).
-Others are read by one process; so are all sources where processes cannot be forked
-(the workers start as copies of this process: nothing of the site is pickled).
+Only sources whose line ends are row ends can be cut: plain (not gzipped) JSON Lines, and CSV without a
+quote character anywhere (a quoted field may hold a line end). Others are read by one process; so are all
+sources where processes cannot be forked (workers start as copies of this process: nothing is pickled).
 """
 
 from __future__ import annotations
@@ -52,10 +51,11 @@ from typing import Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
-from ..diagnostics import Collector, Diagnostic
+from ..diagnostics import Collector, Diagnostic, Where
 from ..pool import pool_context, process_pool, usable_cores
 from ..read.normalised import NormalisedSite as Site
-from ..read.normalised import Source
+from ..read.normalised import Placed, Source
+from ..read.record import UrlEntry
 from ..read.sources import Part, SourceReader
 from .page_normaliser import PageNormaliser, source_column
 from .seen_urls import SeenUrls
@@ -127,6 +127,9 @@ class Chunk:
     diagnostics: list[Diagnostic]
     suppressed: Counter[str]
     ignored: Counter[str]
+    places: tuple[str | None, array[int]] = (None, array("I"))  # the pages' file, and each one's line
+    entries: list[UrlEntry] = field(default_factory=list)  # the records of its entries (``Rendered.entries``)
+    placed: dict[int, tuple[Placed, ...]] = field(default_factory=dict)  # a page's ``Rendered.placed``, by number
 
     @classmethod
     def of(cls, records: list[Rendered], findings: Collector) -> Chunk:
@@ -135,7 +138,9 @@ class Chunk:
         meta = []
         blobs: list[bytes | memoryview] = []
         locs: list[str] = []
+        entries: list[UrlEntry] = []
         for record in records:
+            entries.extend(record.entries)
             counts.append(len(record.sizes))
             lengths.extend(record.sizes)
             sizes.append(len(record.blob))
@@ -146,8 +151,12 @@ class Chunk:
             lastmod = record.lastmod
             meta.append((prefixes.index(record.prefixes), lastmod.text if lastmod else None,
                          lastmod.instant if lastmod else 0.0, record.news, record.key))
+        where = records[0].where if records else None
+        places = (where.file if where is not None else None,
+                  array("I", [record.where.line or 0 if record.where is not None else 0 for record in records]))
         chunk = cls(b"", lengths, counts, sizes, "\n".join(locs), prefixes, meta, findings.diagnostics,
-                    findings.suppressed, findings.ignored)
+                    findings.suppressed, findings.ignored, places, entries,
+                    {number: record.placed for number, record in enumerate(records) if record.placed})
         chunk.blobs = blobs
         return chunk
 
@@ -208,8 +217,11 @@ class Chunk:
         for page in range(start, len(self.counts)):
             count, size = self.counts[page], self.sizes[page]
             prefix, _, _, news, key = self.meta[page]
+            line = self.places[1][page] if page < len(self.places[1]) else 0
             yield Rendered(locs[entry:entry + count], blob[position:position + size],
-                           self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key)
+                           self.lengths[entry:entry + count], self.prefixes[prefix], lastmods[page], news, key,
+                           Where(self.places[0], line or None), self.entries[entry:entry + count],
+                           self.placed.get(page, ()))
             entry += count
             position += size
 
@@ -217,7 +229,9 @@ class Chunk:
 class Sink(Protocol):
     """Where the pieces go (``files.Files``)."""
 
-    entry_bytes: int  # bytes of entries added so far
+    @property
+    def entry_bytes(self) -> int: ...  # bytes of entries added so far
+
     @property
     def scratch(self) -> str: ...  # a folder for the workers' chunks (removed with the build's staging)
 

@@ -261,6 +261,11 @@ class UrlsetSeries:
                 part.newest = _newer(part.newest, lastmod)
         return taken
 
+    @property
+    def open(self) -> bool:
+        """Whether a file is being filled (it is not in ``parts`` yet)."""
+        return self._current is not None
+
     def quiesce(self) -> None:
         if self._current is not None:
             self._current.flush()

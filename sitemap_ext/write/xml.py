@@ -23,10 +23,12 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..dates import Lastmod
+from ..diagnostics import Where
 from ..ext import EXTENSIONS, SITEMAP_NS, xhtml
 from ..folder import XSL_FILE
-from ..read.normalised import Layout
+from ..read.normalised import Layout, Placed
 from ..read.normalised import NormalisedPage as Page
+from ..read.record import UrlEntry
 from .xmlesc import escape
 
 URLSET_TAIL = b"</urlset>\n"
@@ -102,6 +104,10 @@ class RenderedPage:
     lastmod: Lastmod | None
     news: bool
     key: int | None = None  # a fast-path page: the key its URLs are kept as (write.seen_urls.SeenUrls)
+    where: Where | None = None  # where the page is described (the engine's findings on its entries go there)
+    # The records of its entries, as the reader makes them of the bytes (``records.page_entries``).
+    entries: Sequence[UrlEntry] = ()
+    placed: tuple[Placed, ...] = ()  # the page's findings the engine says of its entries (Page.placed)
 
 
 def core_fields(lastmod: Lastmod | None, changefreq: str | None, priority: str | None) -> str:
