@@ -140,7 +140,8 @@ def test_every_defect_is_reported_at_its_place_in_the_page(tmp_path: Path) -> No
     assert ("H115", "public/en/index.html", 5, None) in got  # it/ has no file
     assert ("H103", "public/solo.html", 5, None) in got
     assert ("H106", "public/twice.html", 6, None) in got
-    assert ("H104", "public/en/index.html", 9, None) in got  # de/ does not name en/ as it does
+    # (es/ is canonicalised elsewhere: no return link is asked of it, H114 says what is wrong)
+    assert not [f for f in got if f[0] == "H104" and f[1] == "public/en/index.html" and f[2] == 9]
     assert ("H110", "public/x/index.html", 6, None) in got  # y/ gives another set than x/
     check_of_pages = check([str(public)], base_urls=[f"{BASE}={public}"], jobs=1)
     assert [(d.code, d.severity, d.url) for d in check_of_pages.collector.sorted()] == \

@@ -157,7 +157,7 @@ class BuildJudge:
         self.log.end_file(self._display or "")
         clusters = ClusterIndex(self.collector)
         clusters.add(None, self.log)
-        clusters.finish()
+        clusters.finish(self.excluded)  # (a page canonicalised elsewhere carries its canonical's annotations)
         if self.excluded:  # (what the check of the pages asks of the built site: H114, U112, H115)
             clusters.excluded(self.excluded)
         if self.folders:
