@@ -137,6 +137,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
      " generated, not when pages changed."),
     ("D110", "warning", "lastmod-moved-same-content", STABLE, "",
      "A page's lastmod moved since the last build while its content digest did not."),
+    ("D111", "warning", "lastmod-not-w3c", PREVIEW, "",
+     "A lastmod the sitemap XSD accepts in a form W3C Datetime does not define (a date with a zone, 24:00:00)."),
     # L: language tags
     ("L101", "error", "hreflang-underscore", STABLE, "", "A hreflang value uses '_' where '-' belongs (en_US)."),
     ("L102", "error", "hreflang-region-invalid", STABLE, "",
