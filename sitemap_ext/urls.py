@@ -14,6 +14,8 @@ from functools import lru_cache
 from hashlib import blake2b
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
+import idna
+
 from .limits import MAX_URL_CHARS
 
 # Already in the form we write: ASCII, lower-case scheme and host, no port (ports
@@ -95,6 +97,21 @@ _VALID_HOST = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a
                          r"|\[[0-9a-f:.]+\]")
 
 
+@lru_cache(maxsize=4096)
+def _idn(host: str) -> str | None:
+    """A non-ASCII host as browsers write it (UTS 46 non-transitional, IDNA 2008):
+    ``straße`` is ``xn--strae-oqa``, ``ς`` stays a final sigma, a joiner where its
+    context forbids it is refused; None if it does not encode. (The standard library's
+    ``idna`` codec is IDNA 2003: it writes ``strasse`` and drops joiners, naming
+    another host.) ASCII labels are kept as they are: DNS allows ``_`` in them."""
+    try:
+        mapped = idna.uts46_remap(host, std3_rules=False, transitional=False)
+        return ".".join(label if label.isascii() else idna.alabel(label).decode("ascii")
+                        for label in mapped.split("."))
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+
+
 def _host(netloc: str) -> str | None:
     """Lower-case the host, punycode an IDN, keep userinfo and port; None if invalid."""
     userinfo, _, hostport = netloc.rpartition("@")
@@ -110,12 +127,9 @@ def _host(netloc: str) -> str | None:
         return None
     if not host:
         return None
-    host = host.lower()
-    if not host.isascii():
-        try:
-            host = host.encode("idna").decode("ascii")
-        except UnicodeError:
-            return None
+    host = host.lower() if host.isascii() else _idn(host)
+    if host is None:
+        return None
     if not _VALID_HOST.fullmatch(host) or len(host) > 253:
         return None
     out = host + (":" + port if port else "")
