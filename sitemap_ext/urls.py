@@ -127,12 +127,10 @@ def _host(netloc: str) -> str | None:
         return None
     if not host:
         return None
-    host = host.lower() if host.isascii() else _idn(host)
-    if host is None:
+    name = host.lower() if host.isascii() else _idn(host)
+    if name is None or not _VALID_HOST.fullmatch(name) or len(name) > 253:
         return None
-    if not _VALID_HOST.fullmatch(host) or len(host) > 253:
-        return None
-    out = host + (":" + port if port else "")
+    out = name + (":" + port if port else "")
     return (userinfo + "@" + out) if userinfo else out
 
 
