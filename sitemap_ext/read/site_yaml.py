@@ -20,7 +20,8 @@ from .. import dates, langtags
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
-from ..urls import normalise, origin_of
+from ..rules.locs import unreachable_host
+from ..urls import normalise, origin_of, origin_text, unreachable
 from ..write.page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .description_file import OBJECTS, TypedDoc, display_name, read_text
 from .description_findings import given_twice, missing, wrong_shape
@@ -215,6 +216,8 @@ class _Loader:
         url, problems = normalise(raw)
         for problem in problems:
             self.collector.report(problem.code, f"site.base_url: {problem.message}", top.doc.value_where(path), url=raw)
+        if url is not None and (why := unreachable(origin_text(url))) is not None:  # U117, as a check says
+            unreachable_host(self.collector.report, origin_text(url), why, top.doc.value_where(path), url, "its pages")
         return url
 
     def _news(self, top: TypedDoc, value: Any, normaliser: PageNormaliser) -> Any:
