@@ -14,7 +14,7 @@ from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, judge_date
 from ..read.normalised import CHANGEFREQS
-from ..read.record import Value
+from ..read.record import FileFacts, Value
 from ..xsd_values import priority_accepted
 from .context import Context, Report
 from .registry import Rule
@@ -61,6 +61,20 @@ def lastmod(entry: object, ctx: Context) -> None:
         elif instant == facts.lastmod_newest:
             facts.lastmod_at_newest += 1
         facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
+        _count_bucket(facts, int(instant // 1.0))
+
+
+def _count_bucket(facts: FileFacts, bucket: int) -> None:
+    """Count a lastmod in its one-second bucket, keeping the newest bucket and the one
+    before it (D109's spread: a generator's clock stamps each entry milliseconds apart)."""
+    newest = facts.lastmod_bucket
+    if newest is None or bucket > newest:
+        before = facts.lastmod_in_bucket if newest is not None and bucket == newest + 1 else 0
+        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, 1, before
+    elif bucket == newest:
+        facts.lastmod_in_bucket += 1
+    elif bucket == newest - 1:
+        facts.lastmod_in_bucket_before += 1
 
 
 def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
