@@ -98,7 +98,7 @@ class FileFacts:
     # For D109's spread: the lastmods counted in one-second buckets, kept for the newest
     # bucket and the one before it (two counters, whatever the file's size): how many
     # entries lie within about a second of the newest (a clock stamping each entry).
-    lastmod_bucket: int | None = None
+    lastmod_bucket: float | None = None  # (a whole number of seconds)
     lastmod_in_bucket: int = 0
     lastmod_in_bucket_before: int = 0
     # A built page (HTML): (its URL, the line it is judged at, noindex, the URL its

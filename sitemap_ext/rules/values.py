@@ -61,10 +61,14 @@ def lastmod(entry: object, ctx: Context) -> None:
         elif instant == facts.lastmod_newest:
             facts.lastmod_at_newest += 1
         facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
-        _count_bucket(facts, int(instant // 1.0))
+        bucket = instant // 1.0
+        if bucket == facts.lastmod_bucket:  # (the common case, without a call)
+            facts.lastmod_in_bucket += 1
+        else:
+            _count_bucket(facts, bucket)
 
 
-def _count_bucket(facts: FileFacts, bucket: int) -> None:
+def _count_bucket(facts: FileFacts, bucket: float) -> None:
     """Count a lastmod in its one-second bucket, keeping the newest bucket and the one
     before it (D109's spread: a generator's clock stamps each entry milliseconds apart)."""
     newest = facts.lastmod_bucket
