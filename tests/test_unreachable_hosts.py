@@ -78,8 +78,21 @@ def test_an_index_of_sitemaps_on_a_dev_host(tmp_path: Path) -> None:
     assert [c for c, *_ in found(path) if c != "X111"] == ["U117"]  # (X111: the listed file is not among the inputs)
 
 
-def test_a_build_whose_base_url_is_the_dev_server(tmp_path: Path) -> None:
+def test_a_build_whose_pages_are_on_the_dev_server_and_its_files_published(tmp_path: Path) -> None:
+    """Served from a public URL, its pages on localhost: what a check of the files says."""
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: http://localhost:3000/\noutput:\n  public_url: https://www.example.com/\n"
+                    "pages:\n  - loc: /\n", encoding="utf-8")
+    result = build(str(site), str(tmp_path / "out"))
+    assert [(d.code, d.severity, d.line, d.column) for d in result.collector.sorted()
+            if d.code == "U117"] == [("U117", "error", 2, 13)]
+
+
+def test_a_build_for_the_dev_server_itself(tmp_path: Path) -> None:
+    """Its files served where its pages are (a preview, a local test): as a check of a
+    dev server, nothing to say; the files are written."""
     site = tmp_path / "site.yaml"
     site.write_text("site:\n  base_url: http://localhost:3000/\npages:\n  - loc: /\n", encoding="utf-8")
     result = build(str(site), str(tmp_path / "out"))
-    assert [(d.code, d.severity, d.line, d.column) for d in result.collector.sorted()] == [("U117", "error", 2, 13)]
+    assert result.ok and [d.code for d in result.collector.sorted()] == []
+    assert "<loc>http://localhost:3000/</loc>" in (tmp_path / "out" / "sitemap.xml").read_text(encoding="utf-8")

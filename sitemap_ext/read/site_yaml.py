@@ -160,6 +160,9 @@ class _Loader:
               path: str, pages: Any, *, based: bool = True) -> Site:
         """The site of a description whose top file (``data``) has been judged so far."""
         public = output.public_url or base_url
+        if unreachable(origin_text(public)) is None and (why := unreachable(origin_text(base_url))) is not None:
+            unreachable_host(self.collector.report, origin_text(base_url), why,  # U117, as a check of the files says
+                             top.doc.value_where(("site", "base_url")), base_url, "its pages")
         # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
         # served from it, and may list only URLs below it.
         subfolder = output.pattern.rpartition("/")[0]
@@ -216,8 +219,6 @@ class _Loader:
         url, problems = normalise(raw)
         for problem in problems:
             self.collector.report(problem.code, f"site.base_url: {problem.message}", top.doc.value_where(path), url=raw)
-        if url is not None and (why := unreachable(origin_text(url))) is not None:  # U117, as a check says
-            unreachable_host(self.collector.report, origin_text(url), why, top.doc.value_where(path), url, "its pages")
         return url
 
     def _news(self, top: TypedDoc, value: Any, normaliser: PageNormaliser) -> Any:
