@@ -121,6 +121,9 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
      " (U105 before 0.4)."),
     ("U116", "warning", "page-name-not-utf8", STABLE, "",
      "A built file's name is not valid UTF-8: no URL reaches it, so it is no page of the site."),
+    ("U117", "error", "url-unreachable-host", PREVIEW, "",
+     "A published sitemap's URLs are on a development name (localhost, *.local, *.test, *.internal) or a loopback or"
+     " private address: no crawler can reach them."),
     # D: values (dates, changefreq, priority)
     ("D101", "error", "lastmod-invalid", STABLE, "", "A lastmod is empty, not a W3C datetime, or not a real date."),
     ("D102", "warning", "lastmod-future", STABLE, "", "A lastmod lies after the build or check time."),
@@ -137,6 +140,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
      " generated, not when pages changed."),
     ("D110", "warning", "lastmod-moved-same-content", STABLE, "",
      "A page's lastmod moved since the last build while its content digest did not."),
+    ("D111", "warning", "lastmod-not-w3c", PREVIEW, "",
+     "A lastmod the sitemap XSD accepts in a form W3C Datetime does not define (a date with a zone, 24:00:00)."),
     # L: language tags
     ("L101", "error", "hreflang-underscore", STABLE, "", "A hreflang value uses '_' where '-' belongs (en_US)."),
     ("L102", "error", "hreflang-region-invalid", STABLE, "",

@@ -2,8 +2,12 @@
 
 W3C allows YYYY, YYYY-MM, YYYY-MM-DD and date-times with a zone, seconds and
 fractions optional. The sitemap XSD (xsd:date | xsd:dateTime) rejects YYYY,
-YYYY-MM and hh:mm without seconds. So we write YYYY-MM-DD, or a date-time with
-seconds and a zone, and say so (D106) when we rewrote what was given.
+YYYY-MM and hh:mm without seconds, and takes forms W3C does not define (a date with
+a zone, 24:00:00). Which forms the XSD takes is the XSD's to say: libxml2 judges each
+distinct value against the schema's own datatype (``xsd_values``); the hand-written
+reading here adds what W3C Datetime, the format engines document, says beyond it.
+So we write YYYY-MM-DD, or a date-time with seconds and a zone, and say so (D106)
+when we rewrote what was given.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from .xsd_values import date_accepted
 
 # Digits are ASCII ([0-9], not \d, which takes any Unicode digit: a year in full-width digits would pass,
 # be written as it is, and fail the XSD).
@@ -50,6 +56,9 @@ class DateProblem:
     code: str  # D101 invalid, D106 rewritten (info), D107 no zone (warning)
     message: str
     suggestion: str | None = None
+    # For D106: the XSD accepts the value as written, W3C Datetime does not define it
+    # (a check says D111), rather than a W3C form the XSD rejects (a check says D108).
+    xsd: bool = False
 
 
 DateInput = str | dt.date | dt.datetime
@@ -81,11 +90,12 @@ def _invalid(raw: str, why: str) -> Parsed:
 
 
 def parse_w3c(raw: str) -> Parsed:
-    """Read a W3C datetime string; report what is wrong or what was rewritten."""
+    """Read a W3C datetime string; report what is wrong or what was rewritten. The XSD's
+    datatype has the last word on which forms it rejects (D106 where it does)."""
     text = raw.strip()
     match = _W3C.fullmatch(text)
     if match is None:
-        return _invalid(raw, "not in a W3C Datetime form")
+        return _outside_w3c(raw, text)
     year_s, month_s, day_s, hh, mm, ss, frac, tzd = match.groups()
     year = int(year_s)
     month = int(month_s) if month_s else 1
@@ -94,28 +104,74 @@ def parse_w3c(raw: str) -> Parsed:
         return _invalid(raw, "no such month")
     if day < 1 or day > calendar.monthrange(year, month)[1]:
         return _invalid(raw, f"{calendar.month_name[month]} {year} has no day {day}")
-    if hh is None:
-        return _date(raw, year, month, day, whole=day_s is not None)
-    return _date_time(raw, text, (year, month, day), (hh, mm, ss, frac, tzd))
+    date = (year, month, day)
+    return _schema_verdict(raw, text, _date(*date) if hh is None else _date_time(raw, date, (hh, mm, ss, frac, tzd)))
 
 
-def _date(raw: str, year: int, month: int, day: int, whole: bool) -> Parsed:
-    """A valid date with no time (``whole``: it named its day, not only a year or month)."""
+def _schema_verdict(raw: str, text: str, parsed: Parsed) -> Parsed:
+    """A W3C form the XSD rejects is rewritten (D106, which a check reports as D108);
+    one it accepts is no finding, whatever the writer makes of it (``-00:00`` as
+    ``+00:00``). The XSD judges the value as written; what we write must pass it too."""
+    lastmod, problems = parsed
+    if lastmod is None or any(p.code in ("D101", "D107") for p in problems):  # (D107: the XSD takes no zone)
+        return parsed
+    if date_accepted(raw):
+        return lastmod, tuple(p for p in problems if p.xsd)
+    if not date_accepted(lastmod.text):  # a zone past 14:00, which the XSD's dateTime rejects: in UTC
+        lastmod = Lastmod(format_instant(lastmod.instant), lastmod.instant)
+    out = lastmod.text
+    if len(text) in (4, 7):
+        why = ": the XSD rejects YYYY and YYYY-MM"
+    elif len(text) in (16, 17) or (len(text) > 16 and text[16] in "Zz+-"):
+        why = ": the XSD requires seconds"
+    else:
+        why = ""
+    return lastmod, (DateProblem("D106", f"lastmod '{raw}' is written as {out}{why}", out),)
+
+
+# Forms the XSD's types take and W3C Datetime does not define (a date with a zone; a
+# year of other than four digits, or before the common era).
+_XSD_DATE_ZONE = re.compile(r"(-?[0-9]{4,}-[0-9]{2}-[0-9]{2})(?:Z|[+-][0-9]{2}:[0-9]{2})")
+
+
+def _outside_w3c(raw: str, text: str) -> Parsed:
+    """No W3C Datetime: D101, unless the XSD accepts it. Then a date with a zone is its
+    date (D106: a check says D111); a year of other than four digits is D101 still: the
+    XSD's type takes it, but no page changed in year 12026 or -0001."""
+    if not date_accepted(raw):
+        return _invalid(raw, "not in a W3C Datetime form")
+    zoned = _XSD_DATE_ZONE.fullmatch(text)
+    if zoned is not None and len(zoned.group(1)) == 10:
+        lastmod, problems = parse_w3c(zoned.group(1))
+        if lastmod is not None and not problems:
+            return lastmod, (_outside(raw, lastmod.text, "a date with a zone"),)
+    return _invalid(raw, "the XSD's type takes it, but W3C Datetime writes a year in four digits, from 0001")
+
+
+def _outside(raw: str, out: str, what: str) -> DateProblem:
+    return DateProblem("D106", f"lastmod '{raw}' is written as {out}: {what} is valid for the XSD, but W3C "
+                       "Datetime, the format search engines document, does not define it", out, xsd=True)
+
+
+def _date(year: int, month: int, day: int) -> Parsed:
+    """A valid date with no time (YYYY and YYYY-MM stand for their first day)."""
     out = f"{year:04d}-{month:02d}-{day:02d}"
     instant = (dt.datetime(year, month, day, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
-    if whole:
-        return Lastmod(out, instant), ()
-    return Lastmod(out, instant), (
-        DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD rejects YYYY and YYYY-MM", out),)
+    return Lastmod(out, instant), ()
 
 
-def _date_time(raw: str, text: str, date: tuple[int, int, int],
+def _date_time(raw: str, date: tuple[int, int, int],
                clock: tuple[str, str, str | None, str | None, str | None]) -> Parsed:
     """A valid date with a time: ``clock`` is the matched hours, minutes, seconds,
     fraction and zone (the last three may be missing)."""
     year, month, day = date
     hh, mm, ss, frac, tzd = clock
     hour, minute, second = int(hh), int(mm), int(ss or 0)
+    if hour == 24 and tzd is not None and date_accepted(raw):  # the XSD's end of day: the next day's midnight
+        next_day = dt.date(year, month, day) + dt.timedelta(days=1)
+        lastmod, _ = _date_time(raw, (next_day.year, next_day.month, next_day.day), ("00", "00", "00", None, tzd))
+        return (lastmod, (_outside(raw, lastmod.text, "24:00:00"),)) if lastmod is not None else \
+            _invalid(raw, "no such time zone")
     if hour > 23 or minute > 59 or second > 59:
         return _invalid(raw, "no such time of day")
     problems: list[DateProblem] = []
@@ -138,12 +194,6 @@ def _date_time(raw: str, text: str, date: tuple[int, int, int],
     out = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}{fraction}{zone_text}"
     local = dt.datetime(year, month, day, hour, minute, second, tzinfo=dt.timezone.utc)
     instant = (local - _EPOCH).total_seconds() - offset * 60 + (float(fraction) if fraction else 0.0)
-    if ss is None and tzd is not None:
-        problems.append(
-            DateProblem("D106", f"lastmod '{raw}' is written as {out}: the XSD requires seconds", out)
-        )
-    elif tzd is not None and out != text:
-        problems.append(DateProblem("D106", f"lastmod '{raw}' is written as {out}", out))
     return Lastmod(out, instant), tuple(problems)
 
 
@@ -193,18 +243,27 @@ def xsd_rejects(what: str, value: str, suggestion: str | None, schema: str = "XS
                        suggestion)
 
 
+def outside_w3c(what: str, value: str, suggestion: str | None, schema: str = "XSD") -> DateProblem:
+    """D111: a date the XSD accepts in a form W3C Datetime does not define (a date with a
+    zone, 24:00:00), where a check reports it rather than rewriting it."""
+    return DateProblem("D111", f"{what} '{value}' is valid for the {schema} but no W3C Datetime, the format search "
+                       f"engines document; write {suggestion}", suggestion)
+
+
 def judge_date(text: str, dates: DateCache, report: Callable[..., object], at: object, *, url: str | None = None,
                what: str = "lastmod", schema: str = "XSD", rewritten: bool = False) -> Lastmod | None:
     """The one judgement of a W3C date wherever it stands (a page's lastmod, a video's or
     an article's date; in a description, a source or a sitemap): D101 (not a date), D107
-    (no zone: UTC assumed), and a W3C form the XSD rejects: D108 where the value stands
+    (no zone: UTC assumed), D111 (the XSD's form, not W3C's: a check's verdict; a
+    description's is D106 as below), and a W3C form the XSD rejects: D108 where the value stands
     in the file as written (a sitemap's), D106 (a note) where the one writer writes it
     anew in the XSD's form (``rewritten``: a description's, whose file then passes)."""
     lastmod, problems = dates.parse(text)
     for problem in problems:
         message = problem.message if what == "lastmod" else f"{what}: {problem.message}"
         if problem.code == "D106" and not rewritten:
-            rejected = xsd_rejects(what, text.strip(), problem.suggestion, schema=schema)
+            rejected = outside_w3c(what, text.strip(), problem.suggestion, schema=schema) if problem.xsd else \
+                xsd_rejects(what, text.strip(), problem.suggestion, schema=schema)
             report(rejected.code, rejected.message, at, url=url, suggestion=problem.suggestion)
         else:
             report(problem.code, message, at, url=url, suggestion=problem.suggestion)

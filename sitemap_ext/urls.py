@@ -8,11 +8,14 @@ so a URL that arrives already escaped (``&amp;``) is unescaped and reported.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import blake2b
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
+
+import idna
 
 from .limits import MAX_URL_CHARS
 
@@ -95,6 +98,21 @@ _VALID_HOST = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a
                          r"|\[[0-9a-f:.]+\]")
 
 
+@lru_cache(maxsize=4096)
+def _idn(host: str) -> str | None:
+    """A non-ASCII host as browsers write it (UTS 46 non-transitional, IDNA 2008):
+    ``straße`` is ``xn--strae-oqa``, ``ς`` stays a final sigma, a joiner where its
+    context forbids it is refused; None if it does not encode. (The standard library's
+    ``idna`` codec is IDNA 2003: it writes ``strasse`` and drops joiners, naming
+    another host.) ASCII labels are kept as they are: DNS allows ``_`` in them."""
+    try:
+        mapped = idna.uts46_remap(host, std3_rules=False, transitional=False)
+        return ".".join(label if label.isascii() else idna.alabel(label).decode("ascii")
+                        for label in mapped.split("."))
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+
+
 def _host(netloc: str) -> str | None:
     """Lower-case the host, punycode an IDN, keep userinfo and port; None if invalid."""
     userinfo, _, hostport = netloc.rpartition("@")
@@ -110,15 +128,10 @@ def _host(netloc: str) -> str | None:
         return None
     if not host:
         return None
-    host = host.lower()
-    if not host.isascii():
-        try:
-            host = host.encode("idna").decode("ascii")
-        except UnicodeError:
-            return None
-    if not _VALID_HOST.fullmatch(host) or len(host) > 253:
+    name = host.lower() if host.isascii() else _idn(host)
+    if name is None or not _VALID_HOST.fullmatch(name) or len(name) > 253:
         return None
-    out = host + (":" + port if port else "")
+    out = name + (":" + port if port else "")
     return (userinfo + "@" + out) if userinfo else out
 
 
@@ -288,3 +301,46 @@ def resolve_http(reference: str, base: str | None) -> str | None:
     except ValueError:
         return None
     return target if target.lower().startswith(("http://", "https://")) else None
+
+
+# --- reach: hosts no crawler can reach ----------------------------------------------------
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # IPv4 addresses translated (RFC 6052): judged by the IPv4 one
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Names that resolve only on the machine or network they are used on: localhost (RFC 6761),
+# .local (mDNS, RFC 6762), .test (RFC 6761, for testing), .internal (ICANN's private-use
+# TLD, 2024). Not .example nor example.com: documentation names, which fixtures use.
+_DEV_SUFFIXES = (".localhost", ".local", ".test", ".internal")
+
+
+def is_public(address: Address) -> bool:
+    """The one address predicate (the live check's guard, and a sitemap's hosts): a
+    globally routable unicast address. Not loopback, private, carrier-grade NAT
+    (100.64.0.0/10), link-local, multicast, reserved, documentation or unspecified; an
+    IPv6 address that carries an IPv4 one (IPv4-mapped, 6to4, Teredo, NAT64) is public
+    only when that IPv4 address is."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d connects to a.b.c.d
+            return is_public(address.ipv4_mapped)
+        if address in _NAT64:  # 64:ff9b::a.b.c.d (DNS64) reaches a.b.c.d through a translator
+            return is_public(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+        if any(inner is not None and not is_public(inner) for inner in (*(address.teredo or ()), address.sixtofour)):
+            return False
+    return address.is_global and not address.is_multicast and not address.is_reserved
+
+
+@lru_cache(maxsize=1024)
+def unreachable(origin: str) -> str | None:
+    """Why no crawler can reach the host of ``origin`` (``scheme://host[:port]``, as
+    ``origin_text`` gives it), or None: a development name, or an address literal
+    that is not public (``is_public``). Judged by name only: nothing is resolved."""
+    host = origin.partition("://")[2].rpartition("@")[2]
+    host = host.partition("]")[0][1:] if host.startswith("[") else host.partition(":")[0]
+    host = host.lower().rstrip(".")
+    if host == "localhost" or host.endswith(_DEV_SUFFIXES):
+        return f"{host} is a development name"
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+    return None if is_public(address) else f"{host} is a loopback or private address"

@@ -65,3 +65,48 @@ def test_never_both_d103_and_d109_and_d109_only_on_a_majority_at_the_newest(tmp_
     assert codes.count("D103") + codes.count("D109") <= 1
     assert ("D109" in codes) == (majority and len(set(dates)) > 1)
     assert ("D103" in codes) == (len(set(dates)) == 1 and len(dates) >= 5)
+
+
+# --- a clock stamping each entry: the spread of milliseconds (issue 38) -------------------
+
+def stamped(count: int, start_ms: int = 400, spread_ms: int = 17) -> list[str | None]:
+    """next-sitemap's lastmods: new Date() per URL as it writes them, ``count`` entries
+    spread over ``spread_ms`` milliseconds (2 to 17 in the files seen)."""
+    out: list[str | None] = []
+    for i in range(count):
+        seconds, millis = divmod(start_ms + i * spread_ms // max(count - 1, 1), 1000)
+        out.append(f"2026-11-25T04:00:{seconds:02d}.{millis:03d}Z")
+    return out
+
+
+@pytest.mark.parametrize(("count", "spread_ms"), [(88, 2), (88, 17), (276, 17), (276, 5)])
+def test_lastmods_milliseconds_apart_at_the_newest_second(tmp_path: Path, count: int, spread_ms: int) -> None:
+    """Not all equal (D103), few at the newest value (D109's majority), fewer than 1,000
+    (the minute rule's size): judged by their spread."""
+    dates = stamped(count, spread_ms=spread_ms)
+    assert len(set(dates)) > 1 and dates.count(max(d for d in dates if d)) < 0.8 * count
+    assert found(sitemap(tmp_path, dates)) == [("D109", None)]
+
+
+def test_a_stamped_file_with_a_few_older_pages(tmp_path: Path) -> None:
+    assert found(sitemap(tmp_path, stamped(88) + ["2025-03-01", "2024-07-19"] * 5)) == [("D109", None)]
+
+
+def test_a_first_import_beside_older_pages_is_left_alone(tmp_path: Path) -> None:
+    """Many pages put up within one minute once (an import), half the entries older."""
+    imported = [f"2026-11-25T04:00:{i % 60:02d}.{i * 7 % 1000:03d}Z" for i in range(150)]
+    older = [f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}" for i in range(150)]
+    assert found(sitemap(tmp_path, imported + older)) == []
+    near = stamped(150)  # even when the import's dates are milliseconds apart
+    assert found(sitemap(tmp_path, near + older)) == []
+
+
+def test_a_small_site_stamped_in_one_second_is_below_the_minimum(tmp_path: Path) -> None:
+    assert found(sitemap(tmp_path, stamped(9))) == []
+    assert found(sitemap(tmp_path, stamped(10))) == [("D109", None)]
+
+
+def test_the_spread_is_counted_in_any_order(tmp_path: Path) -> None:
+    dates = stamped(120, start_ms=990, spread_ms=30)  # across a second's boundary
+    older = ["2024-01-01"] * 20
+    assert found(sitemap(tmp_path, older[:10] + dates[::-1] + older[10:])) == [("D109", None)]

@@ -46,6 +46,7 @@ from urllib.parse import urljoin, urlsplit
 
 from .._version import __version__
 from ..limits import MAX_BYTES_PER_FILE
+from ..urls import is_public  # (the one address predicate: a sitemap's URLs are judged by it too)
 from .html import HEAD_END
 from .http_cache import Cache, Kept
 from .http_encoding import TooLarge, Truncated, Undecodable, decoded
@@ -63,8 +64,6 @@ __all__ = [
 ]
 
 USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker; +https://pypi.org/project/sitemap-ext/)"
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # IPv4 addresses translated (RFC 6052): judged by the IPv4 one
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class Refusal(Exception):
@@ -84,21 +83,6 @@ def guard(url: str, allow_private: bool) -> None:
         raise Refusal("the URL names no host")
     if not allow_private:
         public_addresses(host, parts.port or (443 if parts.scheme == "https" else 80))
-
-
-def is_public(address: Address) -> bool:
-    """The one address predicate of the guard: a globally routable unicast address.
-    Not loopback, private, carrier-grade NAT (100.64.0.0/10), link-local, multicast,
-    reserved, documentation or unspecified; an IPv6 address that carries an IPv4 one
-    (IPv4-mapped, 6to4, Teredo, NAT64) is public only when that IPv4 address is."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d connects to a.b.c.d
-            return is_public(address.ipv4_mapped)
-        if address in _NAT64:  # 64:ff9b::a.b.c.d (DNS64) reaches a.b.c.d through a translator
-            return is_public(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
-        if any(inner is not None and not is_public(inner) for inner in (*(address.teredo or ()), address.sixtofour)):
-            return False
-    return address.is_global and not address.is_multicast and not address.is_reserved
 
 
 def public_addresses(host: str, port: int) -> list[str]:

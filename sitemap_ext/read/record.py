@@ -95,6 +95,12 @@ class FileFacts:
     lastmod_newest: float | None = None
     lastmod_at_newest: int = 0
     lastmod_oldest: float = 0.0
+    # For D109's spread: the lastmods counted in one-second buckets, kept for the newest
+    # bucket and the one before it (two counters, whatever the file's size): how many
+    # entries lie within about a second of the newest (a clock stamping each entry).
+    lastmod_bucket: float | None = None  # (a whole number of seconds)
+    lastmod_in_bucket: int = 0
+    lastmod_in_bucket_before: int = 0
     # A built page (HTML): (its URL, the line it is judged at, noindex, the URL its
     # canonical names when that is another URL), for the cross-checks with sitemaps.
     page: tuple[str, int, bool, str | None] | None = None

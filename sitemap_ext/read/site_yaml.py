@@ -20,7 +20,8 @@ from .. import dates, langtags
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
-from ..urls import normalise, origin_of
+from ..rules.locs import unreachable_host
+from ..urls import normalise, origin_of, origin_text, unreachable
 from ..write.page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .description_file import OBJECTS, TypedDoc, display_name, read_text
 from .description_findings import given_twice, missing, wrong_shape
@@ -162,6 +163,9 @@ class _Loader:
               path: str, pages: Any, *, based: bool = True) -> Site:
         """The site of a description whose top file (``data``) has been judged so far."""
         public = output.public_url or base_url
+        if unreachable(origin_text(public)) is None and (why := unreachable(origin_text(base_url))) is not None:
+            unreachable_host(self.collector.report, origin_text(base_url), why,  # U117, as a check of the files says
+                             top.doc.value_where(("site", "base_url")), base_url, "its pages")
         # Numbered files in a subfolder (pattern: products/sitemap-{n}.xml) are
         # served from it, and may list only URLs below it.
         subfolder = output.pattern.rpartition("/")[0]

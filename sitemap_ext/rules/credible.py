@@ -21,6 +21,11 @@ MOST_AT_LEAST = 5  # entries, as D103: fewer sharing one date say little
 MOST = 0.8
 LARGE_FILE = 1_000  # lastmods: a file this large whose dates all fall within one minute
 ONE_MINUTE = 60.0
+# The spread of a clock stamping each entry as it writes it (next-sitemap calls new Date()
+# per URL: 88 to 276 entries 2 to 17 ms apart): most entries within the newest second or
+# the one before it. Not below 10 entries, where a small site's pages put up in one sitting
+# look the same; a first import beside older pages has its older dates (fewer than "most").
+SPREAD_AT_LEAST = 10
 
 
 def credible_lastmod(ctx: Context) -> None:
@@ -28,8 +33,11 @@ def credible_lastmod(ctx: Context) -> None:
     at least four in five of its entries (and 5) share one lastmod that is the file's
     newest (a generator stamps the time it runs, which comes after every true page
     date), or the lastmods of a file of at least 1,000 fall within one minute (each
-    stamped by a clock as the build ran). When every entry has the same lastmod, D103
-    says so instead.
+    stamped by a clock as the build ran), or at least four in five (and 10) fall within
+    the newest second and the one before it (a clock stamping each entry milliseconds
+    apart, as next-sitemap does). When every entry has the same lastmod, D103 says so
+    instead; a file with older dates on more than one entry in five (a first import beside
+    older pages) is left alone.
 
     Fails: 8 entries, 6 of them at 2026-11-25T04:00:00Z, the newest, and 2 older.
     Passes: 9 entries, 5 at the newest date (a section's default) and 4 at older dates.
@@ -47,7 +55,7 @@ def credible_lastmod(ctx: Context) -> None:
                    "all change then); Google uses lastmod only if it is consistently and verifiably accurate: give "
                    "each page the date its content last changed (sitemap-ext's lastmod: content keeps it from build "
                    "to build), or leave lastmod out", None)
-    elif facts.lastmod_count >= LARGE_FILE and len(facts.lastmods) > 1 and \
+    elif not _spread(ctx) and facts.lastmod_count >= LARGE_FILE and len(facts.lastmods) > 1 and \
             newest - facts.lastmod_oldest <= ONE_MINUTE:
         ctx.report("D109", f"all {facts.lastmod_count:,} lastmods fall within one minute "
                    f"({format_instant(facts.lastmod_oldest)} to {format_instant(newest)}): this looks like the "
@@ -55,6 +63,23 @@ def credible_lastmod(ctx: Context) -> None:
                    "Google uses lastmod only if it is consistently and verifiably accurate: give each page the date "
                    "its content last changed (sitemap-ext's lastmod: content keeps it from build to build), or leave "
                    "lastmod out", None)
+
+
+def _spread(ctx: Context) -> bool:
+    """D109 (reported here) when most entries' lastmods lie within the newest second and
+    the one before it, a few milliseconds apart: each stamped by a clock as it was
+    written, which no two pages' true changes are."""
+    facts = ctx.facts
+    near = facts.lastmod_in_bucket + facts.lastmod_in_bucket_before
+    if facts.lastmod_newest is None or near < SPREAD_AT_LEAST or near < MOST * facts.entries:
+        return False
+    ctx.report("D109", f"{near:,} of {facts.entries:,} lastmods fall within two seconds of "
+               f"{format_instant(facts.lastmod_newest)}, the newest of the file, milliseconds apart: this looks like "
+               "a clock stamping each entry as the file was generated, not when each page changed (unless they did "
+               "all change then); Google uses lastmod only if it is consistently and verifiably accurate: give each "
+               "page the date its content last changed (sitemap-ext's lastmod: content keeps it from build to "
+               "build), or leave lastmod out", None)
+    return True
 
 
 def moved_same_content(report: Report, url: str, before: str, now: str, at: object) -> None:

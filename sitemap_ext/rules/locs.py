@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..read.record import Value
-from ..urls import escaped_twice, is_clean, normalise, origin_text
+from ..urls import escaped_twice, is_clean, normalise, origin_text, unreachable
 from .context import Context, Report
 from .registry import Rule
 from .structure import empty_loc
@@ -67,6 +67,10 @@ def _scope(url: str, ctx: Context, line: int) -> None:
     origin = origin_text(url).lower()
     if ctx.origin is None:
         ctx.origin = origin
+        published = ctx.facts.url is None or unreachable(origin_text(ctx.facts.url).lower()) is None
+        why = unreachable(origin) if published else None
+        if why is not None:
+            unreachable_host(ctx.report, origin, why, line, url)
     elif origin != ctx.origin:
         if origin not in ctx.cross_submitted:
             ctx.report("U107", f"{url} is not on {ctx.origin}, the host of this sitemap. Search engines take it only "
@@ -75,6 +79,15 @@ def _scope(url: str, ctx: Context, line: int) -> None:
                        "on its own host", line, url=url)
     elif ctx.folder is not None and not _comparable(url).startswith(ctx.folder):
         out_of_folder(ctx.report, url, ctx.folder, line)
+
+
+def unreachable_host(report: Report, origin: str, why: str, at: Any, url: str | None = None,
+                     what: str = "the URLs of this sitemap") -> None:
+    """U117: a published file's URLs on a host no crawler can reach (a development
+    name, a loopback or private address): once per file, at its first URL. A sitemap
+    served from such a host itself (a check of a dev server) is left alone."""
+    report("U117", f"{what} are on {origin}: {why}, which no crawler can reach (was it generated with the "
+           "development server's base URL?); give the public base URL", at, url=url)
 
 
 def out_of_folder(report: Report, url: str, folder: str, at: Any, what: str = "loc", fix: str = "") -> None:
@@ -93,15 +106,17 @@ def _comparable(url: str) -> str:
 
 
 def loc(entry: object, ctx: Context) -> None:
-    """U101-U111, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
+    """U101-U111, U117, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
     locs = entry.locs  # type: ignore[attr-defined]
     if len(locs) == 1:
         judge_loc(locs[0], ctx, "line" if getattr(entry, "source", "") == "line" else "loc")
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
+    Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115",
+                 "U117"),
          loc, reads="locs"),
-    Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115"),
+    Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115",
+                 "U117"),
          loc, reads="locs"),
 )

@@ -9,19 +9,20 @@ ignored).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, judge_date
 from ..read.normalised import CHANGEFREQS
-from ..read.record import Value
+from ..read.record import FileFacts, Value
+from ..xsd_values import priority_accepted
 from .context import Context, Report
 from .registry import Rule
 
 
 def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
-    """D101 (empty or invalid), D102 (future), D107 (no zone), D108 (a form the XSD rejects)."""
+    """D101 (empty or invalid), D102 (future), D107 (no zone), D108 (a form the XSD rejects), D111
+    (a form the XSD accepts and W3C Datetime does not define)."""
     if value is None:
         return None
     text, line, url = value.text, value.line, ctx.loc
@@ -44,7 +45,7 @@ def future(lastmod: Lastmod, now: float | None, report: Report, at: Any, url: st
 
 
 def lastmod(entry: object, ctx: Context) -> None:
-    """D101, D102, D107, D108 on the entry's lastmod; counts lastmods for D103 and D109."""
+    """D101, D102, D107, D108, D111 on the entry's lastmod; counts lastmods for D103 and D109."""
     found = judge_lastmod(entry.lastmod, ctx)  # type: ignore[attr-defined]
     if found is not None:
         facts = ctx.facts
@@ -60,6 +61,24 @@ def lastmod(entry: object, ctx: Context) -> None:
         elif instant == facts.lastmod_newest:
             facts.lastmod_at_newest += 1
         facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
+        bucket = instant // 1.0
+        if bucket == facts.lastmod_bucket:  # (the common case, without a call)
+            facts.lastmod_in_bucket += 1
+        else:
+            _count_bucket(facts, bucket)
+
+
+def _count_bucket(facts: FileFacts, bucket: float) -> None:
+    """Count a lastmod in its one-second bucket, keeping the newest bucket and the one
+    before it (D109's spread: a generator's clock stamps each entry milliseconds apart)."""
+    newest = facts.lastmod_bucket
+    if newest is None or bucket > newest:
+        before = facts.lastmod_in_bucket if newest is not None and bucket == newest + 1 else 0
+        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, 1, before
+    elif bucket == newest:
+        facts.lastmod_in_bucket += 1
+    elif bucket == newest - 1:
+        facts.lastmod_in_bucket_before += 1
 
 
 def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
@@ -99,20 +118,16 @@ def format_priority(value: float) -> str:
     return text + "0" if text.endswith(".") else text
 
 
-# An xsd:decimal in ASCII digits: float() also takes full-width digits, '0_5', '1e-1' and 'nan',
-# which the XSD does not.
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
-
-
 @lru_cache(maxsize=1024)
 def priority_value(text: str | None) -> str | None:
-    """The priority as the files write it ("0.8"), or None if it is no decimal number
-    from 0.0 to 1.0: the predicate the build drops a value by and the check judges it by."""
+    """The priority as the files write it ("0.8"), or None if the XSD's type (an
+    xsd:decimal from 0.0 to 1.0, exactly: '1.00000000000000000001' is out, '.5' and
+    '+0.5' in, '1e-1' and '0x1' no decimal) rejects it: the predicate the build drops a
+    value by and the check judges it by. Memoised: a site repeats a few priorities."""
     value = (text or "").strip()
-    if len(value) > 32 or not _DECIMAL.fullmatch(value):
+    if len(value) > 32 or not priority_accepted(text or ""):
         return None
-    number = float(value)
-    return format_priority(number) if 0.0 <= number <= 1.0 else None
+    return format_priority(abs(float(value)))  # (abs: -0.0 is 0.0)
 
 
 def judge_priority(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
@@ -132,8 +147,8 @@ def priority(entry: object, ctx: Context) -> None:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108"), lastmod, reads="lastmod"),
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
     Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq"),
     Rule("priority", "entry", ("D105",), priority, reads="priority"),
-    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108"), lastmod, reads="lastmod"),
+    Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
 )
