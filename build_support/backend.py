@@ -16,7 +16,7 @@ from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F40
 # mypyc type-checks what it compiles as the tests do (mypy --strict, pyproject.toml), and
 # so follows the package's imports: the dependencies and the extras it imports are needed.
 _COMPILE_NEEDS = ["mypy>=1.10", "lxml-stubs>=0.5", "types-PyYAML>=6.0", "lxml>=5.0", "PyYAML>=6.0", "babel>=2.12",
-                  "langcodes>=3.4", "tomli>=1.1; python_version < '3.11'", "httpx>=0.27", "protego>=0.3",
+                  "langcodes>=3.4", "idna>=3.7", "tomli>=1.1; python_version < '3.11'", "httpx>=0.27", "protego>=0.3",
                   "isal>=1.6"]
 
 
