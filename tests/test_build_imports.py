@@ -27,10 +27,11 @@ NEVER = ("sitemap_ext.checker", "sitemap_ext.report.html", "sitemap_ext.report.b
 # none of its modules (the rule set is rules/rule_set.py) and the stylesheet, the Link
 # headers, the HTML views, a built site's content selector and the heap setting load where
 # they are used; 78 since the build judges what it writes with every rule of the check
-# (the rule set, the engine, the rules across files: 12 modules). The issue asks for 40:
+# (the rule set, the engine, the rules across files: 12 modules); 79 with the XSD's
+# datatypes for lastmod and priority (xsd_values). The issue asks for 40:
 # what is left is the build's own modules (write/, the description's readers, ext/) and
 # the rules, each loaded at the top of the module that uses it.
-MOST_LOADED = 78
+MOST_LOADED = 79
 TWO_LOCALES = ("site:\n  base_url: https://e.com/\nlocales:\n  en: /en/\n  de: /de/\n"
                "pages:\n  - path: /a\n    lastmod: 2026-01-02\n")
 FROM_CSV = "site:\n  base_url: https://e.com/\nsources:\n  - file: rows.csv\n"

@@ -67,7 +67,9 @@ def _scope(url: str, ctx: Context, line: int) -> None:
     origin = origin_text(url).lower()
     if ctx.origin is None:
         ctx.origin = origin
-        published = ctx.facts.url is None or unreachable(origin_text(ctx.facts.url).lower()) is None
+        # (a sitemap's URLs; a header file's or a fetched URL's Link headers are the URLs' own)
+        published = ctx.published if ctx.published is not None else ctx.facts.kind != "headers" and (
+            ctx.facts.url is None or unreachable(origin_text(ctx.facts.url).lower()) is None)
         why = unreachable(origin) if published else None
         if why is not None:
             unreachable_host(ctx.report, origin, why, line, url)

@@ -83,8 +83,10 @@ class BuildJudge:
     def _context(self, key: FileKey) -> Context:
         ctx = self.contexts.get(key)
         if ctx is None:
+            # (published=False: U117 is the description's, at site.base_url, where public_url and
+            # base_url show whether the pages' host is one no crawler reaches)
             ctx = self.contexts[key] = Context(FileFacts("", kind="urlset"), self._report, now=self.now,
-                                               dates=self.dates, noted=self.noted)
+                                               dates=self.dates, noted=self.noted, published=False)
         return ctx
 
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,

@@ -32,6 +32,11 @@ IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
 MEDIA_KEYS = frozenset({"images", "videos", "news", IMAGE_COLUMN})
 
+# A URL's problems that stay in what is written (a #fragment is kept): the engine says
+# them of each entry written, placed where the description gives the URL; a URL that is
+# only an alternate's href (x_default) is the build's to say.
+KEPT_IN_OUTPUT = frozenset({"U110"})
+
 
 def source_column(name: str) -> bool:
     """Whether a source column is a page field (url:<code> and image columns included);
@@ -176,9 +181,13 @@ class FieldNormaliser:
             return None
         else:
             url, problems = normalise(value, self.scope.base_url)
+            placed: list[Any] | None = getattr(self, "placed", None) if what != "x_default" else None
             for problem in problems:
-                self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
-                                      suggestion=problem.suggestion)
+                if problem.code in KEPT_IN_OUTPUT and placed is not None:  # (the engine says it of the entry)
+                    placed.append((problem.code, problem.message, where, problem.suggestion, None))
+                else:
+                    self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
+                                          suggestion=problem.suggestion)
         if url is None or not check_scope:
             return url
         if not url.startswith(self.origin_prefixes):

@@ -57,6 +57,7 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         path = get("path")
         urls = get("urls")
         media = digest_fields = True
+        self.placed = []  # (the page's findings the engine says of its entries: its URLs', its media's)
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
             urls, media, digest_fields = self._row_fields(raw, urls, shape)
         has_path = path is not None and path != ""
@@ -83,7 +84,6 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         if not locs:
             return None
         digest = self._digest_of(raw, where_of) if digest_fields else None
-        self.placed = []
         page = Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
                     digests=None if digest is None else (digest,))
