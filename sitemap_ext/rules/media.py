@@ -51,7 +51,7 @@ def _raw_text(item: Media, key: str) -> str | None:
 
 
 def images(entry: UrlEntry, ctx: Context) -> None:
-    """I101-I104 and the URL rules on each image:loc; I102 past 1,000 images."""
+    """I101-I105 and the URL rules on each image:loc; I102 past 1,000 images."""
     items = [m for m in entry.media if m.kind == "image"]
     if not items or ctx.loc is None:
         return
@@ -65,7 +65,7 @@ def images(entry: UrlEntry, ctx: Context) -> None:
 
 
 def videos(entry: UrlEntry, ctx: Context) -> None:
-    """V101-V117: each video:video."""
+    """V101-V118: each video:video."""
     if ctx.loc is None:
         return
     for item in (m for m in entry.media if m.kind == "video"):
@@ -97,9 +97,9 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("images", "entry", ("I101", "I102", "I103", "I104"), images, reads="media"),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media"),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117"), videos, reads="media"),
+                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media"),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
          news_article, reads="media"),
 )
