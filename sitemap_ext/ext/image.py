@@ -14,8 +14,7 @@ from ..limits import MAX_IMAGES_PER_URL
 from ..read.description_findings import wrong_shape
 from ..urls import is_clean, named_kind, origin_text
 from ..write.xmlesc import escape
-from .kinds import image_kind
-from .media import MediaContext, text, unknown_keys
+from .media import MediaContext, image_kind, text, unknown_keys
 
 NAME = "image"
 URI = "http://www.google.com/schemas/sitemap-image/1.1"

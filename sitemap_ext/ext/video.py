@@ -18,8 +18,7 @@ from .. import langtags, limits
 from ..dates import Lastmod
 from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape, xml_safe
-from .kinds import content_kind, thumbnail_kind
-from .media import MediaContext, date, integer, text, unknown_keys, yes_no
+from .media import MediaContext, content_kind, date, integer, text, thumbnail_kind, unknown_keys, yes_no
 
 NAME = "video"
 URI = "http://www.google.com/schemas/sitemap-video/1.1"
