@@ -68,3 +68,20 @@ def test_the_build_says_it_at_the_key_and_writes_nothing(make_site: Callable[...
     result = build(str(site), str(tmp_path / "out"), now=NOW)
     assert [(d.code, d.line, d.column) for d in result.collector.sorted()] == [("I105", 5, 14), ("V118", 7, 9)]
     assert not result.ok and not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("body,code,start", [
+    ("<image:image><image:loc>/a.jpg</image:loc></image:image>", "U101", "image:loc: "),
+    ("<image:image><image:loc>https://e.com/a b.jpg</image:loc></image:image>", "U105", "image:loc: "),
+    (video(thumbnail="/t.jpg"), "U101", "video:thumbnail_loc: "),
+    (video(content="ftp://e.com/v.mp4"), "U102", "video:content_loc: "),
+    (video(player="https://e.com/p?a=1&amp;amp;b=2"), "U106", "video:player_loc "),
+])
+def test_a_media_url_s_message_names_its_element(tmp_path: Path, body: str, code: str, start: str) -> None:
+    """Messages about a media URL name the element (image:loc), not a bare 'loc:' that
+    reads as the page's <loc>."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(URLSET.format(body), encoding="utf-8")
+    result = check([str(path)], base_urls=[f"https://e.com/={tmp_path}"], now=NOW)
+    messages = [d.message for d in result.collector.diagnostics if d.code == code]
+    assert messages and all(m.startswith(start) for m in messages), messages

@@ -34,7 +34,8 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
         ctx.report(code, message, line_of(field), url=loc, suggestion=suggestion, once=once)
 
     def resolve(value: Any, field: Field) -> str | None:
-        name = ".".join(map(str, field if isinstance(field, tuple) else (field,)))
+        # (named as the element is: image:loc, video:thumbnail_loc; a bare "loc" reads as the page's)
+        name = f"{item.kind}:" + ".".join(map(str, field if isinstance(field, tuple) else (field,)))
         _, fixed, findings = url_findings(str(value), name)
         for code, message, suggestion in findings:
             report(code, message, field, suggestion=suggestion)
