@@ -124,6 +124,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("U117", "error", "url-unreachable-host", PREVIEW, "",
      "A published sitemap's URLs are on a development name (localhost, *.local, *.test, *.internal) or a loopback or"
      " private address: no crawler can reach them."),
+    ("U118", "warning", "url-template-token", PREVIEW, "",
+     "A URL holds a template's variable left unfilled ($VIDEO_ID, ${id}, {{ slug }}, %ID%)."),
     # D: values (dates, changefreq, priority)
     ("D101", "error", "lastmod-invalid", STABLE, "", "A lastmod is empty, not a W3C datetime, or not a real date."),
     ("D102", "warning", "lastmod-future", STABLE, "", "A lastmod lies after the build or check time."),

@@ -373,3 +373,24 @@ def named_kind(url: str) -> str | None:
     start = path.find("/", path.find("//") + 2) if "//" in path else 0  # (the host names no file)
     stem, dot, extension = path[start:].rpartition("/")[2].rpartition(".") if start >= 0 else ("", "", "")
     return _KINDS.get(extension.lower()) if dot and stem else None
+
+
+# A template's variable left unfilled, in the forms that are no real URL content: $NAME
+# (upper case, a whole segment or value: OData's $filter is lower case), ${name},
+# {{name}} and %NAME% (no escape: its first two characters are no hex pair), each also
+# percent-encoded as a URL builder writes it ($%7Bname%7D, %7B%7Bname%7D%7D, %25NAME%25).
+# Escenic wrote player URLs ending 'videoID=$VIDEO_ID'.
+_TEMPLATE = re.compile(
+    r"(?<=[=/])\$[A-Z][A-Z0-9_]+(?=$|[/?&#;,.])"
+    r"|\$(?:\{|%7[Bb])[A-Za-z_][\w.-]*(?:\}|%7[Dd])"
+    r"|(?:\{|%7[Bb]){2}(?:\s|%20)*[A-Za-z_][\w.-]*(?:\s|%20)*(?:\}|%7[Dd]){2}"
+    r"|(?<=[=/])(?:%(?![0-9A-Fa-f]{2})|%25)[A-Z][A-Z0-9_]+(?:%25|%)(?=$|[/?&#;,.])")
+
+
+def template_token(url: str) -> str | None:
+    """The first unfilled template variable a URL holds ($VIDEO_ID, ${id}, {{ slug }},
+    %ID%), or None."""
+    if "$" not in url and "%" not in url and "{" not in url:
+        return None
+    found = _TEMPLATE.search(url)
+    return found.group() if found else None

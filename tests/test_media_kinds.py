@@ -4,8 +4,8 @@ Flash or an image. Extension-less and unknown names say nothing (CDNs serve imag
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 

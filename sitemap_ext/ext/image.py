@@ -12,7 +12,7 @@ from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
 from ..read.description_findings import wrong_shape
-from ..urls import is_clean, named_kind, origin_text
+from ..urls import is_clean, named_kind, origin_text, template_token
 from ..write.xmlesc import escape
 from .media import MediaContext, image_kind, text, unknown_keys
 
@@ -73,9 +73,9 @@ def other_host(host: str) -> str:
 
 def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:
     """A bare image URL parse_one() takes without a word: clean, naming no other kind of
-    file than an image (I105), and on its page's host or on one already noted (I104 is
-    reported once per host)."""
-    if not is_clean(url) or named_kind(url) not in (None, "image"):
+    file than an image (I105), holding no template's variable (U118), and on its page's
+    host or on one already noted (I104 is reported once per host)."""
+    if not is_clean(url) or named_kind(url) not in (None, "image") or template_token(url) is not None:
         return False
     host = origin_text(url)
     return page_loc.startswith(host + "/") or ("image-host", host) in noted
