@@ -124,6 +124,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("U117", "error", "url-unreachable-host", PREVIEW, "",
      "A published sitemap's URLs are on a development name (localhost, *.local, *.test, *.internal) or a loopback or"
      " private address: no crawler can reach them."),
+    ("U118", "warning", "url-template-token", PREVIEW, "",
+     "A URL holds a template's variable left unfilled ($VIDEO_ID, ${id}, {{ slug }}, %ID%)."),
     # D: values (dates, changefreq, priority)
     ("D101", "error", "lastmod-invalid", STABLE, "", "A lastmod is empty, not a W3C datetime, or not a real date."),
     ("D102", "warning", "lastmod-future", STABLE, "", "A lastmod lies after the build or check time."),
@@ -244,6 +246,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("I103", "warning", "image-deprecated", STABLE, "",
      "caption, title, geo_location or license: ignored by Google since 2022."),
     ("I104", "info", "image-other-host", STABLE, "", "An image on another host than its page (a CDN): allowed."),
+    ("I105", "error", "image-not-an-image", PREVIEW, "",
+     "An image's URL names another kind of file (a video, a PDF, a page) by its extension."),
     # V: videos
     ("V101", "error", "video-field-missing", STABLE, "", "A video without thumbnail_loc, title or description."),
     ("V102", "error", "video-no-media", STABLE, "", "A video with neither content_loc nor player_loc."),
@@ -269,6 +273,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("V116", "warning", "video-order", STABLE, "",
      "Children of a video:video out of the XSD's strict order; search engines read any order."),
     ("V117", "error", "video-view-count", STABLE, "", "A view_count that is not a whole number of at least 0."),
+    ("V118", "error", "video-url-wrong-kind", PREVIEW, "",
+     "thumbnail_loc names no image, or content_loc a page, Flash, an image or a document, by its extension."),
     # N: news
     ("N101", "error", "news-field-missing", STABLE, "",
      "News without publication name, language, publication_date or title."),

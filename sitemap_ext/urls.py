@@ -344,3 +344,53 @@ def unreachable(origin: str) -> str | None:
     except ValueError:
         return None
     return None if is_public(address) else f"{host} is a loopback or private address"
+
+
+# What a URL's path names by its extension, where the extension says it clearly (a
+# CDN serves images at extension-less URLs, and a script may serve anything: neither
+# says a thing). Sources: Google, "Image SEO best practices" (the image formats Google
+# indexes), "Video sitemaps" and "Video SEO best practices" (the video formats it
+# reads; "HTML and Flash aren't supported formats").
+_KINDS = {
+    **dict.fromkeys(("jpg", "jpeg", "jpe", "png", "gif", "webp", "svg", "bmp", "avif", "ico", "tif", "tiff", "heic",
+                     "heif", "jxl"), "image"),
+    **dict.fromkeys(("mp4", "m4v", "mov", "webm", "mkv", "avi", "wmv", "flv", "mpg", "mpeg", "m3u8", "ts", "ogv",
+                     "3gp", "3g2", "asf", "m2v", "vob", "divx", "mpd"), "video"),
+    **dict.fromkeys(("mp3", "wav", "m4a", "aac", "flac", "oga", "opus", "wma"), "audio"),
+    "ogg": "media",  # an Ogg file: audio or video, no image either way
+    **dict.fromkeys(("pdf", "doc", "docx", "ppt", "pptx", "xls", "xlsx", "odt", "ods", "odp", "rtf", "epub", "zip",
+                     "rar", "7z", "gz", "tgz"), "document"),
+    **dict.fromkeys(("html", "htm", "xhtml", "shtml"), "page"),
+    "swf": "flash",
+}
+
+
+def named_kind(url: str) -> str | None:
+    """The kind of file a URL's path names by its extension: image, video, audio,
+    media (audio or video), document, page or flash; None where the path says
+    nothing (no extension, or one not listed)."""
+    path = url.partition("?")[0].partition("#")[0]
+    start = path.find("/", path.find("//") + 2) if "//" in path else 0  # (the host names no file)
+    stem, dot, extension = path[start:].rpartition("/")[2].rpartition(".") if start >= 0 else ("", "", "")
+    return _KINDS.get(extension.lower()) if dot and stem else None
+
+
+# A template's variable left unfilled, in the forms that are no real URL content: $NAME
+# (upper case, a whole segment or value: OData's $filter is lower case), ${name},
+# {{name}} and %NAME% (no escape: its first two characters are no hex pair), each also
+# percent-encoded as a URL builder writes it ($%7Bname%7D, %7B%7Bname%7D%7D, %25NAME%25).
+# Escenic wrote player URLs ending 'videoID=$VIDEO_ID'.
+_TEMPLATE = re.compile(
+    r"(?<=[=/])\$[A-Z][A-Z0-9_]+(?=$|[/?&#;,.])"
+    r"|\$(?:\{|%7[Bb])[A-Za-z_][\w.-]*(?:\}|%7[Dd])"
+    r"|(?:\{|%7[Bb]){2}(?:\s|%20)*[A-Za-z_][\w.-]*(?:\s|%20)*(?:\}|%7[Dd]){2}"
+    r"|(?<=[=/])(?:%(?![0-9A-Fa-f]{2})|%25)[A-Z][A-Z0-9_]+(?:%25|%)(?=$|[/?&#;,.])")
+
+
+def template_token(url: str) -> str | None:
+    """The first unfilled template variable a URL holds ($VIDEO_ID, ${id}, {{ slug }},
+    %ID%), or None."""
+    if "$" not in url and "%" not in url and "{" not in url:
+        return None
+    found = _TEMPLATE.search(url)
+    return found.group() if found else None

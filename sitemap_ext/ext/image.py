@@ -12,9 +12,9 @@ from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
 from ..read.description_findings import wrong_shape
-from ..urls import is_clean, origin_text
+from ..urls import is_clean, named_kind, origin_text, template_token
 from ..write.xmlesc import escape
-from .media import MediaContext, text, unknown_keys
+from .media import MediaContext, image_kind, text, unknown_keys
 
 NAME = "image"
 URI = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -47,6 +47,8 @@ def parse_one(raw: Any, ctx: MediaContext) -> Image | None:
     loc = ctx.resolve(raw["loc"], "loc")
     if loc is None:
         return None
+    if image_kind(loc, ctx) is None:
+        return None
     host = origin_text(loc)
     if host != origin_text(ctx.page_loc) and ("image-host", host) not in ctx.noted:
         ctx.noted.add(("image-host", host))
@@ -70,9 +72,10 @@ def other_host(host: str) -> str:
 
 
 def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:
-    """A bare image URL parse_one() takes without a word: clean, and on its page's host
-    or on one already noted (I104 is reported once per host)."""
-    if not is_clean(url):
+    """A bare image URL parse_one() takes without a word: clean, naming no other kind of
+    file than an image (I105), holding no template's variable (U118), and on its page's
+    host or on one already noted (I104 is reported once per host)."""
+    if not is_clean(url) or named_kind(url) not in (None, "image") or template_token(url) is not None:
         return False
     host = origin_text(url)
     return page_loc.startswith(host + "/") or ("image-host", host) in noted

@@ -18,7 +18,7 @@ from .. import langtags, limits
 from ..dates import Lastmod
 from ..read.description_findings import wrong_shape
 from ..write.xmlesc import escape, xml_safe
-from .media import MediaContext, date, integer, text, unknown_keys, yes_no
+from .media import MediaContext, content_kind, date, integer, text, thumbnail_kind, unknown_keys, yes_no
 
 NAME = "video"
 URI = "http://www.google.com/schemas/sitemap-video/1.1"
@@ -180,6 +180,7 @@ def _basics(raw: dict[str, Any], ctx: MediaContext) -> dict[str, Any]:
     for key, url in (("content_loc", content), ("player_loc", player)):
         if url is not None and url == ctx.page_loc:
             ctx.report("V103", f"{key} is the page's own URL; it must point at the video file or its player", key)
+    thumbnail, content = thumbnail_kind(thumbnail, content, ctx), content_kind(content, ctx)
     attrs = _player_attrs(player_attrs, ctx)
     duration = integer(raw, "duration", ctx, code="V106", what="duration (seconds)",
                        low=limits.VIDEO_DURATION_RANGE[0], high=limits.VIDEO_DURATION_RANGE[1])

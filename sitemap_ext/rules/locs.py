@@ -12,19 +12,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..read.record import Value
-from ..urls import escaped_twice, is_clean, normalise, origin_text, unreachable
+from ..urls import escaped_twice, is_clean, normalise, origin_text, template_token, unreachable
 from .context import Context, Report
 from .registry import Rule
 from .structure import empty_loc
 
 
 def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
-    """The rules on one loc (U101-U111, X107 when empty); the URL if it is usable."""
+    """The rules on one loc (U101-U111, U118, X107 when empty); the URL if it is usable."""
     text, line = value.text, value.line
     if text is None or not text.strip():
         empty_loc(ctx, line, what)
         return None
     if is_clean(text):  # the common case: escaped, its scheme and host in lower case (so comparable)
+        for code, message, suggestion in _unfilled(text, what):
+            ctx.report(code, message, line, url=text, suggestion=suggestion)
         _scope(text, ctx, line)
         return text
     url, fixed, findings = url_findings(text, what)
@@ -43,11 +45,12 @@ def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
 def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str, str, str | None]]]:
     """What any URL field of a sitemap says (whitespace around it, U101-U106, U109, U110):
     the URL as written (stripped), its normalised form (None: unusable) and the findings
-    as (code, message, suggestion). Used for locs here and for media URLs (media.py)."""
+    as (code, message, suggestion); U118 where it holds a template's variable left
+    unfilled. Used for locs here and for media URLs (media.py)."""
     if is_clean(text):
-        return text, text, []  # the common case: nothing to normalise
+        return text, text, _unfilled(text, what)  # the common case: nothing to normalise
     url = text.strip()
-    findings: list[tuple[str, str, str | None]] = []
+    findings = _unfilled(url, what)
     if url != text:
         findings.append(("U115", f"{what} has whitespace around the URL; parsers trim it (tidier without)", None))
     fixed, problems = normalise(url)
@@ -57,6 +60,15 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
         else:
             findings.append((problem.code, f"{what}: {problem.message}", problem.suggestion))
     return url, fixed, findings
+
+
+def _unfilled(url: str, what: str) -> list[tuple[str, str, str | None]]:
+    """U118: a template's variable left unfilled in a URL ($VIDEO_ID, ${id}, {{ slug }})."""
+    token = template_token(url)
+    if token is None:
+        return []
+    return [("U118", f"{what} holds {token}, a template's variable left unfilled: every entry written so names "
+             "this one URL, not its own (a CMS template expanded without its value); fill it in", None)]
 
 
 def _scope(url: str, ctx: Context, line: int) -> None:
@@ -108,7 +120,7 @@ def _comparable(url: str) -> str:
 
 
 def loc(entry: object, ctx: Context) -> None:
-    """U101-U111, U117, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
+    """U101-U111, U117, U118, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
     locs = entry.locs  # type: ignore[attr-defined]
     if len(locs) == 1:
         judge_loc(locs[0], ctx, "line" if getattr(entry, "source", "") == "line" else "loc")
@@ -116,9 +128,9 @@ def loc(entry: object, ctx: Context) -> None:
 
 RULES: tuple[Rule, ...] = (
     Rule("loc", "entry", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115",
-                 "U117"),
+                 "U117", "U118"),
          loc, reads="locs"),
     Rule("index-loc", "index", ("U101", "U102", "U103", "U105", "U106", "U107", "U108", "U109", "U110", "U111", "U115",
-                 "U117"),
+                 "U117", "U118"),
          loc, reads="locs"),
 )

@@ -34,7 +34,8 @@ def _context(ctx: Context, loc: str, item: Media) -> MediaContext:
         ctx.report(code, message, line_of(field), url=loc, suggestion=suggestion, once=once)
 
     def resolve(value: Any, field: Field) -> str | None:
-        name = ".".join(map(str, field if isinstance(field, tuple) else (field,)))
+        # (named as the element is: image:loc, video:thumbnail_loc; a bare "loc" reads as the page's)
+        name = f"{item.kind}:" + ".".join(map(str, field if isinstance(field, tuple) else (field,)))
         _, fixed, findings = url_findings(str(value), name)
         for code, message, suggestion in findings:
             report(code, message, field, suggestion=suggestion)
@@ -51,7 +52,7 @@ def _raw_text(item: Media, key: str) -> str | None:
 
 
 def images(entry: UrlEntry, ctx: Context) -> None:
-    """I101-I104 and the URL rules on each image:loc; I102 past 1,000 images."""
+    """I101-I105 and the URL rules on each image:loc; I102 past 1,000 images."""
     items = [m for m in entry.media if m.kind == "image"]
     if not items or ctx.loc is None:
         return
@@ -65,7 +66,7 @@ def images(entry: UrlEntry, ctx: Context) -> None:
 
 
 def videos(entry: UrlEntry, ctx: Context) -> None:
-    """V101-V117: each video:video."""
+    """V101-V118: each video:video."""
     if ctx.loc is None:
         return
     for item in (m for m in entry.media if m.kind == "video"):
@@ -97,9 +98,9 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("images", "entry", ("I101", "I102", "I103", "I104"), images, reads="media"),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media"),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117"), videos, reads="media"),
+                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media"),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
          news_article, reads="media"),
 )
