@@ -12,7 +12,6 @@ from .codes import REGISTRY
 from .diagnostics import Collector
 from .folder import STATE
 from .read.http import FetchOptions
-from .read.site_yaml import load_site
 from .state import Row, State, StateError
 from .submit import (
     DEFAULT_ENDPOINT,
@@ -24,6 +23,7 @@ from .submit import (
     submit_state,
 )
 from .write.build import resolve_out_dir
+from .write.site_yaml import load_site
 from .write.state import state_owner, state_path
 
 

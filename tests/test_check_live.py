@@ -19,7 +19,7 @@ from tests.live_server import Server, gzip_bomb, repeated, stalled  # noqa: E402
 from sitemap_ext import check  # noqa: E402
 from sitemap_ext.read.live import LISTED_UNFETCHED  # noqa: E402
 from sitemap_ext.read.http import FetchOptions  # noqa: E402
-from sitemap_ext.read.site_yaml import display_name  # noqa: E402
+from sitemap_ext.write.site_yaml import display_name  # noqa: E402
 
 LOCALES = ("en", "de", "fr")
 FAST = FetchOptions(timeout=1.0, deadline=3.0, retries=2, max_wait=1.0, allow_private=True)

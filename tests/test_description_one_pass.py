@@ -180,7 +180,7 @@ def test_a_finding_that_names_the_old_stand_in_host_is_kept(make_site: Callable[
 
 
 def test_the_stand_in_is_drawn_anew_and_says_it_is_no_base() -> None:
-    from sitemap_ext.read.site_yaml import stand_in
+    from sitemap_ext.write.site_yaml import stand_in
 
     first, second = stand_in(), stand_in()
     assert first != second and first.endswith(".invalid/") and second.startswith("https://base-url-")

@@ -43,7 +43,7 @@ def test_example_matches_json_schema(site: Path) -> None:
 
 
 def test_json_schema_names_the_keys_the_loader_takes() -> None:
-    from sitemap_ext.read import site_yaml as site_module
+    from sitemap_ext.write import site_yaml as site_module
     from sitemap_ext.write.page_normaliser import PAGE_KEYS
 
     props = SCHEMA["properties"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_ext import build, check
-from sitemap_ext.read import built_site as builtsite
+from sitemap_ext.write import built_site as builtsite
 from sitemap_ext.read import html as read_html
 from sitemap_ext.cli import main
 

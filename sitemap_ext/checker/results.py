@@ -16,12 +16,12 @@ from ..diagnostics import Collector, Where
 from ..folder import is_view
 from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served
-from ..read.site_sources import is_error_page
 from ..read.sniff import Sniffed
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.files import name_not_utf8
 from ..urls import url_key
+from ..write.site_sources import is_error_page
 from .judge_file import FileResult
 from .workers import Pending
 

@@ -17,9 +17,9 @@ import yaml
 
 from .. import Diagnostic, Output, Site, build, check
 from ..dates import parse_now
-from ..read.site_yaml import DEFAULT_KEYS
 from ..report.formats import visible
 from ..rules.config import ConfigError, make_policy, split_codes
+from ..write.site_yaml import DEFAULT_KEYS
 
 SEVERITIES = ("error", "warning", "info")
 

@@ -4,7 +4,7 @@
 These are not the public API's ``Site``, ``Page`` and ``Locale`` (``model.py``): those
 are what a caller gives, loose (a page by ``loc`` or ``path``, dates as text or
 ``datetime``, a locale by prefix or host), checked by the one normaliser
-(``write/page_normaliser.py``, ``read/site_yaml.py``) as a description's YAML is. These
+(``write/page_normaliser.py``, ``write/site_yaml.py``) as a description's YAML is. These
 are what it gives back, strict and resolved (absolute URLs, hreflang codes in
 canonical form, a ``Lastmod``), which the writer and the rules read.
 

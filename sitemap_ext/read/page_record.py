@@ -1,6 +1,6 @@
 """A built page's head as the record the rules read: its URL and the alternates its
 head gives, each at its link's line (``source="html"``). A check of the pages and a
-build from them (``read/built_site.py``) hand the same record to the engine, so the
+build from them (``write/built_site.py``) hand the same record to the engine, so the
 cluster rules judge a page's head in one way whoever reads it.
 """
 

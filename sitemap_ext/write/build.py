@@ -33,10 +33,10 @@ from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, PageStream, Source
 from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
-from ..read.site_yaml import load_site, load_site_data
 from ..read.sources import SourceReader
 from ..rules.config import Policy
 from ..state import StateError
+from ..write.site_yaml import load_site, load_site_data
 from . import parallel
 from .files import Files, no_pages
 from .judge import BuildJudge, JudgedFiles
@@ -334,7 +334,7 @@ def _stream_unit(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow, f
 def _built_site(unit: BuiltSite, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
                 files: JudgedFiles, meter: _Meter | None, before: int, digests: bool) -> int:
     """A built site's pages through the flow and into the files."""
-    from ..read import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
+    from . import built_site as builtsite  # (here: it reads pages with the checker's HTML reader)
     urls = before
     for page in builtsite.pages(unit, normaliser, collector, digests=digests, heads=files.judge):
         record = flow(page)

@@ -56,7 +56,7 @@ class BuildJudge:
         self._placed: tuple[Placed, ...] = ()  # the page's findings placed by the description (Page.placed)
         self._used: set[int] = set()  # those the engine said
         self._said_now: dict[str, int] = {}  # of the entry being judged: how many of each code it said
-        # A built site's pages (read/built_site.py): their keys, those left out, its folders
+        # A built site's pages (write/built_site.py): their keys, those left out, its folders
         self.pages_read: set[int] = set()
         self.excluded: dict[int, Excluded] = {}
         self.folders: dict[str, str] = {}  # URL prefix -> folder

@@ -20,19 +20,19 @@ from .. import dates, langtags
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
+from ..read.description_file import OBJECTS, TypedDoc, display_name, read_text
+from ..read.description_findings import given_twice, missing, wrong_shape
+from ..read.normalised import BuiltSite, Defaults, OutputConfig, PageStream, Scope, Source, Unit
+from ..read.normalised import NormalisedLocale as Locale
+from ..read.normalised import NormalisedPage as Page
+from ..read.normalised import NormalisedSite as Site
+from ..read.sources import SourceReader
+from ..read.yaml_doc import Doc, Path, load_yaml
 from ..rules.locs import unreachable_host
 from ..urls import normalise, origin_of, origin_text, unreachable
-from ..write.page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
-from .description_file import OBJECTS, TypedDoc, display_name, read_text
-from .description_findings import given_twice, missing, wrong_shape
-from .normalised import BuiltSite, Defaults, OutputConfig, PageStream, Scope, Source, Unit
-from .normalised import NormalisedLocale as Locale
-from .normalised import NormalisedPage as Page
-from .normalised import NormalisedSite as Site
-from .site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
+from ..write.site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
+from .page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
 from .site_sources import DEFAULT_EXCLUDE, SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries, is_error_page
-from .sources import SourceReader
-from .yaml_doc import Doc, Path, load_yaml
 
 # (The names other modules and the tests import from here, defined in the parts.)
 __all__ = [
@@ -83,9 +83,9 @@ class _WithoutBase(Collector):
 def judge_pages(site: Site, collector: Collector) -> None:
     """Every page of ``site`` (its sources' rows, its built sites' pages) judged as a
     dry build judges them, for a description that cannot be built."""
-    from ..write.judge import BuildJudge
-    from ..write.page_flow import PageFlow, SourceRows  # (the build's flow; write imports read)
     from .built_site import pages as built_pages
+    from .judge import BuildJudge
+    from .page_flow import PageFlow, SourceRows
 
     assert site.scope is not None
     flow = PageFlow(collector, site.now, None)

@@ -42,25 +42,25 @@ from urllib.parse import urljoin
 
 from ..dates import CONTENT, ContentDated, Lastmod
 from ..diagnostics import Collector, Where
+from ..read.description_file import display_name
+from ..read.git_times import commit_times as _commit_times  # (the tests read it here)
+from ..read.git_times import git_command, git_environment, run_bounded
+from ..read.html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
+from ..read.html_content import content_digest
+from ..read.normalised import BuiltSite
+from ..read.normalised import NormalisedPage as Page
+from ..read.page_record import page_entry
+from ..read.record import UrlEntry
+from ..read.sniff import open_bytes
 from ..rules.cluster_findings import return_missing
 from ..rules.clusters import Excluded
 from ..rules.files import head_unread, name_not_utf8
 from ..rules.hreflang import lang_differs
 from ..safeio import walk_inside
 from ..urls import url_key
-from .description_file import display_name
-from .git_times import commit_times as _commit_times  # (the tests read it here)
-from .git_times import git_command, git_environment, run_bounded
-from .html import PageHead, Placed, name_is_utf8, page_url, read_head, read_time, served
-from .html_content import content_digest
-from .normalised import BuiltSite
-from .normalised import NormalisedPage as Page
-from .page_record import page_entry
-from .record import UrlEntry
-from .sniff import open_bytes
 
 if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
-    from ..write.page_normaliser import PageNormaliser
+    from .page_normaliser import PageNormaliser
 
 BODY_LIMIT = 16 << 20  # bytes of a page read for a <time> lastmod
 GIT_LOG_LIMIT = 256 << 20  # bytes of `git log` output read for commit times

@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Collector, Where
+from ..read.description_file import TypedDoc, display_name
+from ..read.description_findings import missing, wrong_shape
+from ..read.normalised import BuiltSite, Defaults, Source
+from ..read.sources import format_of, unreadable_source
+from ..read.yaml_doc import Path
 from ..safeio import inside, regular_file
 from ..urls import normalise
-from .description_file import TypedDoc, display_name
-from .description_findings import missing, wrong_shape
-from .normalised import BuiltSite, Defaults, Source
-from .sources import format_of, unreadable_source
-from .yaml_doc import Path
 
 if TYPE_CHECKING:  # (only its type: the build's normaliser is handed in)
-    from ..write.page_normaliser import PageNormaliser
+    from .page_normaliser import PageNormaliser
 
 SOURCE_KEYS = ("file", "format")
 SITE_SOURCE_KEYS = ("site", "url", "drop_ext", "exclude", "lastmod", "content")
@@ -89,8 +89,8 @@ class SourceEntries:
 
     def _built_site(self, doc: TypedDoc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
                     normaliser: PageNormaliser) -> BuiltSite | None:
-        """A source ``site: FOLDER``: the pages of a built site (see read/built_site.py)."""
-        from .html_content import DEFAULT_CONTENT, parse_selector  # (it loads the HTML reader: only here)
+        """A source ``site: FOLDER``: the pages of a built site (see write/built_site.py)."""
+        from ..read.html_content import DEFAULT_CONTENT, parse_selector  # (it loads the HTML reader: only here)
 
         raw = doc.mapping(path, entry, SITE_SOURCE_KEYS, "a built-site source")
         if raw is None:

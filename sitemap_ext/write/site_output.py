@@ -9,10 +9,10 @@ from typing import Any
 from ..diagnostics import Collector
 from ..folder import RESERVED_PREFIX, STATE, XSL_FILE, reserved_name, safe_relative_name
 from ..limits import MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE
+from ..read.description_file import TypedDoc
+from ..read.description_findings import out_of_range
+from ..read.normalised import OutputConfig
 from ..urls import normalise
-from .description_file import TypedDoc
-from .description_findings import out_of_range
-from .normalised import OutputConfig
 from .site_sources import SourceEntries
 
 OUTPUT_KEYS = (
