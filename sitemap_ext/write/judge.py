@@ -69,8 +69,8 @@ class BuildJudge:
 
     def _place(self, code: str) -> Where | None:
         """Where the description gives the value a finding of ``code`` is about (the
-        page's media findings, ``Page.placed``, in the order the engine says them: it
-        runs the same parse on the same fields)."""
+        page's media and URL findings, ``Page.placed``, in the order the engine says
+        them: it runs the same parse on the same fields)."""
         numbers = [k for k, found in enumerate(self._placed) if found[0] == code]
         if not numbers:
             return None
