@@ -15,7 +15,7 @@ from array import array
 from ..diagnostics import Collector, Where
 from ..folder import is_view
 from ..read.description_file import display_name
-from ..read.html import name_is_utf8, page_url, served
+from ..read.html import name_is_utf8, page_url, served_in
 from ..read.sniff import Sniffed
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
@@ -80,19 +80,12 @@ class BuiltPages:
             return True if status is None else status
         if key in self.read:
             return True
-        for prefix, root in sorted(self.folders.items(), key=lambda item: -len(item[0])):  # the deepest first
-            if url.startswith(prefix):
-                return served(url, prefix, root)
-        return None
+        return served_in(url, self.folders)
 
     def judge(self, clusters: ClusterIndex) -> None:
-        """What the cluster rules ask of the built site, once every file is merged."""
-        if self.excluded:
-            clusters.excluded(self.excluded)
-        if self.folders or self.status:
-            clusters.missing(self.serves)
-        if self.indexable:
-            clusters.unlisted(self.indexable)
+        """Every rule across files, with what the built or fetched pages ask, once every
+        file is merged (``ClusterIndex.judge_all``, as a build calls it)."""
+        clusters.judge_all(self.excluded, self.serves if self.folders or self.status else None, self.indexable)
 
 
 class Results:

@@ -130,10 +130,7 @@ class Run:
 
     def _judge_together(self) -> None:
         """The rules across files, when every file is merged."""
-        clusters = self.results.clusters
-        clusters.finish(self.site.excluded)
-        self.site.judge(clusters)
-        clusters.conflicts()  # (a no-op without pages' heads or Link headers)
+        self.site.judge(self.results.clusters)
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as

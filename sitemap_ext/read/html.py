@@ -16,7 +16,7 @@ import codecs
 import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
@@ -389,6 +389,12 @@ def page_url(relative: str, url: str, *, drop_html: bool = False) -> str:
     return url + quote(path, safe="/-._~!$&'()*+,;=:@")
 
 
+def served_in(url: str, folders: Mapping[str, str]) -> bool | None:
+    """``served`` by the deepest of ``folders`` (URL prefix -> path) holding the URL; None: by none."""
+    deepest = max((prefix for prefix in folders if url.startswith(prefix)), key=len, default=None)
+    return None if deepest is None else served(url, deepest, folders[deepest])
+
+
 def served(url: str, prefix: str, root: str) -> bool | None:
     """Whether a file in ``root`` (a real path), the folder served at ``prefix``,
     serves ``url``: the file the URL's path leads to, its ``index.html``, or its path
@@ -409,5 +415,5 @@ def served(url: str, prefix: str, root: str) -> bool | None:
     return any(inside(candidate, (root,)) and regular_file(candidate) for candidate in candidates)
 
 
-__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "page_url", "read_head", "read_time",
-           "says_noindex", "served", "name_is_utf8"]
+__all__ = ["HEAD_LIMIT", "PageHead", "Placed", "name_is_utf8", "page_url", "read_head", "read_time", "says_noindex",
+           "served", "served_in"]

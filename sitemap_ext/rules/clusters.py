@@ -151,7 +151,7 @@ class ClusterIndex(ClusterStore):
         key; pages' heads and Link headers add none), and the alternate links every entry gives."""
         return self.distinct_listed(), self.alternates
 
-    def excluded(self, pages: dict[int, Excluded]) -> None:
+    def excluded(self, pages: Mapping[int, Excluded]) -> None:
         """U112: a sitemap lists a page that keeps itself out of the index; H114: an
         alternate names one (search engines ignore that pair). After finish()."""
         report = self.collector.report
@@ -273,6 +273,21 @@ class ClusterIndex(ClusterStore):
                                if why is built else "name the version's final, working URL", self.where(first))
 
     # --- judging -------------------------------------------------------------------------
+
+    def judge_all(self, excluded: Mapping[int, Excluded], served: Callable[[str, int], bool | str | None] | None = None,
+                  indexable: Iterable[int] = ()) -> None:
+        """Every rule across files, in one order for the check and the build: finish(),
+        then what the built or fetched pages ask (``excluded``: those out of the index;
+        ``served``: which URLs a built folder or live site serves, None without one;
+        ``indexable``: the pages to list), then the methods' conflicts (H116)."""
+        self.finish(excluded)
+        if excluded:
+            self.excluded(excluded)
+        if served is not None:
+            self.missing(served)
+        if indexable:
+            self.unlisted(indexable)
+        self.conflicts()  # (a no-op without pages' heads or Link headers)
 
     def finish(self, pages: Mapping[int, Excluded] | None = None) -> None:
         """Every rule that needs all files: U104, H104, H105, H109-H113. ``pages``: the built

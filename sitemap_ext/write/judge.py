@@ -141,13 +141,8 @@ class BuildJudge:
         self.folders[prefix] = root
 
     def _serves(self, url: str, key: int) -> bool | None:
-        from ..read.html import served  # (a built site's only: a build of a description loads no HTML reader)
-        if key in self.pages_read:
-            return True
-        for prefix, root in sorted(self.folders.items(), key=lambda item: -len(item[0])):  # the deepest first
-            if url.startswith(prefix):
-                return served(url, prefix, root)
-        return None
+        from ..read.html import served_in  # (a built site's only: a build of a description loads no HTML reader)
+        return True if key in self.pages_read else served_in(url, self.folders)
 
     def finish(self, name_of: Callable[[FileKey], str]) -> None:
         """The file rules on each output file (``name_of`` names it), then the rules
@@ -159,12 +154,7 @@ class BuildJudge:
         self.log.end_file(self._display or "")
         clusters = ClusterIndex(self.collector)
         clusters.add(None, self.log)
-        clusters.finish(self.excluded)  # (a page canonicalised elsewhere carries its canonical's annotations)
-        if self.excluded:  # (what the check of the pages asks of the built site: H114, U112, H115)
-            clusters.excluded(self.excluded)
-        if self.folders:
-            clusters.missing(self._serves)
-        clusters.conflicts()  # (H116: a head against the sitemap entry; a no-op without heads)
+        clusters.judge_all(self.excluded, self._serves if self.folders else None)  # (as the check calls them)
 
 
 def output_name(out_dir: str | None, name: str) -> str:
