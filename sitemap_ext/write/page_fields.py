@@ -58,7 +58,7 @@ class FieldNormaliser:
         self.scope = scope
         self.collector = collector
         self.dates = dates or DateCache()
-        self.placed: list[Placed] = []  # (see page_media.MediaNormaliser)
+        self.placed: list[Placed] = []  # a page's findings the engine says of what is written (page_media)
         self.locales = {locale.code: locale for locale in scope.locales}
         self.locale_codes = tuple(self.locales)
         self._base_origin = str(origin_of(scope.base_url))
@@ -181,10 +181,9 @@ class FieldNormaliser:
             return None
         else:
             url, problems = normalise(value, self.scope.base_url)
-            placed: list[Any] | None = getattr(self, "placed", None) if what != "x_default" else None
             for problem in problems:
-                if problem.code in KEPT_IN_OUTPUT and placed is not None:  # (the engine says it of the entry)
-                    placed.append((problem.code, problem.message, where, problem.suggestion, None))
+                if problem.code in KEPT_IN_OUTPUT and what != "x_default":  # (the engine says it of the entry)
+                    self.placed.append((problem.code, problem.message, where, problem.suggestion, None))
                 else:
                     self.collector.report(problem.code, f"{what}: {problem.message}", where, url=url or value,
                                           suggestion=problem.suggestion)

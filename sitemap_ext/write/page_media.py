@@ -13,7 +13,6 @@ from ..ext import image as image_ext
 from ..ext import news as news_ext
 from ..ext import video as video_ext
 from ..ext.media import Field, MediaContext
-from ..read.normalised import Placed
 from ..urls import is_clean, origin_text
 from .page_fields import IMAGE_COLUMN, FieldNormaliser, WhereOf
 
@@ -26,8 +25,6 @@ SAID_OF_OUTPUT = frozenset({"I103", "V103", "V114", "V115", "N104", "N105", "N10
 class MediaNormaliser(FieldNormaliser):
     """The media of a page (see ``_media``); ``placed``: the page's findings the engine
     says of its entries, with their places (``SAID_OF_OUTPUT``)."""
-
-    placed: list[Placed]
 
     def _media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool
                ) -> tuple[tuple[str, Any], ...]:
