@@ -113,20 +113,24 @@ def _schema_verdict(raw: str, text: str, parsed: Parsed) -> Parsed:
     one it accepts is no finding, whatever the writer makes of it (``-00:00`` as
     ``+00:00``). The XSD judges the value as written; what we write must pass it too."""
     lastmod, problems = parsed
-    if lastmod is None or any(p.code in ("D101", "D107") for p in problems):  # (D107: the XSD takes no zone)
+    if lastmod is None or any(p.code == "D101" for p in problems):
         return parsed
+    no_zone = tuple(p for p in problems if p.code == "D107")  # (the XSD takes a time without a zone, W3C not)
     if date_accepted(raw):
-        return lastmod, tuple(p for p in problems if p.xsd)
+        return lastmod, no_zone or tuple(p for p in problems if p.xsd)
     if not date_accepted(lastmod.text):  # a zone past 14:00, which the XSD's dateTime rejects: in UTC
         lastmod = Lastmod(format_instant(lastmod.instant), lastmod.instant)
     out = lastmod.text
+    return lastmod, (*no_zone, DateProblem("D106", f"lastmod '{raw}' is written as {out}{_rejected_form(text)}", out))
+
+
+def _rejected_form(text: str) -> str:
+    """Why the XSD rejects a W3C form, where its length says it."""
     if len(text) in (4, 7):
-        why = ": the XSD rejects YYYY and YYYY-MM"
-    elif len(text) in (16, 17) or (len(text) > 16 and text[16] in "Zz+-"):
-        why = ": the XSD requires seconds"
-    else:
-        why = ""
-    return lastmod, (DateProblem("D106", f"lastmod '{raw}' is written as {out}{why}", out),)
+        return ": the XSD rejects YYYY and YYYY-MM"
+    if len(text) in (16, 17) or (len(text) > 16 and text[16] in "Zz+-"):
+        return ": the XSD requires seconds"
+    return ""
 
 
 # Forms the XSD's types take and W3C Datetime does not define (a date with a zone; a

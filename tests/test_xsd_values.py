@@ -26,6 +26,8 @@ LASTMODS: dict[str, set[str]] = {
     "2026-11-20T10:00:00-14:00": set(),
     "2026-11-20T10:00:00+14:30": {"D108"},  # the XSD's zones end at 14:00
     "2026-11-20T10:00:00+15:00": {"D108"},
+    "2026-11-20T10:00": {"D107", "D108"},  # no zone (W3C) and no seconds (the XSD): both said
+    "2026-11-20T10:00:00": {"D107"},  # the XSD takes a time without a zone; W3C does not
     "2026-11-20T24:00:00Z": {"D111"},  # the XSD's end of day; W3C's hours end at 23
     "2026-11-20T24:00:01Z": {"D101"},
     "2016-12-31T23:59:60Z": {"D101"},  # leap seconds: neither takes them
