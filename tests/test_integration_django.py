@@ -194,3 +194,38 @@ def test_the_command_with_a_setting_no_build_can_use_fails_without_a_traceback(p
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert f"({error_id}) SITEMAP_EXT" in run.stderr and "SystemCheckError" in run.stderr
     assert not (project / "out").exists()
+
+
+def test_a_finding_names_the_sitemap_class_and_the_url(project: Path) -> None:
+    """Not ``<pages>:N`` (the place build() gives a page a program hands it): the
+    Sitemap class and the URL, in the command, the system check and the test helper."""
+    lakes, ridge = f"{BASE}{{}}/routes/lakes/", f"{BASE}{{}}/routes/ridge/"
+    expected = [f"warning trails.sitemaps.RoutesSitemap: {url.format(lang)}: D102 lastmod 2027-01-01 is after "
+                "2026-11-21T12:00:00Z; lastmod is when the page last changed"
+                for url in (lakes, ridge) for lang in ("de", "en")]
+    run = manage(project, "sitemap_ext_build", "public", defect=True)
+    assert run.stderr.splitlines() == sorted(expected), run.stderr
+    run = manage(project, "check", "--deploy", "--tag", "sitemap_ext", defect=True)
+    assert "<pages>" not in run.stderr
+    assert f"?: (sitemap_ext.D102) trails.sitemaps.RoutesSitemap: {ridge.format('en')}: D102 " in run.stderr
+
+
+def test_a_lower_case_django_language_code_is_said_once_and_asks_for_no_change(project: Path) -> None:
+    """Django writes ``pt-br`` (and uses it as the URL prefix); the sitemaps write
+    ``pt-BR``: one L108 per distinct code, not one per entry, and no fix."""
+    settings = project / "trails" / "settings.py"
+    settings.write_text(settings.read_text(encoding="utf-8").replace(
+        '("fr", "French")]', '("fr", "French"), ("pt-br", "Portuguese"), ("zh-hans", "Chinese")]'), encoding="utf-8")
+    run = manage(project, "sitemap_ext_build", "public")
+    assert run.returncode == 0, run.stderr
+    said = [line for line in run.stdout.splitlines() if "L108" in line]
+    assert said == [f"info trails.sitemaps.PagesSitemap: {BASE}en/: L108 '{code}' is a Django language code "
+                    f"(LANGUAGES, lower case, also the URL prefix /{code}/): the sitemaps write it as {canonical}, "
+                    "its usual case; hreflang is case-insensitive, so nothing needs to change"
+                    for code, canonical in (("pt-br", "pt-BR"), ("zh-hans", "zh-Hans"))], run.stdout
+    assert "0 errors, 0 warnings, 2 infos" in run.stdout
+    sitemap = (project / "public" / "sitemap.xml").read_text(encoding="utf-8")
+    assert sitemap.count(f'hreflang="pt-BR" href="{BASE}pt-br/about/"') == 5  # each version lists it
+    run = manage(project, "check", "--deploy", "--tag", "sitemap_ext")
+    assert run.stderr.count("(sitemap_ext.L108)") == 2 and "fix:" not in run.stderr, run.stderr
+
