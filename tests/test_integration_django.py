@@ -229,3 +229,49 @@ def test_a_lower_case_django_language_code_is_said_once_and_asks_for_no_change(p
     run = manage(project, "check", "--deploy", "--tag", "sitemap_ext")
     assert run.stderr.count("(sitemap_ext.L108)") == 2 and "fix:" not in run.stderr, run.stderr
 
+
+SERVE = """
+import os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "trails.settings"
+import django
+from django.conf import settings
+django.setup()
+from django.test import Client, override_settings
+middleware = ["sitemap_ext.integrations.django.middleware.SitemapFilesMiddleware", *settings.MIDDLEWARE]
+with override_settings(MIDDLEWARE=middleware, SITEMAP_EXT={**settings.SITEMAP_EXT, "out_dir": sys.argv[1]}):
+    client = Client(HTTP_HOST="www.trail-guides.example")
+    for path in sys.argv[2:]:
+        answer = client.get(path)
+        body = b"".join(answer.streaming_content) if answer.streaming else answer.content
+        size = len(body) if answer.status_code == 200 else "-"
+        print(path, answer.status_code, answer.get("Content-Type"), size, answer.has_header("Last-Modified"))
+    answer = client.get("/sitemap.xml", HTTP_IF_MODIFIED_SINCE="Sun, 01 Jan 2090 00:00:00 GMT")
+    print("if-modified-since", answer.status_code)
+"""
+
+
+def test_the_middleware_serves_the_written_files_and_hands_on_the_rest(project: Path) -> None:
+    run = manage(project, "sitemap_ext_build", "public")
+    assert run.returncode == 0, run.stderr
+    public = project / "public"
+    (public / "sitemap-1.xml.gz").write_bytes(b"\x1f\x8b gzip")
+    (public / "passwd.xml").symlink_to("/etc/passwd")
+    (public / "part").mkdir()
+    (public / "part" / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    size = (public / "sitemap.xml").stat().st_size
+    paths = ["/sitemap.xml", "/sitemap-1.xml.gz", "/sitemap.html", "/passwd.xml", "/.sitemap-ext-manifest.json",
+             "/part/sitemap.xml", "/nothing.xml", "/imprint/"]
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", SERVE, str(public), *paths], cwd=project, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines() == [
+        f"/sitemap.xml 200 application/xml; charset=utf-8 {size} True",
+        "/sitemap-1.xml.gz 200 application/gzip 7 True",  # served as is, not decoded
+        f"/sitemap.html 200 text/html; charset=utf-8 {(public / 'sitemap.html').stat().st_size} True",
+        "/passwd.xml 404 text/html; charset=utf-8 - False",  # a symbolic link: not served
+        "/.sitemap-ext-manifest.json 404 text/html; charset=utf-8 - False",
+        "/part/sitemap.xml 404 text/html; charset=utf-8 - False",  # only the folder's own files
+        "/nothing.xml 404 text/html; charset=utf-8 - False",
+        "/imprint/ 200 text/html; charset=utf-8 6 False",  # the URLconf's own page
+        "if-modified-since 304",
+    ], run.stderr
