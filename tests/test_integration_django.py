@@ -275,3 +275,23 @@ def test_the_middleware_serves_the_written_files_and_hands_on_the_rest(project: 
         "/imprint/ 200 text/html; charset=utf-8 6 False",  # the URLconf's own page
         "if-modified-since 304",
     ], run.stderr
+
+
+def test_a_related_place_at_a_page_names_its_sitemap_class_and_url_too() -> None:
+    code = """
+from sitemap_ext import Diagnostic, Page
+from sitemap_ext.diagnostics import Related, Severity
+from sitemap_ext.integrations.django.places import Origins, line
+origins = Origins()
+pages = [("app.sitemaps.A", Page(loc="https://e.com/a/")), ("app.sitemaps.B", Page(loc="https://e.com/b/"))]
+assert list(origins.follow(pages)) == [page for _, page in pages]
+finding = origins.of(Diagnostic("U104", Severity.ERROR, "listed twice", file="<pages>", line=2,
+                                related=(Related("first here", file="<pages>", line=1),)))
+print(line(finding))
+print(finding.related[0])
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines() == [
+        "app.sitemaps.B: https://e.com/b/: U104 listed twice",
+        "Related(message='first here', file='app.sitemaps.A', line=None, column=None, url='https://e.com/a/')"], \
+        run.stderr

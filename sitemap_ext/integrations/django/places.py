@@ -14,13 +14,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from ... import Diagnostic, Page
-from ...diagnostics import Collector
+from ...diagnostics import Collector, Related
 from .. import _common
 
 PAGES = "<pages>"  # the file build() names a page given by a program: <pages>:N
+_Place = TypeVar("_Place", Diagnostic, Related)
 
 
 class Origins:
@@ -38,11 +39,17 @@ class Origins:
             yield page
 
     def of(self, diagnostic: Diagnostic) -> Diagnostic:
-        """The finding placed at its Sitemap class and URL, where it names a page."""
-        if diagnostic.file != PAGES or not diagnostic.line or diagnostic.line > len(self.pages):
-            return diagnostic
-        origin, url = self.pages[diagnostic.line - 1]
-        return dataclasses.replace(diagnostic, file=origin, line=None, column=None, url=diagnostic.url or url)
+        """The finding (and its related places) placed at the Sitemap class and URL
+        where it names a page."""
+        related = tuple(self._placed(place) for place in diagnostic.related)
+        placed = self._placed(diagnostic)
+        return placed if related == diagnostic.related else dataclasses.replace(placed, related=related)
+
+    def _placed(self, place: _Place) -> _Place:
+        if place.file != PAGES or not place.line or place.line > len(self.pages):
+            return place
+        origin, url = self.pages[place.line - 1]
+        return dataclasses.replace(place, file=origin, line=None, column=None, url=place.url or url)
 
     def place(self, collector: Collector) -> None:
         """Every finding of ``collector`` placed in Django's terms, and a language code
