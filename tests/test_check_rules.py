@@ -346,6 +346,30 @@ def test_config_file_and_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["check", "../s.xml"]) == 2
 
 
+
+@pytest.mark.parametrize("content, place", [
+    ('[tool.sitemap-ext]\nselect = [\n', "pyproject.toml:3:1: not valid TOML: Invalid value at the end of the file"),
+    ('[project\nname = "x"\n', "pyproject.toml:1:9: not valid TOML: Expected ']' at the end of a table"),
+])
+def test_a_pyproject_that_is_no_toml_says_its_place_and_that_settings_are_unknown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], content: str,
+        place: str) -> None:
+    """Found upward, a pyproject.toml that is no TOML is exit 2 at its line and column (the
+    end of the file where TOML says "end of document": before, 1:1), saying that it may
+    hold settings of ours and how to get past it; a valid one without our table is
+    passed over."""
+    _write(tmp_path, "s.xml", urlset(f"<url><loc>{E}/a</loc></url>\n"))
+    (tmp_path / "pyproject.toml").write_text(content)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "s.xml", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"sitemap-ext check: {tmp_path / place}" in err
+    assert ("sitemap-ext looks for [tool.sitemap-ext] in it and cannot tell whether it holds settings: mend it, "
+            "name a config with --config FILE, or pass --no-config") in err
+    assert main(["check", "s.xml", "-q", "--no-config"]) == 0
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert main(["check", "s.xml", "-q"]) == 0
+
 # --- the same findings, however the work is spread ---------------------------------------------
 
 def test_findings_do_not_depend_on_jobs_or_hash_seed(tmp_path: Path) -> None:
