@@ -92,6 +92,38 @@ def test_return_link_only_as_x_default_is_no_return_link(tmp_path: Path) -> None
     assert "only as x-default" in message
 
 
+
+@pytest.mark.parametrize("name", ["s.xml", "s.xml.gz"])
+def test_a_missing_return_link_is_at_the_link_and_says_which_link_to_add_where(tmp_path: Path, name: str) -> None:
+    """H104 stands at the xhtml:link that has no return (before: at the <url>, line 3,
+    no column) and says which link to add to which entry, at which file and line."""
+    en, de = f"{E}/en", f"{E}/de"
+    entries = (f"<url><loc>{en}</loc>\n  <lastmod>2026-01-01</lastmod>\n"
+               f'  <xhtml:link rel="alternate" hreflang="en" href="{en}"/>\n'
+               f'  <xhtml:link rel="alternate" hreflang="de" href="{de}"/>\n</url>\n')
+    judge(tmp_path, {name: urlset(entries), "de.xml": urlset(url(de, ("de", de)))}, paths=[name, "de.xml"])
+    found = [d for d in check([name, "de.xml"]).collector.diagnostics if d.code == "H104"]
+    assert [(d.file, d.line, d.column, d.url, d.hreflang) for d in found] == [(name, 6, 3, en, "de")]
+    assert found[0].message.endswith(
+        f'search engines ignore a pair without its return link: add <xhtml:link rel="alternate" hreflang="en" '
+        f'href="{en}"/> to the entry of {de} (de.xml:3)')
+
+
+def test_a_missing_return_link_in_a_page_head_says_to_add_a_link_to_the_other_head(tmp_path: Path) -> None:
+    """Pages: the fix is a <link> in the other page's head (its file and line)."""
+    base = "https://www.example.com/"
+    head = '<!DOCTYPE html><html lang="{0}"><head>\n<link rel="alternate" hreflang="{0}" href="{1}{0}/">\n{2}</head>\n' \
+           "<body></body></html>\n"
+    other = f'<link rel="alternate" hreflang="de" href="{base}de/">\n'
+    judge(tmp_path, {"public/en/index.html": head.format("en", base, other),
+                     "public/de/index.html": head.format("de", base, ""),
+                     "public/sitemap.xml": urlset(url(f"{base}en/"), url(f"{base}de/"))},
+          paths=["public"], base_urls=[f"{base}=public"])
+    found = [d for d in check(["public"], base_urls=[f"{base}=public"]).collector.diagnostics if d.code == "H104"]
+    assert [(d.file, d.line, d.column) for d in found] == [("public/en/index.html", 3, 1)]
+    assert f'add <link rel="alternate" hreflang="en" href="{base}en/"> to the head of {base}de/ ' \
+           "(public/de/index.html:" in found[0].message
+
 GOOGLE_EXAMPLE = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
   xmlns:xhtml="http://www.w3.org/1999/xhtml">
