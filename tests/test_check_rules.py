@@ -124,6 +124,23 @@ def test_a_missing_return_link_in_a_page_head_says_to_add_a_link_to_the_other_he
     assert f'add <link rel="alternate" hreflang="en" href="{base}en/"> to the head of {base}de/ ' \
            "(public/de/index.html:" in found[0].message
 
+
+def test_a_relative_loc_says_what_it_would_resolve_to(tmp_path: Path) -> None:
+    """U101 of a relative loc says that a sitemap needs absolute URLs; where the sitemap's
+    own URL is known (--base-url) it gives the absolute form as the fix (before: "'/en/a'
+    is relative; give an absolute http(s) URL", no suggestion)."""
+    body = urlset("<url><loc>/en/a</loc></url>\n", "<url><loc>b.html</loc></url>\n")
+    judge(tmp_path, {"site/sitemap.xml": body})
+    mapped = check(["site"], base_urls=["https://www.example.com/docs/=site"]).collector.sorted()
+    assert [(d.code, d.line, d.url, d.suggestion) for d in mapped] == [
+        ("U101", 3, "/en/a", "https://www.example.com/en/a"), ("U101", 4, "b.html", "https://www.example.com/docs/b.html")]
+    assert mapped[1].message == ("loc 'b.html' is relative: a sitemap must give absolute URLs, and search engines "
+                                 "resolve none; against this sitemap's URL it is https://www.example.com/docs/b.html: "
+                                 "write that")
+    alone = check(["site/sitemap.xml"]).collector.sorted()
+    assert [(d.code, d.suggestion) for d in alone] == [("U101", None), ("U101", None)]
+    assert "write it with its scheme and host (https://HOST/en/a)" in alone[0].message
+
 GOOGLE_EXAMPLE = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
   xmlns:xhtml="http://www.w3.org/1999/xhtml">
