@@ -244,6 +244,24 @@ def test_reserved_region_is_one_finding_and_still_counts(tmp_path: Path) -> None
         ("L102", "s.xml", 3, f"{E}/uk"), ("L102", "s.xml", 4, f"{E}/de")]
 
 
+
+def test_two_findings_on_one_page_s_codes_propose_one_replacement(tmp_path: Path) -> None:
+    """en-UK: L102 proposes en-GB; the H105 that the same page's codes give (it lists
+    itself as en-UK and en, and is named en-GB) proposes no other replacement (before:
+    H105 proposed en, L102 en-GB)."""
+    de, uk = f"{E}/de", f"{E}/uk"
+    body = urlset(url(de, ("de", de), ("en-GB", uk), ("x-default", de)),
+                  url(uk, ("de", de), ("en-UK", uk), ("en", uk), ("x-default", de)))
+    found = check([_write(tmp_path, "s.xml", body)]).collector.sorted()
+    assert [(d.code, d.url, d.suggestion) for d in found] == [("H105", de, None), ("L102", uk, "en-GB")]
+    assert {d.suggestion for d in found} - {None} == {"en-GB"}
+    assert "with a code that is an error: write the code its L finding gives there" in found[0].message
+    # With no error among the page's own codes, H105 still proposes the page's own code.
+    body = urlset(url(de, ("de", de), ("en-GB", uk), ("x-default", de)),
+                  url(uk, ("de", de), ("en", uk), ("x-default", de)))
+    found = check([_write(tmp_path, "s.xml", body)]).collector.sorted()
+    assert [(d.code, d.suggestion) for d in found] == [("H105", "en")]
+
 def test_return_target_only_in_a_text_sitemap_is_unverifiable(tmp_path: Path) -> None:
     en, de = f"{E}/en", f"{E}/de"
     found = judge(tmp_path, {"s.xml": urlset(url(en, ("en", en), ("de", de), ("x-default", en))),

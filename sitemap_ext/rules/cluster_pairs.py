@@ -137,12 +137,10 @@ class Examination:
         if detail is not None:
             self.no_return(where, href, loc, href, code, related=related, detail=detail, fix=fix)
             return
-        their_own = theirs.get(target, (set(), href))[0] - _NO_RETURN
+        their_codes = theirs.get(target, (set(), href))[0]
+        their_own = their_codes - _NO_RETURN
         if their_own and not (set(mine[target][0]) & their_own):
-            better = sorted(their_own)[0]
-            self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
-                        f"{named_code(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
-                        suggestion=better, related=related)
+            self.differs(loc, href, code, sorted(their_own)[0], UNCOUNTED in their_codes, where, related)
             return
         names = {k: text for k, (_, text) in (*theirs.items(), *mine.items())}
         names.update({key: loc, target: href})
@@ -152,6 +150,21 @@ class Examination:
             self.reported.add(pair_key)
             sets_differ(self.report, loc, href, where, related=related,
                         detail=f" (not in both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})")
+
+    def differs(self, loc: str, href: str, code: str, better: str, erroneous: bool, where: Where,
+                related: tuple[Related, ...]) -> None:
+        """H105: the code of a link is not one its target lists itself as. Where the target
+        also lists itself with a code that is an error, that code's own finding (L1xx) says
+        what to write, and this one proposes no other replacement."""
+        if erroneous:
+            self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
+                        f"{named_code(better)} and with a code that is an error: write the code its L finding gives "
+                        "there, and use that one code for it everywhere", where, url=loc, hreflang=code,
+                        related=related)
+            return
+        self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
+                    f"{named_code(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
+                    suggestion=better, related=related)
 
     def absent(self, entry: int, href: str, code: str) -> None:
         """An alternate no sitemap lists: another spelling of a listed URL (H113), or unknown (H111)."""
