@@ -15,6 +15,7 @@ from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
+from .repeats import more_line, repeats
 
 if TYPE_CHECKING:
     from ..checker.check import Counts
@@ -190,8 +191,10 @@ def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
 
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
-    for diag in collector.sorted():
-        if quiet and diag.severity is Severity.INFO:
+    shown = [diag for diag in collector.sorted() if not (quiet and diag.severity is Severity.INFO)]
+    said, hidden = repeats(shown)  # (one finding on many entries of a file: said once, counted)
+    for diag in shown:
+        if id(diag) in hidden:
             continue
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
@@ -208,6 +211,8 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
+        if id(diag) in said:
+            out.write(more_line(said[id(diag)]))
     for code, count in sorted(collector.suppressed.items()):
         if not (quiet and collector.severity_of(code) is Severity.INFO):
             out.write(f"... and {count:,} more {code} not shown\n")
