@@ -200,14 +200,7 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
         out.write(_headline(diag, message, colour))
-        source = lines.get(diag.file, diag.line)
-        if source is not None and source.strip():
-            if len(source) > _SOURCE_WIDTH:
-                out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
-            else:
-                out.write(f"    {visible(source)}\n")
-                if diag.column is not None:  # under the character, however wide the escapes before it
-                    out.write("    " + " " * len(visible(source[:diag.column - 1])) + "^\n")
+        _write_source(out, lines.get(diag.file, diag.line), diag.column)
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
@@ -216,6 +209,18 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
     for code, count in sorted(collector.suppressed.items()):
         if not (quiet and collector.severity_of(code) is Severity.INFO):
             out.write(f"... and {count:,} more {code} not shown\n")
+
+
+def _write_source(out: TextIO, source: str | None, column: int | None) -> None:
+    """The source line under a finding, with a caret under its column."""
+    if source is None or not source.strip():
+        return
+    if len(source) > _SOURCE_WIDTH:
+        out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
+        return
+    out.write(f"    {visible(source)}\n")
+    if column is not None:  # under the character, however wide the escapes before it
+        out.write("    " + " " * len(visible(source[:column - 1])) + "^\n")
 
 
 def _escape_github(text: str, *, prop: bool = False) -> str:
