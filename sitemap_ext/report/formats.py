@@ -15,6 +15,7 @@ from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
+from .repeats import more_line, repeats
 
 if TYPE_CHECKING:
     from ..checker.check import Counts
@@ -190,27 +191,36 @@ def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
 
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
-    for diag in collector.sorted():
-        if quiet and diag.severity is Severity.INFO:
+    shown = [diag for diag in collector.sorted() if not (quiet and diag.severity is Severity.INFO)]
+    said, hidden = repeats(shown)  # (one finding on many entries of a file: said once, counted)
+    for diag in shown:
+        if id(diag) in hidden:
             continue
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
         out.write(_headline(diag, message, colour))
-        source = lines.get(diag.file, diag.line)
-        if source is not None and source.strip():
-            if len(source) > _SOURCE_WIDTH:
-                out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
-            else:
-                out.write(f"    {visible(source)}\n")
-                if diag.column is not None:  # under the character, however wide the escapes before it
-                    out.write("    " + " " * len(visible(source[:diag.column - 1])) + "^\n")
+        _write_source(out, lines.get(diag.file, diag.line), diag.column)
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
+        if id(diag) in said:
+            out.write(more_line(said[id(diag)]))
     for code, count in sorted(collector.suppressed.items()):
         if not (quiet and collector.severity_of(code) is Severity.INFO):
             out.write(f"... and {count:,} more {code} not shown\n")
+
+
+def _write_source(out: TextIO, source: str | None, column: int | None) -> None:
+    """The source line under a finding, with a caret under its column."""
+    if source is None or not source.strip():
+        return
+    if len(source) > _SOURCE_WIDTH:
+        out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
+        return
+    out.write(f"    {visible(source)}\n")
+    if column is not None:  # under the character, however wide the escapes before it
+        out.write("    " + " " * len(visible(source[:column - 1])) + "^\n")
 
 
 def _escape_github(text: str, *, prop: bool = False) -> str:
@@ -370,7 +380,7 @@ def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
         sys.stderr.write(f"sitemap-ext: cannot append to GITHUB_STEP_SUMMARY ({exc.strerror or exc})\n")
 
 
-_PLURALS = {"URL entry": "URL entries", "sitemap listed": "sitemaps listed"}
+_PLURALS = {"URL entry": "URL entries", "sitemap listed": "sitemaps listed", "info": "info"}
 
 
 def plural(count: int, word: str) -> str:
