@@ -380,7 +380,7 @@ def write_step_summary(collector: Collector, verb: str, headline: str) -> None:
         sys.stderr.write(f"sitemap-ext: cannot append to GITHUB_STEP_SUMMARY ({exc.strerror or exc})\n")
 
 
-_PLURALS = {"URL entry": "URL entries", "sitemap listed": "sitemaps listed", "info": "info"}
+_PLURALS = {"URL entry": "URL entries", "sitemap listed": "sitemaps listed"}
 
 
 def plural(count: int, word: str) -> str:
