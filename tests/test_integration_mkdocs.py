@@ -132,10 +132,7 @@ OTHER_OWNER = '{"version": 2, "owners": {"../elsewhere/site.yaml": ["sitemap.xml
      "no sitemaps written"),
     (lambda p: (p / "site").mkdir() or (p / "site" / ".sitemap-ext-manifest.json").write_text(OTHER_OWNER),
      "O104"),
-    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("site_url: https://docs.example.com/manual/\n", "")
-                                             .replace("{now}", NOW)),
-     "set site_url"),
-], ids=["build-errors", "O104", "no-site-url"])
+], ids=["build-errors", "O104"])
 def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tmp_path: Path, change,
                                                                               says: str) -> None:
     project = plain_project(tmp_path / "p")
@@ -143,6 +140,44 @@ def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tm
     run = mkdocs(project)
     assert run.returncode == 1 and says in run.stderr, run.stderr
     assert not (project / "site" / "sitemap.xml").exists()  # (MkDocs' theme template was left there)
+
+
+def test_no_site_url_is_a_configuration_error_before_anything_is_built(tmp_path: Path) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN.replace("site_url: https://docs.example.com/manual/\n", ""))
+    run = mkdocs(project)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "Config value 'site_url': required by the plugin 'sitemap-ext'" in run.stderr
+    assert "set site_url: https://docs.example.com/ in mkdocs.yml" in run.stderr
+    assert "Aborted with a configuration error!" in run.stdout + run.stderr  # (was: Aborted with a BuildError!)
+    assert not (project / "site").exists()
+
+
+# (mkdocs serve builds once with the configuration it loaded, then again on each edit;
+# a plugin with on_startup keeps its instance across them: the same object twice here)
+BUILD_TWICE = """
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+config = load_config("mkdocs.yml")
+config.plugins.on_startup(command="serve", dirty=False)
+for _ in range(2):
+    build(config)
+    with open(sys.argv[1], "rb") as stream:
+        start = stream.read(5)
+    print("xml" if start == b"<?xml" else "gzip" if start[:2] == b"\\x1f\\x8b" else repr(start), end="|")
+"""
+
+
+@pytest.mark.parametrize(("output", "name"), [("", "sitemap.xml"), ("      output: {gzip: true}\n", "sitemap.xml.gz")])
+def test_two_builds_with_one_configuration_as_serve_does_write_the_sitemap_each_time(tmp_path: Path, output: str,
+                                                                                      name: str) -> None:
+    project = plain_project(tmp_path / "p", ("index", "guide"), config=PLAIN + output)
+    run = subprocess.run([sys.executable, "-c", BUILD_TWICE, f"site/{name}"], cwd=project, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    kind = "xml" if name.endswith(".xml") else "gzip"
+    assert run.stdout == f"{kind}|{kind}|"
+    assert not (project / "site" / "sitemap.xml").exists() or name == "sitemap.xml"
 
 
 def test_a_gzip_only_output_leaves_no_template_in_sitemap_xml(tmp_path: Path) -> None:

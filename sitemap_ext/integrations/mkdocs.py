@@ -69,7 +69,7 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs import plugins
 from mkdocs.config import base, config_options
 from mkdocs.config.base import ValidationError
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 
 from .. import Alternate, Page, Site, langtags
 from . import _common
@@ -137,11 +137,15 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
     # MkDocs' own sitemap.xml (and its .gz) is not written: ours takes its place. The
     # i18n plugin reconfigures the theme before each language's build (priority -100),
     # so this runs after it. A sitemap lists absolute URLs: without one to start from
-    # the configuration is wrong, and said so before anything is built.
+    # the configuration is wrong, and said so as MkDocs says a configuration error (a
+    # plugin's options are validated without the rest of mkdocs.yml: this is the first
+    # event that sees site_url), before the site folder is touched.
     @plugins.event_priority(-110)
     def on_config(self, config: Any) -> Any:
         if not (self.config.base_url or config.site_url):
-            raise PluginError("sitemap-ext: set site_url (or the plugin's base_url): a sitemap lists absolute URLs")
+            log.error("Config value 'site_url': required by the plugin 'sitemap-ext' (a sitemap lists absolute "
+                      "URLs): set site_url: https://docs.example.com/ in mkdocs.yml (or the plugin's base_url)")
+            raise Abort("Aborted with a configuration error!")
         config.theme.static_templates.discard("sitemap.xml")
         return config
 
