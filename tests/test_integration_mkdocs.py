@@ -270,3 +270,45 @@ def test_the_options_take_any_value(option: str, value: object) -> None:
 
     errors, _ = SitemapExtPlugin().load_config({option: value})  # (as MkDocs loads a plugin's options)
     assert all(name == option for name, _ in errors)  # each naming the option; never a raise
+
+
+SELECTOR = "the {n} H102 above are the hreflang links of the pages' heads, which Material writes from extra.alternate"
+I18N_FIX = "with mkdocs-static-i18n, set its option reconfigure_material: false and give no extra.alternate"
+
+
+def test_relative_selector_links_written_as_materials_are_explained_in_mkdocs_terms(tmp_path: Path) -> None:
+    # (Material's base.html writes each extra.alternate entry so; MkDocs' own theme with that line)
+    config = PLAIN + ("theme:\n  name: mkdocs\n  custom_dir: overrides\nextra:\n  alternate:\n"
+                      "    - {name: English, link: /manual/, lang: en}\n")
+    project = plain_project(tmp_path / "p", ("index", "guide"), config=config)
+    (project / "overrides").mkdir()
+    (project / "overrides" / "main.html").write_text(
+        '{% extends "base.html" %}{% block extrahead %}{% for alt in config.extra.alternate %}'
+        '<link rel="alternate" href="{{ alt.link | url }}" hreflang="{{ alt.lang }}">{% endfor %}{% endblock %}',
+        encoding="utf-8")
+    run = mkdocs(project)  # (a build from the heads: their errors are the build's, no sitemap written)
+    assert run.returncode == 1 and "no sitemaps written" in run.stderr, run.stderr
+    assert run.stderr.count(": H102 ") == 2 and "guide/index.html" in run.stderr
+    assert SELECTOR.format(n=2) in run.stderr and I18N_FIX in run.stderr
+    assert "give each extra.alternate entry an absolute link (https://docs.example.com/manual/fr/)" in run.stderr
+
+
+def test_a_fresh_material_site_with_static_i18n_is_told_the_fix(tmp_path: Path) -> None:
+    pytest.importorskip("material", reason="Material for MkDocs: pip install mkdocs-material")
+    root = tmp_path / "p"
+    (root / "docs").mkdir(parents=True)
+    for name in ("index", "routes"):
+        (root / "docs" / f"{name}.md").write_text(f"# {name}\n", encoding="utf-8")
+        (root / "docs" / f"{name}.fr.md").write_text(f"# {name} (fr)\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: T\nsite_url: https://docs.example.com/manual/\ntheme: {name: material}\nplugins:\n"
+        "  - i18n:\n      docs_structure: suffix\n      languages:\n        - {locale: en, default: true, name: E}\n"
+        f"        - {{locale: fr, name: F}}\n  - sitemap-ext:\n      now: \"{NOW}\"\n", encoding="utf-8")
+    run = mkdocs(root, "--strict")
+    assert run.returncode == 1 and run.stderr.count(": H102 ") == 8, run.stderr  # (the verdict stands)
+    assert SELECTOR.format(n=8) in run.stderr and I18N_FIX in run.stderr
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "docs_structure: suffix", "docs_structure: suffix\n      reconfigure_material: false"), encoding="utf-8")
+    run = mkdocs(root, "--strict")  # (the fix told)
+    assert run.returncode == 0 and ": H102 " not in run.stderr, run.stderr

@@ -110,6 +110,20 @@ _KINDS = {"base_url": "base_url", "alternates": "alternates", "x_default": "x_de
           "now": "now", "jobs": "jobs"}
 
 
+# The H102 of built pages, said in MkDocs' terms: Material writes a <link rel="alternate"
+# hreflang> in every page's head for each entry of extra.alternate (its language
+# selector), through MkDocs' url filter, which makes every link that is no absolute URL
+# relative to the page; mkdocs-static-i18n sets those links to each page's versions'
+# paths (relative) on every page but the home pages.
+_SELECTOR_LINKS = (
+    "the {count} H102 above are the hreflang links of the pages' heads, which Material writes from extra.alternate "
+    "(its language selector) as given: MkDocs makes a link that is no absolute URL relative to the page, and "
+    "mkdocs-static-i18n sets the links to each page's versions (relative). Google reads only absolute hreflang URLs. "
+    "Fix: with mkdocs-static-i18n, set its option reconfigure_material: false and give no extra.alternate (the "
+    "sitemap lists every page's language versions; Material then shows no language selector); without it, give "
+    "each extra.alternate entry an absolute link ({example})")
+
+
 def _i18n_plugin(config: Any) -> Any:
     """mkdocs-static-i18n's plugin object, found by its module (nothing of it is
     imported here), or None."""
@@ -204,17 +218,21 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
                                                            exclude=self.config.exclude, now=self.config.now,
                                                            description=_description(config))
         if not ok:
-            self._report(findings, site_dir)
+            self._report(findings, site_dir, config)
             raise PluginError("sitemap-ext: no sitemaps written: the build of the sitemaps found errors (above)")
         log.info(f"sitemaps written to {site_dir}: {', '.join(files)}")
         if self.config.check:
             findings = _common.merged(findings, _common.check_folder(site_dir, base_url, now=self.config.now,
                                                                      jobs=self.config.jobs))
-        self._report(findings, site_dir)
+        self._report(findings, site_dir, config)
 
-    def _report(self, findings: list[Any], root: str) -> None:
+    def _report(self, findings: list[Any], root: str, config: Any = None) -> None:
+        relative = 0
         for diagnostic in _common.shown(findings, self.config.ignore):
             log.log(_LEVELS[diagnostic.severity.value], _common.line(diagnostic, root))
+            relative += diagnostic.code == "H102" and (diagnostic.file or "").endswith((".html", ".htm"))
+        if relative and config is not None and config.extra.get("alternate"):
+            log.info(_SELECTOR_LINKS.format(count=relative, example=urljoin(config.site_url or "", "fr/")))
 
     @staticmethod
     def _languages(plugin: Any) -> dict[str, Any]:
