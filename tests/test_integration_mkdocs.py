@@ -312,3 +312,24 @@ def test_a_fresh_material_site_with_static_i18n_is_told_the_fix(tmp_path: Path) 
         "docs_structure: suffix", "docs_structure: suffix\n      reconfigure_material: false"), encoding="utf-8")
     run = mkdocs(root, "--strict")  # (the fix told)
     assert run.returncode == 0 and ": H102 " not in run.stderr, run.stderr
+
+
+XHTML = "{http://www.w3.org/1999/xhtml}link"
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def test_an_untranslated_fallback_page_is_no_version_in_the_language_it_lacks(project: Path) -> None:
+    # safety.md has no French or German file: mkdocs-static-i18n builds the English text at /fr/safety/ and
+    # /de/safety/ (fallback_to_default); hreflang says the language of a page's content, so neither is "fr" or
+    # "de": each is listed alone, as is /safety/ (no other version of it exists)
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert ("2 pages built from another language's text (mkdocs-static-i18n's fallback) listed without hreflang: "
+            f"{BASE}de/safety/, {BASE}fr/safety/") in run.stderr
+    root = etree.parse(str(project / "site" / "sitemap.xml")).getroot()
+    links = {url.findtext(f"{SM}loc"): sorted((link.get("hreflang"), link.get("href")) for link in url.iter(XHTML))
+             for url in root.iter(f"{SM}url")}
+    for path in ("safety/", "fr/safety/", "de/safety/"):
+        assert links[BASE + path] == []
+    assert ("fr", BASE + "fr/routes/") in links[BASE + "routes/"]  # (translated pages keep their alternates)
+    assert not [href for pairs in links.values() for _, href in pairs if href.endswith("/safety/")]

@@ -27,7 +27,9 @@ Options, each a key of a site description:
 * ``alternates``: where a page's language versions come from. ``i18n``: from
   mkdocs-static-i18n's languages (each built page is grouped with the pages of the
   other languages at the same path below each language's ``link``; each version at
-  its own URL, codes from ``locale`` with ``_`` written ``-``); ``heads``: from the
+  its own URL, codes from ``locale`` with ``_`` written ``-``; a page the i18n plugin
+  builds from another language's file, untranslated, is no version in the language it
+  lacks: it is listed on its own, without hreflang); ``heads``: from the
   built pages' ``<link rel="alternate" hreflang>`` tags (a ``site:`` source, as
   Material writes them); ``auto`` (default): ``i18n`` where the i18n plugin builds
   more than one language, else ``heads``.
@@ -146,7 +148,8 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     def __init__(self) -> None:
         self._depth = 0  # builds under way: mkdocs-static-i18n builds each language inside the first build
-        self._pages: list[tuple[str, str, str, dict[str, Any]]] = []  # (locale, url, dest_uri, meta)
+        # (the language built, the language of the page's text, url, dest_uri, meta)
+        self._pages: list[tuple[str, str, str, str, dict[str, Any]]] = []
 
     # MkDocs' own sitemap.xml (and its .gz) is not written: ours takes its place. The
     # i18n plugin reconfigures the theme before each language's build (priority -100),
@@ -187,7 +190,9 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
         plugin = _i18n_plugin(config)
         locale = getattr(plugin, "current_language", None) if plugin is not None else None
         url = page.canonical_url or urljoin(config.site_url or "", page.url)
-        self._pages.append((locale or "", url, page.file.dest_uri, dict(page.meta or {})))
+        # (mkdocs-static-i18n's File.locale: the language of the file the page is made of)
+        text = getattr(page.file, "locale", None) or locale or ""
+        self._pages.append((locale or "", str(text), url, page.file.dest_uri, dict(page.meta or {})))
         return output
 
     # After mkdocs-static-i18n's on_post_build (priority -100), which builds the other
@@ -242,20 +247,31 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     def _i18n_pages(self, plugin: Any, base_url: str) -> list[Page]:
         """One page per path below the languages' links: each language's version at
-        its own URL (as MkDocs wrote it), the default language's as x-default."""
+        its own URL (as MkDocs wrote it), the default language's as x-default. A page
+        built for one language from another's file (mkdocs-static-i18n's
+        ``fallback_to_default``: the English text under ``/fr/``) is no version in that
+        language (hreflang says the language of a page's content): it is listed on its
+        own, without alternates (an indexable page of the site, U114 if unlisted)."""
         languages = self._languages(plugin)
         default = next((locale for locale, language in languages.items() if language.default), None)
         keys = ("meta:updated",) if self.config.lastmod is None else tuple(self.config.lastmod)
         exclude = ["404.html"] if self.config.exclude is None else list(self.config.exclude)
         clusters: dict[str, dict[str, tuple[str, Any]]] = {}
-        for locale, url, dest_uri, meta in self._pages:
+        fallbacks: list[Page] = []
+        for locale, text, url, dest_uri, meta in self._pages:
             if any(fnmatch.fnmatchcase(dest_uri, pattern) for pattern in exclude) or locale not in languages:
                 continue
-            key = self._key(url, languages[locale].link, base_url)
             lastmod = next((meta[name[5:]] for name in keys if name.startswith("meta:") and meta.get(name[5:])),
                            None)
+            if text != locale:
+                fallbacks.append(Page(loc=url, lastmod=lastmod))
+                continue
+            key = self._key(url, languages[locale].link, base_url)
             clusters.setdefault(key, {})[locale] = (url, lastmod)
-        return [self._cluster(versions, default) for versions in clusters.values()]
+        if fallbacks:
+            log.info(f"{len(fallbacks)} pages built from another language's text (mkdocs-static-i18n's fallback) "
+                     f"listed without hreflang: {', '.join(sorted(str(page.loc) for page in fallbacks))}")
+        return [self._cluster(versions, default) for versions in clusters.values()] + fallbacks
 
     def _cluster(self, versions: dict[str, tuple[str, Any]], default: str | None) -> Page:
         """The page of one path: its versions (locale -> URL and lastmod) as alternates,
