@@ -4,7 +4,7 @@ a build with `sphinx-build -W`, as multi-language Sphinx sites are. Each build w
 the sitemap of its language's pages into its output folder, and every page's head
 names its version in each language and the x-default; the two built folders check
 clean and reciprocal together; a planted defect (a page marked noindex) fails
-`sphinx-build -W`."""
+`sphinx-build -W`, and so does a language that is none (`jp`)."""
 
 from __future__ import annotations
 
@@ -87,6 +87,25 @@ def test_one_html_build_writes_its_sitemap_into_its_output_folder(project: Path)
     assert "<loc>https://docs.example.com/en/routes.html</loc>" in (project / "_build" / "html" / "sitemap.xml"
                                                                   ).read_text(encoding="utf-8")
     assert not (project / "_build" / "sitemap.xml").exists()
+
+
+def test_a_language_that_is_none_fails_a_build_under_w_with_its_fix(project: Path) -> None:
+    conf = project / "conf.py"  # (one language: no hreflang is written, and jp passed -W)
+    conf.write_text(conf.read_text(encoding="utf-8") + "sitemap_ext_languages = []\nsitemap_ext_base_url = None\n",
+               encoding="utf-8")
+    run = sphinx(project, "jp")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert ("WARNING: sitemap_ext: error language 'jp': L103 'jp' is a country code, not a language; the language "
+            "is 'ja': ja (Japanese) (fix: language = 'ja') [sitemap_ext.L103]") in run.stderr
+    run = sphinx(project, "ja")  # (the fix)
+    assert run.returncode == 0 and "WARNING" not in run.stderr, run.stderr
+
+
+def test_a_language_of_the_list_the_build_is_not_is_a_warning(project: Path) -> None:
+    run = sphinx(project, "de")  # (conf.py: sitemap_ext_languages = ["en", "fr"])
+    assert run.returncode == 1, run.stderr
+    assert ("WARNING: sitemap_ext: language 'de' is none of sitemap_ext_languages (en, fr): its pages' heads name "
+            "no version of their own (add it, or build one of those) [sitemap_ext.config]") in run.stderr
 
 
 @pytest.mark.parametrize(("setting", "says"), [

@@ -31,7 +31,9 @@ Settings, as sphinx-sitemap users set them (its names in brackets):
   ``zh-CN``): search engines read alternates from heads as from sitemaps, and each
   build's heads name every language, so the built languages together are
   reciprocal (``sitemap-ext check _build/html/en _build/html/fr --base-url ...``
-  says so). Default: none (one language, no alternates).
+  says so). Default: none (one language, no alternates). ``language`` and these
+  codes are judged as hreflang codes when the configuration is read: ``jp`` is a
+  warning with its fix (``ja``), as is a build whose ``language`` is not listed.
 * ``sitemap_ext_x_default``: the version for other languages: a language of the
   list, or a URL; default none.
 * ``sitemap_ext_version``: the version in ``{version}`` (a versions list is built
@@ -58,13 +60,14 @@ from __future__ import annotations
 import fnmatch
 import html
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .. import Page, Site, __version__, langtags
+from ..codes import REGISTRY
 from . import _common
 
 logger = logging.getLogger(__name__)
@@ -173,10 +176,37 @@ def _problems(config: Any) -> list[str]:
     return problems
 
 
+def _languages_judged(config: Any) -> Iterator[tuple[str, str, str]]:
+    """(severity, code, text) of what Google says of ``language`` and the languages of
+    ``sitemap_ext_languages`` as hreflang codes (Sphinx takes ``jp`` without a word)."""
+    names = [config.language] if isinstance(config.language, str) else []
+    languages = config.sitemap_ext_languages
+    names += [name for name in (languages if isinstance(languages, (list, tuple, Mapping)) else ())
+              if isinstance(name, str) and name not in names]
+    for name in names:
+        setting = "language" if name == config.language else "sitemap_ext_languages"
+        for problem in langtags.judge(langtags.from_locale(name)).problems:
+            fix = "" if not problem.suggestion else f" (fix: language = {problem.suggestion!r})" \
+                if setting == "language" else f" (fix: {problem.suggestion!r})"
+            yield REGISTRY[problem.code].severity.value, problem.code, \
+                f"{setting} {name!r}: {problem.code} {problem.message}{fix}"
+    if languages and isinstance(languages, (list, tuple, Mapping)) and config.language not in languages:
+        yield "warning", "config", (f"language {config.language!r} is none of sitemap_ext_languages "
+                                    f"({', '.join(map(str, languages))}): its pages' heads name no version of "
+                                    "their own (add it, or build one of those)")
+
+
 def _config_inited(app: Sphinx, config: Any) -> None:
-    """A setting a build cannot use is a Sphinx warning naming it (``-W`` stops there)."""
+    """A setting a build cannot use is a Sphinx warning naming it (``-W`` stops there);
+    so is a language Google takes for no language (``jp``: the fix is ``ja``)."""
     for problem in _problems(config):
         logger.warning(f"sitemap_ext: {problem}", type="sitemap_ext", subtype="config")
+    for severity, code, text in _languages_judged(config):
+        if severity == "info":
+            logger.info(f"sitemap_ext: {text}")
+        else:
+            logger.warning(f"sitemap_ext: {'' if code == 'config' else severity + ' '}{text}", type="sitemap_ext",
+                           subtype=code)
 
 
 def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
