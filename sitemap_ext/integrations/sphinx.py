@@ -85,7 +85,10 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
         app.builder.sitemap_ext_generated = generated  # type: ignore[attr-defined]
     config = app.config
     root = config.sitemap_ext_base_url or config.html_baseurl
-    if len(config.sitemap_ext_languages or ()) < 2 or not root or _problems(config) or \
+    usable = getattr(app.builder, "sitemap_ext_usable", None)  # (the settings judged once a build)
+    if usable is None:
+        usable = app.builder.sitemap_ext_usable = not _problems(config)  # type: ignore[attr-defined]
+    if len(config.sitemap_ext_languages or ()) < 2 or not root or not usable or \
             any(fnmatch.fnmatchcase(pagename, pattern) for pattern in config.sitemap_ext_exclude):
         return
     link = app.builder.get_target_uri(pagename)
