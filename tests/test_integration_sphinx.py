@@ -101,6 +101,22 @@ def test_a_language_that_is_none_fails_a_build_under_w_with_its_fix(project: Pat
     assert run.returncode == 0 and "WARNING" not in run.stderr, run.stderr
 
 
+@pytest.mark.parametrize(("name", "code"), [("zh_CN", "zh-CN"), ("sr@latin", "sr-Latn"), ("zh_TW.Big5", "zh-TW"),
+                                            ("ca@valencia", "ca"), ("pt_BR", "pt-BR"), ("jp", "jp")])
+def test_sphinxs_language_names_are_the_hreflang_codes_they_mean(name: str, code: str) -> None:
+    from sitemap_ext.integrations.sphinx import _hreflang
+
+    assert _hreflang(name) == code
+
+
+def test_a_language_sphinx_names_in_gettexts_way_passes_w(project: Path) -> None:
+    conf = project / "conf.py"  # (sr@latin: one of Sphinx's own translations)
+    conf.write_text(conf.read_text(encoding="utf-8") + "sitemap_ext_languages = []\nsitemap_ext_base_url = None\n",
+                    encoding="utf-8")
+    run = sphinx(project, "sr@latin")
+    assert run.returncode == 0 and "WARNING" not in run.stderr, run.stderr
+
+
 def test_a_language_of_the_list_the_build_is_not_is_a_warning(project: Path) -> None:
     run = sphinx(project, "de")  # (conf.py: sitemap_ext_languages = ["en", "fr"])
     assert run.returncode == 1, run.stderr
