@@ -10,6 +10,7 @@ sitemap_ext/code_table.py, and specs/rules.md (its row, its text and its example
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,10 @@ def test_every_code_has_an_example_or_a_reason() -> None:
     assert sorted(set(REGISTRY) - set(examples()) - set(WITHOUT)) == [], \
         f"a code without an example: add {where}, or its reason to WITHOUT here"
     assert {code for code in checker_codes() if code not in WITHOUT} <= set(examples())
+    preamble = catalogue().read_text(encoding="utf-8").split("\n## Examples\n", 1)[1].split("\n### ", 1)[0]
+    named = set(re.findall(r"\b[A-Z]\d{3}\b", preamble))
+    assert sorted(code for code in WITHOUT if code not in named and f" {code[0]} (" not in preamble) == [], \
+        "a code without an example is named, with the reason, in the Examples part's preamble"
 
 
 def test_the_examples_are_the_catalogue_s_blocks() -> None:
