@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..dates import DateCache
+from ..dates import DateCache, Lastmod
 from ..diagnostics import Collector, Where
 from ..read.description_findings import missing, mixed_forms
 from ..read.normalised import Defaults, Layout, Placed, Scope
@@ -33,7 +33,7 @@ from .page_fields import (
     WhereOf,
     source_column,
 )
-from .page_locales import LocaleResolver, parse_x_default, path_under
+from .page_locales import Dated, LocaleResolver, parse_x_default, path_under
 from .page_media import MediaNormaliser
 
 
@@ -93,6 +93,7 @@ class PageNormaliser:
         rest = ""
         codes: tuple[str, ...] | None = None
         x_default: str | None = None
+        dated: Dated = {}
         if multilingual and not urls and not self.resolver.known.codes:
             # A site with no locales: a path is its one page's URL under base_url.
             self.resolver.subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
@@ -100,17 +101,20 @@ class PageNormaliser:
             locs: tuple[str, ...] = (loc,) if loc else ()
         elif multilingual:
             locs, codes, x_default, layout, rest = self.resolver.cluster(raw, path if has_path else None, urls,
-                                                                         where_of, where, row)
+                                                                         where_of, where, row, dated)
         else:
             loc = self.fields.url(value, where_of("loc"))
             locs = (loc,) if loc else ()
         lastmod, changefreq, priority = self.fields.values(raw, where_of, defaults)
         if not locs:
             return None
+        lastmods = None
+        if dated and codes is not None:
+            lastmod, lastmods = versions_dated(codes, dated, lastmod)
         digest = self._digest_of(raw, where_of) if digest_fields else None
         page = Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self.media.media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
-                    digests=None if digest is None else (digest,))
+                    lastmods=lastmods, digests=None if digest is None else (digest,))
         if placed:
             page.placed = tuple(placed)
         return page
@@ -152,6 +156,18 @@ class PageNormaliser:
                 tuple((key, key[len(URL_COLUMN):]) for key in shape if key.startswith(URL_COLUMN)),
                 not MEDIA_KEYS.isdisjoint(shape), "digest" in shape or "content" in shape)
         return found
+
+
+def versions_dated(codes: tuple[str, ...], dated: Dated, lastmod: Lastmod | None
+                   ) -> tuple[Lastmod | None, tuple[Lastmod | None, ...] | None]:
+    """A cluster's lastmod and each version's (None when they are all one): a version
+    that gives its own keeps it, the others take the page's ``lastmod``. The page's
+    lastmod is then the newest of them, as a built site's cluster has it."""
+    lastmods = tuple([dated.get(code, lastmod) for code in codes])
+    if len(set(lastmods)) == 1:
+        return lastmods[0], None
+    newest = max((one for one in lastmods if one is not None), key=lambda one: one.instant, default=None)
+    return newest, lastmods
 
 
 __all__ = ["IMAGE_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver", "MediaNormaliser",
