@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from sitemap_ext import Alternate, Locale, Page, Site, build, check, render
 
@@ -164,3 +165,42 @@ def test_versions_that_give_the_pages_lastmod_write_the_bytes_of_the_page_level_
     got = render(site_objects(), [dated])
     assert expected.ok and got.ok
     assert got.files == expected.files
+
+
+CONTENT = HEAD + """\
+pages:
+  - urls:
+      en: /en/x
+      fr: {url: /fr/x, lastmod: content}
+    lastmod: 2026-11-01
+    digest: "{digest}"
+"""
+
+
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def dates_of(path: Path) -> dict[str, str | None]:
+    """Each entry's lastmod (None: it has none), by its URL below the host."""
+    root = etree.parse(str(path)).getroot()
+    return {(url.findtext(f"{SM}loc") or "").removeprefix("https://www.example.com/"): url.findtext(f"{SM}lastmod")
+            for url in root.iter(f"{SM}url")}
+
+
+def test_a_version_dated_by_content_is_dated_by_the_build_state_the_others_keep_theirs(tmp_path: Path) -> None:
+    # (a description that asks for lastmod: content in a version keeps the state unasked, as one in a page does)
+    first = build(write(tmp_path, CONTENT.replace("{digest}", "r1")), tmp_path / "out", now="2026-11-20T00:00:00Z")
+    assert first.ok and (tmp_path / "out" / ".sitemap-ext-state.sqlite").is_file()
+    assert dates_of(tmp_path / "out" / "sitemap.xml") == {"en/x": "2026-11-01", "fr/x": "2026-11-20T00:00:00Z"}
+    again = build(write(tmp_path, CONTENT.replace("{digest}", "r2")), tmp_path / "out", now="2026-11-21T00:00:00Z")
+    assert again.ok and again.collector.sorted() == []
+    assert dates_of(tmp_path / "out" / "sitemap.xml") == {"en/x": "2026-11-01", "fr/x": "2026-11-21T00:00:00Z"}
+
+
+def test_a_version_dated_by_content_in_a_build_without_state_is_named_by_c120(tmp_path: Path) -> None:
+    page = Page(alternates=(Alternate(code="en", url="/en/x"), Alternate(code="fr", url="/fr/x", lastmod="content")),
+                lastmod="2026-11-01")
+    result = build(site_objects(), tmp_path / "out", pages=[page])
+    assert [(d.code, d.url, d.file, d.line) for d in result.collector.sorted() if d.code != "H112"] == [
+        ("C120", "https://www.example.com/fr/x", "<pages>", 1)]
+    assert dates_of(tmp_path / "out" / "sitemap.xml") == {"en/x": "2026-11-01", "fr/x": None}
