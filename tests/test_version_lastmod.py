@@ -7,14 +7,22 @@ with one page-level lastmod."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import textwrap
 from pathlib import Path
 
+import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from sitemap_ext import Alternate, Locale, Page, Site, build, check, render
+from sitemap_ext.codes import REGISTRY
+from sitemap_ext.diagnostics import Collector
+from sitemap_ext.read.yaml_doc import load_yaml
+from sitemap_ext.write.page_locales import VERSION_KEYS
+
+from .conftest import ROOT
 
 NOW = "2026-11-21T12:00:00Z"
 HEAD = """\
@@ -204,3 +212,14 @@ def test_a_version_dated_by_content_in_a_build_without_state_is_named_by_c120(tm
     assert [(d.code, d.url, d.file, d.line) for d in result.collector.sorted() if d.code != "H112"] == [
         ("C120", "https://www.example.com/fr/x", "<pages>", 1)]
     assert dates_of(tmp_path / "out" / "sitemap.xml") == {"en/x": "2026-11-01", "fr/x": None}
+
+
+def test_the_json_schema_takes_a_versions_lastmod_and_names_the_keys_the_normaliser_takes() -> None:
+    schema = json.loads((ROOT / "specs" / "site.schema.json").read_text(encoding="utf-8"))
+    doc = load_yaml(DATED, "site.yaml", Collector(REGISTRY), {})
+    assert doc is not None
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(doc.data)) == []
+    version = schema["$defs"]["page"]["properties"]["urls"]["additionalProperties"]["oneOf"][1]
+    assert set(version["properties"]) == set(VERSION_KEYS)
+    wrong = load_yaml(BAD, "site.yaml", Collector(REGISTRY), {})
+    assert wrong is not None and list(jsonschema.Draft202012Validator(schema).iter_errors(wrong.data))
