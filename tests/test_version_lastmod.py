@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
@@ -81,6 +82,11 @@ def test_each_version_is_written_with_its_own_lastmod_and_the_output_checks_clea
     assert written == GOLDEN
     checked = check(str(tmp_path / "out" / "sitemap.xml"), now=NOW)
     assert checked.ok and [(d.code, d.message) for d in checked.collector.sorted()] == []
+
+
+def test_the_output_is_valid_against_the_schemas(tmp_path: Path, assert_valid: Callable[[Path], None]) -> None:
+    assert build(write(tmp_path, DATED), tmp_path / "out").ok
+    assert_valid(tmp_path / "out" / "sitemap.xml")
 
 
 BAD = HEAD + """\
@@ -223,3 +229,43 @@ def test_the_json_schema_takes_a_versions_lastmod_and_names_the_keys_the_normali
     assert set(version["properties"]) == set(VERSION_KEYS)
     wrong = load_yaml(BAD, "site.yaml", Collector(REGISTRY), {})
     assert wrong is not None and list(jsonschema.Draft202012Validator(schema).iter_errors(wrong.data))
+
+
+ROWS = """\
+path,lastmod,lastmod:fr,url:en,url:fr
+/a,2026-11-01,2026-10-03,,
+,2026-11-01,2026-10-04,/en/b,/fr/b
+/c,2026-11-01,,,
+"""
+
+
+def test_lastmod_code_columns_give_a_source_rows_versions_their_own_lastmod(tmp_path: Path) -> None:
+    (tmp_path / "rows.csv").write_text(ROWS, encoding="utf-8")
+    (tmp_path / "rows.jsonl").write_text(
+        '{"urls": {"en": "/en/j", "fr": "/fr/j"}, "lastmod": "2026-11-01", "lastmod:fr": "2026-10-06"}\n'
+        '{"urls": {"en": "/en/k", "fr": {"url": "/fr/k", "lastmod": "2026-10-07"}}, "lastmod": "2026-11-01"}\n',
+        encoding="utf-8")
+    result = build(write(tmp_path, HEAD.replace("  de: /de/\n", "") + "sources: [rows.csv, rows.jsonl]\n"),
+                   tmp_path / "out")
+    assert result.ok and result.collector.sorted() == []  # (lastmod:<code> is a page field: no S104)
+    assert dates_of(tmp_path / "out" / "sitemap.xml") == {
+        "en/a": "2026-11-01", "fr/a": "2026-10-03", "en/b": "2026-11-01", "fr/b": "2026-10-04",
+        "en/c": "2026-11-01", "fr/c": "2026-11-01", "en/j": "2026-11-01", "fr/j": "2026-10-06",
+        "en/k": "2026-11-01", "fr/k": "2026-10-07"}
+
+
+def test_a_lastmod_code_column_is_judged_at_its_row(tmp_path: Path) -> None:
+    (tmp_path / "rows.csv").write_text(ROWS + ",2026-11-01,2026-02-30,/en/d,/fr/d\n,2026-11-01,2026-10-05,/en/e,\n",
+                                       encoding="utf-8")
+    result = build(write(tmp_path, HEAD.replace("  de: /de/\n", "") + "sources: [rows.csv]\n"), tmp_path / "out")
+    assert [(d.code, d.file, d.line) for d in result.collector.sorted()] == [
+        ("D101", "rows.csv", 5), ("C104", "rows.csv", 6)]
+    assert "add a url:fr column, or a path" in result.collector.sorted()[1].message
+
+
+def test_a_version_its_path_gives_may_name_only_its_lastmod(tmp_path: Path) -> None:
+    text = HEAD + "pages:\n  - path: /p\n    lastmod: 2026-11-01\n    urls:\n      fr: {lastmod: 2026-10-03}\n"
+    result = build(write(tmp_path, text), tmp_path / "out")
+    assert result.ok and result.collector.sorted() == []
+    assert dates_of(tmp_path / "out" / "sitemap.xml") == {"de/p": "2026-11-01", "en/p": "2026-11-01",
+                                                          "fr/p": "2026-10-03"}

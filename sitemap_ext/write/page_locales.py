@@ -22,7 +22,7 @@ from ..read.description_findings import missing, wrong_shape
 from ..read.normalised import Layout, NormalisedLocale, Scope, XDefault, XDefaultCode, XDefaultUrl
 from ..rules.hreflang import may_share, url_twice
 from ..urls import identity, is_clean_path, normalise
-from .page_fields import MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
+from .page_fields import LASTMOD_COLUMN, MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -183,19 +183,21 @@ class LocaleResolver:
             if known is None and type(key) is str and not langtags.judge(key).problems and len(keys) < MEMO_LIMIT:
                 keys[key] = (code, base)
             if isinstance(value, Mapping):
-                value, key_where = self._dated_version(code, str(key), value, where_of, dated)
-                if value is None:
+                value, key_where = self._dated_version(code, str(key), value, where_of, dated, code in by_code,
+                                                      row)
+                if value is None:  # (none, or the URL its path gave)
                     continue
             url = self.fields.url(_under_root(base, value) if isinstance(value, str) else value, key_where,
                            what=f"urls.{key}")
             if url is not None:
                 by_code[code] = url
 
-    def _dated_version(self, code: str, key: str, value: Mapping[Any, Any], where_of: WhereOf, dated: Dated
-                       ) -> tuple[Any, Where]:
+    def _dated_version(self, code: str, key: str, value: Mapping[Any, Any], where_of: WhereOf, dated: Dated,
+                       pathed: bool, row: bool) -> tuple[Any, Where]:
         """A version written as a mapping (``{url: /fr/x, lastmod: 2026-10-03}``): its
-        URL (None when it gives none: C104) and where it is written; its own lastmod,
-        judged as a page's is (the one ``FieldNormaliser.lastmod``), goes into ``dated``."""
+        URL and where it is written; None when it gives none (C104, unless ``pathed``:
+        the page's path gave it one). Its own lastmod, judged as a page's is (the one
+        ``FieldNormaliser.lastmod``), goes into ``dated``."""
         def at(field: Any) -> Where:
             return where_of(("urls", key, str(field)))
         unknown_keys(self.collector, value, VERSION_KEYS, f"urls.{key}", at)
@@ -204,8 +206,11 @@ class LocaleResolver:
             dated[code] = self.fields.lastmod(text, at("lastmod"))
         url = value.get("url")
         if url is None or url == "":
-            missing(self.collector.report, f"urls.{key} needs a url (its version's URL): "
-                    f"{{url: /{key}/..., lastmod: 2026-11-21}}", where_of(("urls", key)))
+            if not pathed:  # (a source row's lastmod:<code> column without a URL for it)
+                missing(self.collector.report, f"the {LASTMOD_COLUMN}{key} column dates a version with no URL: add a "
+                        f"{URL_COLUMN}{key} column, or a path" if row else f"urls.{key} needs a url (its version's "
+                        f"URL): {{url: /{key}/..., lastmod: 2026-11-21}}, or a path for the page",
+                        where_of(("urls", key)))
             return None, at("url")
         return url, at("url")
 

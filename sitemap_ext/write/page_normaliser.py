@@ -24,6 +24,7 @@ from ..read.normalised import Defaults, Layout, Placed, Scope
 from ..read.normalised import NormalisedPage as Page
 from .page_fields import (
     IMAGE_COLUMN,
+    LASTMOD_COLUMN,
     MEDIA_KEYS,
     MEMO_LIMIT,
     PAGE_KEYS,
@@ -122,8 +123,10 @@ class PageNormaliser:
     def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
         """A row's urls with its url:<code> columns joined in, whether it has media
         fields and whether digest fields (``shape``: its keys told, if known)."""
-        url_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
+        url_columns, lastmod_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
         columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")} if url_columns else None
+        if lastmod_columns:
+            columns = _dated_columns(raw, lastmod_columns, columns or {}, urls)
         if columns:
             urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
         return urls, media, digest_fields
@@ -145,17 +148,35 @@ class PageNormaliser:
         return True
 
     def row_shape(self, shape: tuple[str, ...]) -> RowShape:
-        """A row's url:<code> columns (each with the key it gives urls), whether it has
-        media fields and whether digest fields, from its keys: once per shape (a CSV
-        source has one; JSON Lines, a few)."""
+        """A row's url:<code> and lastmod:<code> columns (each with the key it gives
+        urls), whether it has media fields and whether digest fields, from its keys:
+        once per shape (a CSV source has one; JSON Lines, a few)."""
         found = self._shapes.get(shape)
         if found is None:
             if len(self._shapes) >= MEMO_LIMIT:
                 self._shapes.clear()
             found = self._shapes[shape] = (
                 tuple((key, key[len(URL_COLUMN):]) for key in shape if key.startswith(URL_COLUMN)),
+                tuple((key, key[len(LASTMOD_COLUMN):]) for key in shape if key.startswith(LASTMOD_COLUMN)),
                 not MEDIA_KEYS.isdisjoint(shape), "digest" in shape or "content" in shape)
         return found
+
+
+def _dated_columns(raw: Mapping[str, Any], lastmod_columns: tuple[tuple[str, str], ...], columns: dict[str, Any],
+                   urls: Any) -> dict[str, Any]:
+    """A row's lastmod:<code> columns joined to their code's URL (its url:<code> column,
+    or its urls entry) as a version's own lastmod: ``{url, lastmod}``, or ``{lastmod}``
+    for a version its path gives."""
+    for key, name in lastmod_columns:
+        value = raw[key]
+        if value is None or value == "":
+            continue
+        url = columns.get(name)
+        if url is None and isinstance(urls, Mapping):
+            url = urls.get(name)
+        columns[name] = {"lastmod": value} if url is None else \
+            {**url, "lastmod": value} if isinstance(url, Mapping) else {"url": url, "lastmod": value}
+    return columns
 
 
 def versions_dated(codes: tuple[str, ...], dated: Dated, lastmod: Lastmod | None
@@ -170,5 +191,5 @@ def versions_dated(codes: tuple[str, ...], dated: Dated, lastmod: Lastmod | None
     return newest, lastmods
 
 
-__all__ = ["IMAGE_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver", "MediaNormaliser",
-           "PageNormaliser", "WhereOf", "parse_x_default", "source_column"]
+__all__ = ["IMAGE_COLUMN", "LASTMOD_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver",
+           "MediaNormaliser", "PageNormaliser", "WhereOf", "parse_x_default", "source_column"]
