@@ -258,7 +258,8 @@ class NewsArticle:
 class Page:
     """One page: a single URL (``loc``), or one URL per locale, as a ``path`` joined to
     each locale's base (limited to ``locales`` if given) or as ``alternates`` (each
-    locale's own URL, translated slugs). ``x_default`` names the version for other
+    locale's own URL, translated slugs, and a version's own ``lastmod`` where it
+    changed at another time: each entry is written with its version's). ``x_default`` names the version for other
     languages (a locale code or a URL). URLs may be relative to the site's base_url.
     ``digest`` (any text that changes with the page) or ``content`` (its text) dates
     it with ``lastmod="content"`` and a build state."""
