@@ -253,12 +253,13 @@ class FolderBusy(Exception):
 
 
 class StateError(Exception):
-    """A build state file (``state.py``) that cannot be used: ``code`` F105 (unreadable,
-    damaged, not a state) or O108 (another site description's). Here, beside the
-    folder's other names and its lock, so that a build that keeps no state can catch it
-    without loading the state's SQLite."""
+    """A build state file (``state.py``) that cannot be used: its ``code``, which the
+    module raising it gives (``state.UNUSABLE`` for an unreadable or damaged file or no
+    state, O108 for another site description's, F103 for a lock held by another
+    program). Here, beside the folder's other names and its lock, so that a build that
+    keeps no state can catch it without loading the state's SQLite."""
 
-    def __init__(self, message: str, code: str = "F105") -> None:  # (F103: locked by another program)
+    def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
 

@@ -36,6 +36,7 @@ from .folder import FolderBusy
 from .folder import StateError as StateError  # (in folder.py: a build that keeps no state loads no SQLite)
 from .limits import STATE_BUSY_SECONDS
 
+UNUSABLE = "F105"  # a state that cannot be used: unreadable, damaged, not a state
 FORMAT = "sitemap-ext state"
 VERSION = "1"
 _HEADER = b"SQLite format 3\0"
@@ -114,7 +115,7 @@ def failure(path: str, exc: Exception, what: str = "is damaged") -> StateError:
         return StateError(f"the build state {path} is locked by another program (a build, a submission, or a "
                           f"tool reading it) for more than {STATE_BUSY_SECONDS:g} s; run again once it is done; "
                           "the state is left as it is", FolderBusy.code)
-    return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one")
+    return StateError(f"the build state {path} {what} ({exc}); remove it to start a new one", UNUSABLE)
 
 
 def is_state(path: str) -> bool:
@@ -144,7 +145,8 @@ def report_bad_row(collector: Collector, path: str, url: str) -> None:
 
 def missing(path: str) -> StateError:
     """F105 for a state that is not there (yet)."""
-    return StateError(f"there is no build state at {path}: build first with output.state (or --state) naming it")
+    return StateError(f"there is no build state at {path}: build first with output.state (or --state) naming it",
+                      UNUSABLE)
 
 
 def _regular(path: str) -> None:
@@ -153,18 +155,18 @@ def _regular(path: str) -> None:
     except FileNotFoundError:
         raise missing(path) from None
     except OSError as exc:
-        raise StateError(f"the build state {path} cannot be read ({exc.strerror or exc})") from None
+        raise StateError(f"the build state {path} cannot be read ({exc.strerror or exc})", UNUSABLE) from None
     if not stat.S_ISREG(mode):
         raise StateError(f"the build state {path} is not a regular file (a link, folder or special file); "
-                         "name another path with output.state or --state")
+                         "name another path with output.state or --state", UNUSABLE)
     try:
         with open(path, "rb") as handle:
             head = handle.read(len(_HEADER))
     except OSError as exc:
-        raise StateError(f"the build state {path} cannot be read ({exc.strerror or exc})") from None
+        raise StateError(f"the build state {path} cannot be read ({exc.strerror or exc})", UNUSABLE) from None
     if head and head != _HEADER:
         raise StateError(f"{path} is not a build state (not an SQLite file); remove it, or name another path "
-                         "with output.state or --state")
+                         "with output.state or --state", UNUSABLE)
 
 
 def _exactly_ours(objects: list[tuple[object, ...]], path: str) -> None:
@@ -178,7 +180,7 @@ def _exactly_ours(objects: list[tuple[object, ...]], path: str) -> None:
                     {(row[0], row[1]) for row in ours}} or {"tables of another shape"})
     raise StateError(f"{path} is not a sitemap-ext state of this version: its schema holds "
                      f"{', '.join(other[:5])}, which no build writes; it is left as it is and nothing of it runs: "
-                     "remove it to start a new state, or name another path with output.state or --state")
+                     "remove it to start a new state, or name another path with output.state or --state", UNUSABLE)
 
 
 @functools.cache
@@ -200,22 +202,22 @@ def read_meta(connection: sqlite3.Connection, path: str) -> dict[str, str]:
         objects = connection.execute(_MASTER).fetchall()
         if not {"meta", "urls"} <= {row[1] for row in objects if row[0] == "table"}:
             raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
-                             "another path with output.state or --state")
+                             "another path with output.state or --state", UNUSABLE)
         _exactly_ours(objects, path)
         meta = {str(key): str(value) for key, value in connection.execute("SELECT key, value FROM meta")}
     except DAMAGED as exc:
         raise failure(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StateError(f"{path} is an SQLite file but no build state of sitemap-ext; remove it, or name "
-                         "another path with output.state or --state")
+                         "another path with output.state or --state", UNUSABLE)
     if meta.get("version") != VERSION:
         raise StateError(f"{path} is a build state of another version of sitemap-ext (version "
-                         f"{meta.get('version')!r}); remove it to start a new one")
+                         f"{meta.get('version')!r}); remove it to start a new one", UNUSABLE)
     count = meta.get("build", "")
     # (ASCII digits, at most 18: '²' is a digit to isdigit and no number to int, and
     # 5,000 digits are more than int() reads; a build counts far below 10**18)
     if not (count.isascii() and count.isdecimal() and len(count) <= _MAX_BUILD_DIGITS):
-        raise StateError(f"the build state {path} is damaged (no build count); remove it to start a new one")
+        raise StateError(f"the build state {path} is damaged (no build count); remove it to start a new one", UNUSABLE)
     return meta
 
 
@@ -318,7 +320,7 @@ class State:
         except DAMAGED as exc:
             if locked(exc):
                 raise failure(self.path, exc) from None
-            raise StateError(f"cannot record the submission in {self.path} ({exc})") from None
+            raise StateError(f"cannot record the submission in {self.path} ({exc})", UNUSABLE) from None
 
     def close(self) -> None:
         self.connection.close()
@@ -331,7 +333,8 @@ def _row(found: tuple[object, ...], path: str) -> Row:
     if type(_url) is not str or type(_first) is not str or type(_last) is not str or type(changed) is not int \
             or not (digest is None or type(digest) is bytes) or not (lastmod is None or type(lastmod) is str) \
             or not (submitted is None or type(submitted) is str) or not (sent is None or type(sent) is int):
-        raise StateError(f"the build state {path} is damaged (a row of another shape); remove it to start a new one")
+        raise StateError(f"the build state {path} is damaged (a row of another shape); remove it to start a new one",
+                         UNUSABLE)
     return Row._make(found)
 
 

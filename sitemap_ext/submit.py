@@ -43,7 +43,7 @@ from .read.http import Fetcher, FetchOptions, Refusal, guard, retry_after
 from .read.http_encoding import TooLarge, Undecodable, decoded
 from .read.http_transport import answer
 from .read.http_types import CHUNK
-from .state import Row, State, StateError, missing, report_bad_row
+from .state import UNUSABLE, Row, State, StateError, missing, report_bad_row
 from .urls import origin_of
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def submit_state(state_path: str, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
         return result
     except OSError as exc:  # (its folder is missing or unreadable)
         problem = missing(state_path) if not os.path.lexists(state_path) else \
-            StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})")
+            StateError(f"the build state {state_path} cannot be read ({exc.strerror or exc})", UNUSABLE)
         result.collector.report(problem.code, str(problem), Where(state_path))
         return result
     folder = None if dry_run else tempfile.mkdtemp(prefix="sitemap-ext-submit-")  # (the key files fetched)
