@@ -259,3 +259,16 @@ def test_a_parquet_file_is_a_source_and_typed_columns_mean_what_their_text_means
     result, found = built(HEAD + "  - file: pages.parquet\n")
     assert single.ok and findings(result) == []
     assert found == expected and b"2026-11-01T10:00:00+00:00" in found["sitemap.xml"]
+
+
+@pytest.mark.parametrize(("columns", "expected"), [
+    ({"lastmod": ["2026-11-01"]}, [("S105", "pages.parquet", None, None)]),
+    ({"loc": ["/a"], "path": ["/b"]}, [("C111", "pages.parquet", None, None)]),
+    ({"loc": ["/a"], "owner": ["me"], "notes": ["x"]}, [("S104", "pages.parquet", None, None)] * 2),
+])
+def test_a_parquet_schema_is_judged_as_a_csv_header_once_at_the_file(
+        columns: dict[str, list[str]], expected: list[tuple[str, str, None, None]]) -> None:
+    pq.write_table(pa.table(columns), "pages.parquet")
+    result, _ = built(HEAD + "  - file: pages.parquet\n")
+    assert findings(result) == expected
+    assert all("CSV" not in d.message for d in result.collector.sorted())

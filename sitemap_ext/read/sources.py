@@ -271,7 +271,8 @@ class SourceReader:
                 where,
             )
             return None
-        if not _header_usable(header, collector if later is None else None, where):
+        kind = "Parquet schema" if self.fmt == "parquet" else "CSV header"
+        if not _header_usable(header, collector if later is None else None, where, kind):
             return None  # (a later part's header is the first part's to report)
         return header
 
@@ -313,19 +314,20 @@ def delimiter_of(header: str) -> str:
     return max(DELIMITERS, key=_QUOTED.sub("", header).count)  # (the first of the most: ',' on a tie)
 
 
-def _header_usable(header: list[str], collector: Collector | None, where: Where) -> bool:
-    """A CSV header's own mistakes, reported once at line 1 (not on every row): a column
-    named twice (which value would count?), and loc beside path or url:CODE columns."""
+def _header_usable(header: list[str], collector: Collector | None, where: Where, kind: str = "CSV header") -> bool:
+    """A CSV header's (or Parquet schema's: ``kind``) own mistakes, reported once at line
+    1 (not on every row): a column named twice (which value would count?), and loc beside
+    path or url:CODE columns."""
     twice = sorted(name for name, count in Counter(header).items() if name and count > 1)
     if twice:
         if collector is not None:
-            collector.report("S102", f"the CSV header names {', '.join(repr(n) for n in twice)} more than once; name "
+            collector.report("S102", f"the {kind} names {', '.join(repr(n) for n in twice)} more than once; name "
                              "each column once", where)
         return False
     if "loc" in header and any(name == "path" or name.startswith("url:") for name in header):
         if collector is not None:
-            mixed_forms(collector.report, "the CSV header has a loc column beside path or url:CODE columns; a page has "
-                             "either loc (one URL) or path / urls (one URL per locale), not both", where)
+            mixed_forms(collector.report, f"the {kind} has a loc column beside path or url:CODE columns; a page "
+                             "has either loc (one URL) or path / urls (one URL per locale), not both", where)
         return False
     return True
 
