@@ -111,7 +111,7 @@ def test_without_pyarrow_a_parquet_part_is_s101_at_the_source_saying_which_extra
     result, found = built(FOLDER)
     assert findings(result) == [("S101", *KEY)] and found == {}
     message = result.collector.sorted()[0].message
-    assert "pip install 'sitemap-ext[parquet]'" in message and "parts/p-0002.parquet" in message
+    assert "'parquet' extra" in message and "pip install pyarrow" in message and "parts/p-0002.parquet" in message
     Path("site.yaml").write_text(HEAD + "  - file: parts/p-0002.parquet\n")
     assert findings(build("site.yaml", "out")) == [("S101", *KEY)]
     assert main(["build", "site.yaml", "-o", "out"]) == 1

@@ -22,7 +22,9 @@ from typing import Any, BinaryIO
 from ..limits import MAX_PARQUET_FOOTER, MAX_PARQUET_ROW_GROUP
 from ..safeio import Refused, open_regular
 
-EXTRA = "pip install 'sitemap-ext[parquet]'"
+# (Named as the live extra's message names it: the extra, and a command that names no
+# package of ours, since an index may hold another's under our name.)
+INSTALL = "pyarrow (sitemap-ext's 'parquet' extra), which is not installed: pip install pyarrow"
 BATCH_ROWS = 4096  # rows decoded at a time: a few MiB for any page's fields
 _MAGIC = b"PAR1"
 
@@ -40,7 +42,7 @@ def missing_pyarrow() -> str | None:
     try:
         import pyarrow.parquet  # noqa: F401  (imported here only to learn that it can be)
     except ImportError:
-        return f"Parquet is read by pyarrow, which is not installed; install it with {EXTRA}"
+        return f"Parquet is read by {INSTALL}"
     return None
 
 
