@@ -272,3 +272,22 @@ def test_a_parquet_schema_is_judged_as_a_csv_header_once_at_the_file(
     result, _ = built(HEAD + "  - file: pages.parquet\n")
     assert findings(result) == expected
     assert all("CSV" not in d.message for d in result.collector.sorted())
+
+
+def test_a_build_without_parquet_loads_nothing_of_pyarrow_and_a_build_of_files_nothing_of_parts() -> None:
+    import subprocess
+
+    write_csv(Path("parts/p-1.csv"), rows(2))
+    write_jsonl(Path("parts/p-2.jsonl"), rows(4)[2:])
+    write_csv(Path("one.csv"), rows(2))
+    Path("folder.yaml").write_text(FOLDER)
+    Path("file.yaml").write_text(HEAD + "  - file: one.csv\n")
+    code = ("import sys\nfrom sitemap_ext.cli import main\n"
+            "assert main(['build', sys.argv[1], '-o', sys.argv[1] + '.out', '-q']) == 0\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    for description, absent in (("folder.yaml", ("pyarrow", "sitemap_ext.read.parquet")),
+                                ("file.yaml", ("pyarrow", "sitemap_ext.read.parquet", "sitemap_ext.read.parts"))):
+        loaded = subprocess.run([sys.executable, "-c", code, description], capture_output=True, text=True,
+                                check=True).stdout.split()
+        assert "sitemap_ext.write.build" in loaded
+        assert [name for name in loaded if name.partition(".")[0] in absent or name in absent] == []
