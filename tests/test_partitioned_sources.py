@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def rows(count: int) -> list[dict[str, str]]:
 
 def write_csv(path: Path, part: list[dict[str, str]], columns: tuple[str, ...] = COLUMNS) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(",".join(row[c] for c in columns) + "\n" for row in [dict(zip(columns, columns))] + part))
+    path.write_text("".join(",".join(row[c] for c in columns) + "\n" for row in [dict(zip(columns, columns, strict=True))] + part))
 
 
 def write_jsonl(path: Path, part: list[dict[str, str]]) -> None:
@@ -149,7 +150,7 @@ def test_any_split_of_the_rows_into_parts_builds_what_the_rows_unsplit_build(
     expected = sitemaps(Path("single"))
     shutil.rmtree("parts", ignore_errors=True)
     bounds = [0, *sorted(cuts), len(pages)]
-    for k, (start, stop) in enumerate(zip(bounds, bounds[1:], strict=False)):
+    for k, (start, stop) in enumerate(pairwise(bounds)):
         WRITERS[kinds[k]](Path(f"parts/part-{k:02d}.{kinds[k]}"), pages[start:stop])
     result, found = built(FOLDER)
     assert findings(result) == [] and found == expected
