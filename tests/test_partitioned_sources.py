@@ -36,7 +36,8 @@ def rows(count: int) -> list[dict[str, str]]:
 
 def write_csv(path: Path, part: list[dict[str, str]], columns: tuple[str, ...] = COLUMNS) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(",".join(row[c] for c in columns) + "\n" for row in [dict(zip(columns, columns, strict=True))] + part))
+    header = dict(zip(columns, columns, strict=True))
+    path.write_text("".join(",".join(row[c] for c in columns) + "\n" for row in [header, *part]))
 
 
 def write_jsonl(path: Path, part: list[dict[str, str]]) -> None:
