@@ -15,7 +15,6 @@ from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
 from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
-from .repeats import more_line, repeats
 
 if TYPE_CHECKING:
     from ..checker.check import Counts
@@ -192,7 +191,12 @@ def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
     shown = [diag for diag in collector.sorted() if not (quiet and diag.severity is Severity.INFO)]
-    said, hidden = repeats(shown)  # (one finding on many entries of a file: said once, counted)
+    said: dict[int, list[Diagnostic]] = {}
+    hidden: set[int] = set()
+    if len(shown) > 1:  # (one finding on many entries of a file: said once, counted)
+        from .repeats import more_line, repeats
+
+        said, hidden = repeats(shown)
     for diag in shown:
         if id(diag) in hidden:
             continue

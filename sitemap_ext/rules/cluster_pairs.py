@@ -12,7 +12,6 @@ from ..urls import url_key, variants
 from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_fix, return_missing, sets_differ
 from .cluster_log import FEED, HEADER, HTML, TEXT, X_DEFAULT
 from .cluster_store import ClusterStore
-from .link_places import link_places
 
 _NO_RETURN = frozenset((X_DEFAULT, UNCOUNTED))  # codes that ask no return link, nor give one to compare
 
@@ -67,6 +66,10 @@ class Examination:
 
     def place_unplaced(self) -> None:
         """The H104 findings of sitemap entries, each at its link where the file shows it."""
+        if not self.unplaced:
+            return
+        from .link_places import link_places  # (a second read of a file: only where there is a finding to place)
+
         by_file: dict[str, list[tuple[Where, str, tuple[Any, ...], dict[str, Any]]]] = defaultdict(list)
         for unplaced in self.unplaced:
             by_file[unplaced[0].file or ""].append(unplaced)
