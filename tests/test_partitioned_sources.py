@@ -293,3 +293,19 @@ def test_a_build_without_parquet_loads_nothing_of_pyarrow_and_a_build_of_files_n
                                 check=True).stdout.split()
         assert "sitemap_ext.write.build" in loaded
         assert [name for name in loaded if name.partition(".")[0] in absent or name in absent] == []
+
+
+def test_a_parquet_source_counts_its_bytes_for_progress_as_its_batches_are_read() -> None:
+    from sitemap_ext.codes import REGISTRY
+    from sitemap_ext.diagnostics import Collector
+    from sitemap_ext.read.sources import SourceReader
+
+    write_parquet(Path("pages.parquet"), rows(9000), row_group_size=2500)
+    meter = [0]
+    reader = SourceReader("pages.parquet", "pages.parquet", "parquet", Collector(REGISTRY), lambda _name: True, meter)
+    counts = []
+    for _, row in reader:
+        if row % 4096 == 1 and row > 1:  # (a batch's bytes are counted once its rows are out)
+            counts.append(meter[0])
+    assert len(counts) == 2 and 0 < counts[0] < counts[1] < os.path.getsize("pages.parquet")
+    assert meter[0] == os.path.getsize("pages.parquet") and reader.columns == list(COLUMNS)

@@ -92,8 +92,9 @@ class ParquetPart:
         self._file.close()
         self._handle.close()
 
-    def rows(self, columns: list[str]) -> Iterator[list[Any]]:
-        """The values of ``columns`` of each row, in order."""
+    def rows(self, columns: list[str], meter: list[int] | None = None) -> Iterator[list[Any]]:
+        """The values of ``columns`` of each row, in order; ``meter[0]`` gets the file's
+        bytes as its rows are read (for progress), a batch's share at a time."""
         metadata = self._file.metadata
         first = 1
         for group in range(metadata.num_row_groups):
@@ -105,11 +106,14 @@ class ParquetPart:
         if not columns:
             return
         row = 1
+        size, total = os.fstat(self._handle.fileno()).st_size, max(metadata.num_rows, 1)
         try:
             for batch in self._file.iter_batches(batch_size=BATCH_ROWS, columns=columns, use_threads=False):
                 values = [_plain(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
                 for found in zip(*values, strict=True):
                     yield list(found)
+                if meter is not None:
+                    meter[0] += size * (row - 1 + batch.num_rows) // total - size * (row - 1) // total
                 row += batch.num_rows
         except (OSError, ValueError) as exc:
             raise Unreadable(f"it cannot be read to the end ({exc})", row) from exc

@@ -221,7 +221,7 @@ class SourceReader:
                 if header is None:
                     return
                 self.columns = [name for name in header if self.known(name)]
-                for row, values in enumerate(part.rows(self.columns), 1):
+                for row, values in enumerate(part.rows(self.columns, self.meter), 1):
                     yield values, row
         except Unreadable as exc:
             at = exc.row if exc.row is not None else (row + 1 if row else None)
