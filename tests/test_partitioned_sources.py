@@ -309,3 +309,48 @@ def test_a_parquet_source_counts_its_bytes_for_progress_as_its_batches_are_read(
             counts.append(meter[0])
     assert len(counts) == 2 and 0 < counts[0] < counts[1] < os.path.getsize("pages.parquet")
     assert meter[0] == os.path.getsize("pages.parquet") and reader.columns == list(COLUMNS)
+
+
+# --- partitions a program gives: build(site, pages=[...]) --------------------------------
+
+SITE = "site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\n"
+
+
+def test_partitions_given_as_pages_build_the_bytes_one_csv_of_the_same_rows_builds() -> None:
+    pandas = pytest.importorskip("pandas")
+    pages = rows(50)
+    write_csv(Path("one.csv"), pages)
+    _, expected = built(HEAD + "  - file: one.csv\n", "single")
+    Path("site.yaml").write_text(SITE)
+    nulls = [{k: (v if v != "" else None) for k, v in row.items()} for row in pages]
+    given = [pa.Table.from_pylist(nulls[:10]), pa.RecordBatch.from_pylist(nulls[10:25]),
+             pandas.DataFrame(nulls[25:40]), pandas.DataFrame(pages[40:])]  # (an empty cell is no value too)
+    result = build("site.yaml", "frames", pages=iter(given))
+    assert result.ok and findings(result) == []
+    assert sitemaps(Path("frames")) == expected
+
+
+def test_a_partitions_findings_name_it_by_its_place_and_its_rows_from_1() -> None:
+    pages = rows(12)
+    pages[6]["lastmod"] = "yesterday"
+    Path("site.yaml").write_text(SITE)
+    frame = pa.Table.from_pylist([{**row, "owner": "me"} for row in pages[4:]])
+    result = build("site.yaml", "out", pages=[{"loc": "/home"}, pa.Table.from_pylist(pages[:4]), frame])
+    assert findings(result) == [("S104", "<partition 3>", None, None), ("D101", "<partition 3>", 3, None)]
+    with pytest.raises(TypeError, match="item 2 is int"):
+        build("site.yaml", "out", pages=[{"loc": "/home"}, 7])
+
+
+def test_a_dataframe_without_pyarrow_or_of_mixed_columns_is_s101_at_the_partition(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pandas = pytest.importorskip("pandas")
+    Path("site.yaml").write_text(SITE)
+    mixed = pandas.DataFrame({"loc": ["/a", "/b"], "priority": ["0.5", 0.25]})  # (an object column of two types)
+    result = build("site.yaml", "out", pages=[pandas.DataFrame({"loc": ["/a"]}), mixed])
+    assert findings(result) == [("S101", "<partition 2>", None, None)]
+    for name in [name for name in sys.modules if name == "pyarrow" or name.startswith("pyarrow.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    result = build("site.yaml", "out", pages=[pandas.DataFrame({"loc": ["/a"]})])
+    assert findings(result) == [("S101", "<partition 1>", None, None)]
+    assert "pip install pyarrow" in result.collector.sorted()[0].message

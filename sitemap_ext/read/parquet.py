@@ -109,7 +109,7 @@ class ParquetPart:
         size, total = os.fstat(self._handle.fileno()).st_size, max(metadata.num_rows, 1)
         try:
             for batch in self._file.iter_batches(batch_size=BATCH_ROWS, columns=columns, use_threads=False):
-                values = [_plain(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
+                values = [plain_values(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
                 for found in zip(*values, strict=True):
                     yield list(found)
                 if meter is not None:
@@ -139,7 +139,8 @@ def _text(value: Any) -> Any:
 _SAME: tuple[type, ...] = (str, int, float)
 
 
-def _plain(values: list[Any]) -> list[Any]:
-    """A column's values as ``_text`` gives them (strings and numbers as they are)."""
+def plain_values(values: list[Any]) -> list[Any]:
+    """A column's values (``to_pylist()``) as ``_text`` gives them (strings and numbers
+    as they are): a Parquet file's, and a program's partitions' (``frames``)."""
     convert: Callable[[Any], Any] = _text
     return [value if type(value) in _SAME else convert(value) for value in values]

@@ -388,7 +388,13 @@ def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Ite
                 return Where(unit.display, at)
             unknown_keys(normaliser.collector, raw, PAGE_KEYS, "a page", key_where)
         else:
-            raise TypeError(f"pages must give Page objects or mappings; item {number} is {type(item).__name__}")
+            from .partition_rows import partition_records  # (a DataFrame, Table or RecordBatch: a source's rows)
+            found = partition_records(item, number, unit.defaults, normaliser, flow)
+            if found is None:
+                raise TypeError(f"pages must give Page objects, mappings or partitions (a pandas DataFrame, a "
+                                f"pyarrow Table or RecordBatch); item {number} is {type(item).__name__}")
+            yield from found
+            continue
         where = Where(unit.display, number)
 
         def where_of(key: str | tuple[str, ...], where: Where = where) -> Where:
