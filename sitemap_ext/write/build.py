@@ -106,7 +106,9 @@ def build(
     ``pages``: more pages, from any iterable (a database cursor, a generator) of
     ``Page`` objects or mappings with a page's keys; it is read once, as the site is
     built, with the same rules, diagnostics, splitting, gzip and atomic output as the
-    pages of a YAML file (a page of it is located as ``<pages>:N``).
+    pages of a YAML file (a page of it is located as ``<pages>:N``). An item may be a
+    partition instead, a pandas DataFrame or a pyarrow Table or RecordBatch: its rows
+    are read as a CSV source's (``<partition N>:ROW``; pyarrow reads them).
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
