@@ -30,8 +30,10 @@ Each row is ``(code, severity, name, stage, flags, summary)``:
   baseline nor hidden by one, and a diff of a side that has one stops (exit 3).
 - summary: one line, ending with a full stop; specs/rules.md says the rest.
 
-Adding a code is a row here (after the last of its letter), the report in the module
-that judges it, its section in specs/rules.md and its examples in rules/examples.yaml.
+Adding a code touches three files: a row here (after the last of its letter), the
+report in the module that judges it, and specs/rules.md (its row and text in its
+letter's section, and its failing and passing example, a ```yaml example CODE block of
+the Examples part).
 """
 
 PREVIEW, STABLE, DEPRECATED, REMOVED = "preview", "stable", "deprecated", "removed"

@@ -95,6 +95,9 @@ MAX_STRUCTURED_BYTES: Final = 64 << 20
 # another program holds locked (SQLite's busy timeout; Python's sqlite3 default), then
 # gives up with F103: a lock is never taken for damage.
 STATE_BUSY_SECONDS: Final = 5.0
+# Ours: the rule catalogue (specs/rules.md, ours, shipped in the package) is read for its
+# examples up to this many bytes; with every code's text and examples it is about 130 KB.
+MAX_CATALOGUE_BYTES: Final = 1 << 20
 # Ours: a config file (sitemap-ext.toml, or a pyproject.toml found upward from the
 # working folder) is read up to this many bytes. Real ones are a few KiB (a monorepo's
 # pyproject.toml tens of KiB); parsing TOML costs about 1 s a MiB, and a config is read

@@ -176,13 +176,22 @@ class Site:
 
 @dataclass(frozen=True, kw_only=True)
 class Alternate:
-    """One language version of a page: its hreflang ``code`` and its URL."""
+    """One language version of a page: its hreflang ``code``, its URL, and its own
+    ``lastmod`` when it changed at another time than the page's other versions (None:
+    the page's ``lastmod`` applies)."""
 
     code: str
     url: str
+    lastmod: str | dt.date | dt.datetime | None = None
 
     def __post_init__(self) -> None:
         _require(self, "code", self.code, str, "a language code as a string ('de-AT')")
+
+    def as_yaml(self) -> dict[str, Any] | str:
+        """The value of its code in a page's ``urls:``: the URL, or ``{url, lastmod}``."""
+        if self.lastmod is None:
+            return self.url
+        return {"url": self.url, "lastmod": _plain(self.lastmod)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -249,7 +258,8 @@ class NewsArticle:
 class Page:
     """One page: a single URL (``loc``), or one URL per locale, as a ``path`` joined to
     each locale's base (limited to ``locales`` if given) or as ``alternates`` (each
-    locale's own URL, translated slugs). ``x_default`` names the version for other
+    locale's own URL, translated slugs, and a version's own ``lastmod`` where it
+    changed at another time: each entry is written with its version's). ``x_default`` names the version for other
     languages (a locale code or a URL). URLs may be relative to the site's base_url.
     ``digest`` (any text that changes with the page) or ``content`` (its text) dates
     it with ``lastmod="content"`` and a build state."""
@@ -275,7 +285,7 @@ class Page:
         """The mapping of the equivalent page in a site description."""
         data = _mapping(self, skip=("alternates",))
         if self.alternates:
-            data["urls"] = {alternate.code: _plain(alternate.url) for alternate in self.alternates}
+            data["urls"] = {alternate.code: alternate.as_yaml() for alternate in self.alternates}
         return data
 
 

@@ -1,5 +1,9 @@
 """specs/rules.md and the table of codes list the same codes, in the same order, with
-the same severities and names."""
+the same severities and names; the catalogue's Examples part holds each code's example
+under its letter, in the same order.
+
+Adding a code touches three files: the module that reports it, its row in
+sitemap_ext/code_table.py, and specs/rules.md (its row and text, and its example)."""
 
 from __future__ import annotations
 
@@ -58,3 +62,23 @@ def test_rule_registry_codes_and_catalogue_agree() -> None:
     assert table == [(r.name, r.scope, ", ".join(r.codes)) for r in RULES]
     for rule in RULES:
         assert rule.doc, f"rule {rule.name} has no docstring"
+
+
+def test_the_examples_are_under_their_letter_in_the_catalogue_s_order() -> None:
+    """The Examples part closes the catalogue: a heading for each letter that has
+    examples (the letters in the catalogue's order), its codes' blocks in the table's
+    order beneath it."""
+    text = (ROOT / "specs" / "rules.md").read_text(encoding="utf-8")
+    letters = re.findall(r"^## ([A-Z]): ", text, re.M)
+    part = text.split("\n## Examples\n", 1)[1]
+    assert "\n## " not in part, "the Examples part is the catalogue's last"
+    found = re.findall(r"^### ([A-Z]) examples: |^```yaml example (([A-Z])\d{3})$", part, re.M)
+    heading, seen = "", []
+    for letter, code, first in found:
+        if letter:
+            assert not seen or letters.index(letter) > letters.index(seen[-1][0]), f"### {letter} is out of order"
+            heading = letter
+        else:
+            assert first == heading, f"the example of {code} is under ### {heading}, not ### {first}"
+            seen.append(code)
+    assert seen == [code for code in REGISTRY if code in seen], "the examples are not in the table's order"

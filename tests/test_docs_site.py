@@ -64,6 +64,26 @@ def test_every_code_has_its_page_with_its_examples(site: Path) -> None:
         assert f'href="{code}/"' in index, f"{code} is not linked from rules/index"
 
 
+def test_each_rule_page_shows_the_example_the_catalogue_holds() -> None:
+    """The page made for a code shows its example as specs/rules.md's block holds it
+    (the same block `sitemap-ext rules CODE` prints), files beside it included."""
+    if importlib.util.find_spec("mkdocs") is None:
+        pytest.skip("the rule pages are made by a MkDocs hook: pip install -e '.[docs]'")
+    spec = importlib.util.spec_from_file_location("generated_pages", ROOT / "docs" / "hooks" / "generated_pages.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    for code in ("X107", "H104", "C101"):
+        shown = example(code)
+        assert shown is not None
+        page = hook.rule_page(code, "")
+        failing, passing = ("\n".join(hook.fenced(text, shown.name)) for text in (shown.failing, shown.passing))
+        assert f":\n\n{failing}\nPassing:\n\n{passing}\n" in page, code
+        for name, text in shown.files.items():
+            assert f"Beside it, `{name}`:\n\n" + "\n".join(hook.fenced(text, name)) in page, code
+    assert "Beside it, `en/home/index.html`" in hook.rule_page("H104", "")  # spelled out in its block
+
+
 def test_the_api_page_names_every_public_name(site: Path) -> None:
     page = (site / "reference" / "api" / "index.html").read_text(encoding="utf-8")
     for name in sitemap_ext.__all__:

@@ -333,3 +333,21 @@ def test_an_untranslated_fallback_page_is_no_version_in_the_language_it_lacks(pr
         assert links[BASE + path] == []
     assert ("fr", BASE + "fr/routes/") in links[BASE + "routes/"]  # (translated pages keep their alternates)
     assert not [href for pairs in links.values() for _, href in pairs if href.endswith("/safety/")]
+
+
+def test_each_version_keeps_its_own_updated_date(project: Path) -> None:
+    # the French home page changed on 2026-10-03, the English and German on 2026-11-01: each entry says its own
+    # date (a page of the public model held one lastmod for all its versions, so all three lost theirs)
+    page = project / "docs" / "index.fr.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("updated: 2026-11-01", "updated: 2026-10-03"),
+                    encoding="utf-8")
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    site = project / "site"
+    root = etree.parse(str(site / "sitemap.xml")).getroot()
+    dated = {url.findtext(f"{SM}loc"): url.findtext(f"{SM}lastmod") for url in root.iter(f"{SM}url")}
+    assert {url: dated[url] for url in (BASE, BASE + "fr/", BASE + "de/")} == {
+        BASE: "2026-11-01", BASE + "fr/": "2026-10-03", BASE + "de/": "2026-11-01"}
+    assert dated[BASE + "routes/"] is None  # (no version of it says when it changed)
+    result = check([str(site)], base_urls=[f"{BASE}={site}"], now=NOW, jobs=1)
+    assert [(d.code, d.file, d.message) for d in result.collector.sorted()] == []

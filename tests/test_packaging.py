@@ -63,5 +63,7 @@ def test_the_schemas_the_tests_validate_with_are_in_the_repository() -> None:
     readme = (SCHEMAS / "README.md").read_text(encoding="utf-8")
     assert all(name in readme for name in names)
     etree.XMLSchema(etree.parse(str(XSD), etree.XMLParser(no_network=True)))
-    for test in (ROOT / "tests").glob("*.py"):
+    # Except test_own_xsd.py: it compares our video and news schemas with Google's where
+    # a copy is beside the checkout, and checks ours with or without one (that part never skips).
+    for test in set((ROOT / "tests").glob("*.py")) - {ROOT / "tests" / "test_own_xsd.py"}:
         assert not re.search(r'parent\s*/\s*"shared"|\.\./shared', test.read_text(encoding="utf-8")), test.name

@@ -20,7 +20,7 @@ from .test_packaging import run
 NOW = "2026-11-21T12:00:00Z"
 # What a release puts in the wheel beside the code: what messages, `sitemap-ext rules`
 # and the documentation point a user to.
-PACKAGE_DATA = ["py.typed", "rules/examples.yaml", "specs/rules.md", "specs/site-format.md",
+PACKAGE_DATA = ["py.typed", "specs/rules.md", "specs/site-format.md",
                 "specs/site.schema.json", "specs/report.schema.json", "specs/diff.schema.json"]
 
 
@@ -54,7 +54,7 @@ def test_the_wheel_s_metadata_and_data(dist: Path) -> None:
     assert meta["Requires-Python"] == ">=3.10"
     assert "tomli>=1.1; python_version < \"3.11\"" in meta.get_all("Requires-Dist")
     assert {f"sitemap_ext/{name}" for name in PACKAGE_DATA} <= files
-    for name in PACKAGE_DATA[2:]:  # the copies are the catalogue and schemas as they are in specs/
+    for name in PACKAGE_DATA[1:]:  # the copies are the catalogue and schemas as they are in specs/
         with zipfile.ZipFile(_wheel(dist)) as wheel:
             assert wheel.read(f"sitemap_ext/{name}") == (ROOT / name).read_bytes(), name
 

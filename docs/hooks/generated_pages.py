@@ -4,9 +4,10 @@ that none of them is written twice nor committed.
 * ``rules/``: one page per code of the registry (``sitemap_ext/code_table.py``): its
   severity, stage and summary, what the catalogue (``specs/rules.md``) says of it in
   full, the rule that reports it with its sources, and its failing and passing
-  examples (``sitemap_ext/rules/examples.yaml``), as ``sitemap-ext rules CODE`` shows
-  them; and ``rules/index.md``, every code in a table, after the catalogue's
-  introduction (what you see, how inputs are read, the sources cited).
+  examples (the catalogue's Examples part, through ``sitemap_ext.rules.examples``), as
+  ``sitemap-ext rules CODE`` shows them; and ``rules/index.md``, every code in a table,
+  after the catalogue's introduction (what you see, how inputs are read, the sources
+  cited).
 * ``reference/site-format.md`` and the JSON Schemas: ``specs/`` as it is.
 * ``reference/api.md``: the public names' signatures and docstrings, in the order and
   sections of the Sphinx reference (``docs/api/index.rst``).

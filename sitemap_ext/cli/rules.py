@@ -1,6 +1,6 @@
 """sitemap-ext rules [CODE|NAME...]: every code with its severity and one line, or one
 rule explained: what it means, the rule that reports it and why (its sources), and a
-failing and a passing example (rules/examples.yaml)."""
+failing and a passing example (the catalogue's, specs/rules.md)."""
 
 from __future__ import annotations
 

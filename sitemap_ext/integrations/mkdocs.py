@@ -275,7 +275,7 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     def _cluster(self, versions: dict[str, tuple[str, Any]], default: str | None) -> Page:
         """The page of one path: its versions (locale -> URL and lastmod) as alternates,
-        or a plain page when there is one version."""
+        each with its own lastmod, or a plain page when there is one version."""
         if len(versions) == 1:
             ((url, lastmod),) = versions.values()
             return Page(loc=url, lastmod=lastmod)
@@ -285,12 +285,11 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
         elif isinstance(self.config.x_default, str):
             x_default = versions[self.config.x_default][0] if self.config.x_default in versions \
                 else self.config.x_default if "/" in self.config.x_default else None
-        alternates = tuple(Alternate(code=langtags.from_locale(locale), url=url)
-                           for locale, (url, _) in versions.items())
-        lastmods = {str(lastmod) for _, lastmod in versions.values()}
-        # one lastmod a page in the public model: given where every version says the same
-        lastmod = next(iter(versions.values()))[1] if len(lastmods) == 1 else None
-        return Page(alternates=alternates, x_default=x_default, lastmod=lastmod)
+        # each version its own lastmod (its page's `updated`): the build writes each
+        # entry's, and one date where they all say the same
+        alternates = tuple(Alternate(code=langtags.from_locale(locale), url=url, lastmod=lastmod)
+                           for locale, (url, lastmod) in versions.items())
+        return Page(alternates=alternates, x_default=x_default)
 
     @staticmethod
     def _key(url: str, link: str, base_url: str) -> str:

@@ -6,9 +6,9 @@ import): each rule module ends with its ``RULES`` (each rule's name, what it jud
 its codes, its function and the field it reads), and this module gathers them; each
 code's severity, name and one-line summary are a row of ``code_table.py``. The rule's
 docstring is its documentation, with its sources in the module's docstring and in
-specs/rules.md. Adding a rule to a module is that module (the function and its line in
-``RULES``), its codes' rows in ``code_table.py``, its text in specs/rules.md and its
-examples in ``examples.yaml``; a new module adds one line to ``RULES`` here. Adding a
+specs/rules.md. Adding a rule to a module is three files: that module (the function and
+its line in ``RULES``), its codes' rows in ``code_table.py``, and specs/rules.md (its
+text and its examples); a new module adds one line to ``RULES`` here. Adding a
 reader is a module that yields records, and every rule then applies to it.
 
 Codes a reader reports itself (a file it cannot read or parse) and codes the

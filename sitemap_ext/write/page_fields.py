@@ -31,6 +31,7 @@ PAGE_KEYS = ("loc", "lastmod", "changefreq", "priority", "path", "urls", "locale
              "images", "videos", "news", "digest", "content")
 IMAGE_COLUMN = "image"  # a source column for the common one-image case
 URL_COLUMN = "url:"  # source columns url:<code> give one locale's URL each
+LASTMOD_COLUMN = "lastmod:"  # and lastmod:<code> its own lastmod
 MEDIA_KEYS = frozenset({"images", "videos", "news", IMAGE_COLUMN})
 
 # A URL's problems that stay in what is written (a #fragment is kept): the engine says
@@ -40,16 +41,16 @@ KEPT_IN_OUTPUT = frozenset({"U110"})
 
 
 def source_column(name: str) -> bool:
-    """Whether a source column is a page field (url:<code> and image columns included);
-    others are reported once (S104) and ignored."""
-    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith(URL_COLUMN)
+    """Whether a source column is a page field (url:<code>, lastmod:<code> and image
+    columns included); others are reported once (S104) and ignored."""
+    return name in PAGE_KEYS or name == IMAGE_COLUMN or name.startswith((URL_COLUMN, LASTMOD_COLUMN))
 
 
 MEMO_LIMIT = 4096  # entries a memo of verdicts on repeated values keeps before it starts again
 
-# A row's keys, told once per shape: its url:<code> columns (each with the urls key
-# it gives), whether it has media fields, whether digest fields.
-RowShape = tuple[tuple[tuple[str, str], ...], bool, bool]
+# A row's keys, told once per shape: its url:<code> and its lastmod:<code> columns
+# (each with the urls key it gives), whether it has media fields, whether digest fields.
+RowShape = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], bool, bool]
 
 
 class FieldNormaliser:

@@ -101,8 +101,9 @@ class PageFlow:
         lastmods = page.lastmods or (page.lastmod,)
         if not any(isinstance(one, ContentDated) for one in lastmods):
             return page
-        content_unknown(self.collector.report, page.locs[0], "this build keeps no state (output.state, --state)",
-                        page.where)
+        asks = next((loc for loc, one in zip(page.locs, lastmods, strict=False) if isinstance(one, ContentDated)),
+                    page.locs[0])  # (the version that asks, when versions have their own lastmods)
+        content_unknown(self.collector.report, asks, "this build keeps no state (output.state, --state)", page.where)
         kept = tuple(None if isinstance(one, ContentDated) else one for one in lastmods)
         newest = max((one for one in kept if one is not None), key=lambda one: one.instant, default=None)
         return dataclasses.replace(page, lastmod=newest, lastmods=kept if page.lastmods is not None else None)

@@ -15,18 +15,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import langtags
-from ..diagnostics import Collector, Where
+from ..dates import Lastmod
+from ..diagnostics import Collector, Where, unknown_keys
 from ..limits import MAX_URL_CHARS
-from ..read.description_findings import wrong_shape
+from ..read.description_findings import missing, wrong_shape
 from ..read.normalised import Layout, NormalisedLocale, Scope, XDefault, XDefaultCode, XDefaultUrl
 from ..rules.hreflang import may_share, url_twice
 from ..urls import identity, is_clean_path, normalise
-from .page_fields import MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
+from .page_fields import LASTMOD_COLUMN, MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
 
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 
 # A cluster: its locs and codes (in written order), its x-default URL, its layout and rest.
 Cluster = tuple[tuple[str, ...], tuple[str, ...], str | None, Layout | None, str]
+
+# A urls value written as a mapping: the version's URL and its own lastmod.
+VERSION_KEYS = ("url", "lastmod")
+
+# The versions' own lastmods a cluster gives, by code (None: one that was given but not valid).
+Dated = dict[str, Lastmod | None]
 
 
 @dataclass(frozen=True)
@@ -79,10 +86,13 @@ class LocaleResolver:
         self.collector = collector
 
     def cluster(
-        self, raw: Mapping[str, Any], path: Any, urls: Any, where_of: WhereOf, where: Where, row: bool
+        self, raw: Mapping[str, Any], path: Any, urls: Any, where_of: WhereOf, where: Where, row: bool,
+        dated: Dated | None = None,
     ) -> Cluster:
         """A cluster's locs and codes (in written order), its x-default URL, and its
-        layout and rest when its locs are every locale's base + one rest."""
+        layout and rest when its locs are every locale's base + one rest. ``dated``
+        takes the lastmods of the versions that give their own (``urls: {fr: {url:
+        ..., lastmod: ...}}``), by code."""
         if self.layout is not None and not urls and type(path) is str and self._plain(raw):
             found = self._from_layout(self.layout, path)
             if found is not None:
@@ -92,7 +102,7 @@ class LocaleResolver:
         if path is not None:
             self._by_path(raw, path, where_of, row, by_code)
         if urls:
-            self._by_urls(urls, where_of, row, by_code)
+            self._by_urls(urls, where_of, row, by_code, {} if dated is None else dated)
         if not urls and self.known.distinct_bases:
             # Expanded from one path over distinct bases: URLs are distinct, and the
             # locales' own order is precomputed.
@@ -149,8 +159,9 @@ class LocaleResolver:
             if url is not None:
                 by_code[code] = url
 
-    def _by_urls(self, urls: Any, where_of: WhereOf, row: bool, by_code: dict[str, str]) -> None:
-        """A urls mapping (or url:<code> columns): each code's URL."""
+    def _by_urls(self, urls: Any, where_of: WhereOf, row: bool, by_code: dict[str, str], dated: Dated) -> None:
+        """A urls mapping (or url:<code> columns): each code's URL (and, where a code's
+        value is a mapping, its own lastmod into ``dated``)."""
         if not isinstance(urls, Mapping):
             wrong_shape(self.collector.report, "urls must map hreflang codes to URLs (de: /de/schuhe)",
                         where_of("urls"))
@@ -171,10 +182,37 @@ class LocaleResolver:
             base = locale.host_root if locale is not None else self.scope.base_url
             if known is None and type(key) is str and not langtags.judge(key).problems and len(keys) < MEMO_LIMIT:
                 keys[key] = (code, base)
+            if isinstance(value, Mapping):
+                value, key_where = self._dated_version(code, str(key), value, where_of, dated, code in by_code,
+                                                      row)
+                if value is None:  # (none, or the URL its path gave)
+                    continue
             url = self.fields.url(_under_root(base, value) if isinstance(value, str) else value, key_where,
                            what=f"urls.{key}")
             if url is not None:
                 by_code[code] = url
+
+    def _dated_version(self, code: str, key: str, value: Mapping[Any, Any], where_of: WhereOf, dated: Dated,
+                       pathed: bool, row: bool) -> tuple[Any, Where]:
+        """A version written as a mapping (``{url: /fr/x, lastmod: 2026-10-03}``): its
+        URL and where it is written; None when it gives none (C104, unless ``pathed``:
+        the page's path gave it one). Its own lastmod, judged as a page's is (the one
+        ``FieldNormaliser.lastmod``), goes into ``dated``."""
+        def at(field: Any) -> Where:
+            return where_of(("urls", key, str(field)))
+        unknown_keys(self.collector, value, VERSION_KEYS, f"urls.{key}", at)
+        text = value.get("lastmod")
+        if text is not None and text != "":
+            dated[code] = self.fields.lastmod(text, at("lastmod"))
+        url = value.get("url")
+        if url is None or url == "":
+            if not pathed:  # (a source row's lastmod:<code> column without a URL for it)
+                missing(self.collector.report, f"the {LASTMOD_COLUMN}{key} column dates a version with no URL: add a "
+                        f"{URL_COLUMN}{key} column, or a path" if row else f"urls.{key} needs a url (its version's "
+                        f"URL): {{url: /{key}/..., lastmod: 2026-11-21}}, or a path for the page",
+                        where_of(("urls", key)))
+            return None, at("url")
+        return url, at("url")
 
     def _shared(self, codes: tuple[str, ...], locs: tuple[str, ...], where: Where
                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:

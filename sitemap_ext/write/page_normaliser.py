@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..dates import DateCache
+from ..dates import DateCache, Lastmod
 from ..diagnostics import Collector, Where
 from ..read.description_findings import missing, mixed_forms
 from ..read.normalised import Defaults, Layout, Placed, Scope
 from ..read.normalised import NormalisedPage as Page
 from .page_fields import (
     IMAGE_COLUMN,
+    LASTMOD_COLUMN,
     MEDIA_KEYS,
     MEMO_LIMIT,
     PAGE_KEYS,
@@ -33,7 +34,7 @@ from .page_fields import (
     WhereOf,
     source_column,
 )
-from .page_locales import LocaleResolver, parse_x_default, path_under
+from .page_locales import Dated, LocaleResolver, parse_x_default, path_under
 from .page_media import MediaNormaliser
 
 
@@ -93,6 +94,7 @@ class PageNormaliser:
         rest = ""
         codes: tuple[str, ...] | None = None
         x_default: str | None = None
+        dated: Dated = {}
         if multilingual and not urls and not self.resolver.known.codes:
             # A site with no locales: a path is its one page's URL under base_url.
             self.resolver.subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
@@ -100,17 +102,20 @@ class PageNormaliser:
             locs: tuple[str, ...] = (loc,) if loc else ()
         elif multilingual:
             locs, codes, x_default, layout, rest = self.resolver.cluster(raw, path if has_path else None, urls,
-                                                                         where_of, where, row)
+                                                                         where_of, where, row, dated)
         else:
             loc = self.fields.url(value, where_of("loc"))
             locs = (loc,) if loc else ()
         lastmod, changefreq, priority = self.fields.values(raw, where_of, defaults)
         if not locs:
             return None
+        lastmods = None
+        if dated and codes is not None:
+            lastmod, lastmods = versions_dated(codes, dated, lastmod)
         digest = self._digest_of(raw, where_of) if digest_fields else None
         page = Page(locs, codes, lastmod, changefreq, priority, x_default,
                     self.media.media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
-                    digests=None if digest is None else (digest,))
+                    lastmods=lastmods, digests=None if digest is None else (digest,))
         if placed:
             page.placed = tuple(placed)
         return page
@@ -118,8 +123,10 @@ class PageNormaliser:
     def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
         """A row's urls with its url:<code> columns joined in, whether it has media
         fields and whether digest fields (``shape``: its keys told, if known)."""
-        url_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
+        url_columns, lastmod_columns, media, digest_fields = shape or self.row_shape(tuple(raw))
         columns = {name: raw[key] for key, name in url_columns if raw[key] not in (None, "")} if url_columns else None
+        if lastmod_columns:
+            columns = _dated_columns(raw, lastmod_columns, columns or {}, urls)
         if columns:
             urls = {**urls, **columns} if isinstance(urls, Mapping) else columns
         return urls, media, digest_fields
@@ -141,18 +148,48 @@ class PageNormaliser:
         return True
 
     def row_shape(self, shape: tuple[str, ...]) -> RowShape:
-        """A row's url:<code> columns (each with the key it gives urls), whether it has
-        media fields and whether digest fields, from its keys: once per shape (a CSV
-        source has one; JSON Lines, a few)."""
+        """A row's url:<code> and lastmod:<code> columns (each with the key it gives
+        urls), whether it has media fields and whether digest fields, from its keys:
+        once per shape (a CSV source has one; JSON Lines, a few)."""
         found = self._shapes.get(shape)
         if found is None:
             if len(self._shapes) >= MEMO_LIMIT:
                 self._shapes.clear()
             found = self._shapes[shape] = (
                 tuple((key, key[len(URL_COLUMN):]) for key in shape if key.startswith(URL_COLUMN)),
+                tuple((key, key[len(LASTMOD_COLUMN):]) for key in shape if key.startswith(LASTMOD_COLUMN)),
                 not MEDIA_KEYS.isdisjoint(shape), "digest" in shape or "content" in shape)
         return found
 
 
-__all__ = ["IMAGE_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver", "MediaNormaliser",
-           "PageNormaliser", "WhereOf", "parse_x_default", "source_column"]
+def _dated_columns(raw: Mapping[str, Any], lastmod_columns: tuple[tuple[str, str], ...], columns: dict[str, Any],
+                   urls: Any) -> dict[str, Any]:
+    """A row's lastmod:<code> columns joined to their code's URL (its url:<code> column,
+    or its urls entry) as a version's own lastmod: ``{url, lastmod}``, or ``{lastmod}``
+    for a version its path gives."""
+    for key, name in lastmod_columns:
+        value = raw[key]
+        if value is None or value == "":
+            continue
+        url = columns.get(name)
+        if url is None and isinstance(urls, Mapping):
+            url = urls.get(name)
+        columns[name] = {"lastmod": value} if url is None else \
+            {**url, "lastmod": value} if isinstance(url, Mapping) else {"url": url, "lastmod": value}
+    return columns
+
+
+def versions_dated(codes: tuple[str, ...], dated: Dated, lastmod: Lastmod | None
+                   ) -> tuple[Lastmod | None, tuple[Lastmod | None, ...] | None]:
+    """A cluster's lastmod and each version's (None when they are all one): a version
+    that gives its own keeps it, the others take the page's ``lastmod``. The page's
+    lastmod is then the newest of them, as a built site's cluster has it."""
+    lastmods = tuple([dated.get(code, lastmod) for code in codes])
+    if len(set(lastmods)) == 1:
+        return lastmods[0], None
+    newest = max((one for one in lastmods if one is not None), key=lambda one: one.instant, default=None)
+    return newest, lastmods
+
+
+__all__ = ["IMAGE_COLUMN", "LASTMOD_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver",
+           "MediaNormaliser", "PageNormaliser", "WhereOf", "parse_x_default", "source_column"]

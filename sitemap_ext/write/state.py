@@ -260,7 +260,8 @@ def _asks_for_content(site: Site) -> bool:
         if isinstance(unit, BuiltSite) and ("content",) in unit.lastmod:
             return True
         if isinstance(unit, Page):
-            if isinstance(unit.lastmod, ContentDated):
+            if isinstance(unit.lastmod, ContentDated) or any(isinstance(one, ContentDated)
+                                                             for one in unit.lastmods or ()):
                 return True
         elif isinstance(unit.defaults.lastmod, ContentDated):
             return True
