@@ -95,6 +95,8 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("S110", "warning", "site-git-unavailable", STABLE, "",
      "lastmod from git was asked for a built site whose folder is in no git repository (or git is missing); its pages"
      " get no lastmod from git."),
+    ("S111", "error", "source-parts-columns", PREVIEW, "",
+     "A part of a folder source has other columns than the folder's first part."),
     # U: URLs
     ("U101", "error", "url-relative", STABLE, "", "A URL is relative where an absolute one is required."),
     ("U102", "error", "url-scheme", STABLE, "", "A URL's scheme is not http or https."),

@@ -52,6 +52,17 @@ MAX_YAML_NODES: Final = 1_000_000
 MAX_DESCRIPTION_BYTES: Final = 64 << 20
 # A line of a CSV or JSON Lines source (one page): at most this many bytes.
 MAX_SOURCE_LINE: Final = 1 << 20
+# A folder of parts (``sources: - file: parts/``): at most this many parts are listed.
+# A billion pages at a million rows a part (Spark's and Dask's usual partitions) are
+# a thousand parts; a listing past this is no table export.
+MAX_SOURCE_PARTS: Final = 100_000
+# A Parquet part: its footer (the schema and row groups' metadata, read whole by
+# pyarrow) at most this many bytes, as every JSON or TOML file we read; and a row
+# group (pyarrow decodes a column chunk of one at a time) at most this many bytes
+# uncompressed, as its footer states: parquet-mr and Spark write 128 MiB groups,
+# pyarrow a million rows (about 200 MiB of page rows).
+MAX_PARQUET_FOOTER: Final = 64 << 20
+MAX_PARQUET_ROW_GROUP: Final = 1 << 30
 # A Link header value (RFC 8288) read for hreflang: at most this many bytes, and this many
 # links for one URL. Web servers refuse a request's header fields past 8 to 16 KiB
 # (Apache LimitRequestFieldSize 8190, nginx large_client_header_buffers 8k); a

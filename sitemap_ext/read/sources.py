@@ -1,4 +1,5 @@
-"""Streaming readers for page sources: CSV and JSON Lines, optionally gzipped.
+"""Streaming readers for page sources: CSV and JSON Lines, optionally gzipped, and
+Parquet (read by ``parquet``, which alone loads pyarrow).
 
 Rows are yielded one at a time with their line number; a source is never
 loaded whole. What a row means is the page normaliser's business.
@@ -32,7 +33,11 @@ FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
 
 def format_of(path: str) -> str | None:
+    """A source's format told by its name: .csv, .jsonl or .ndjson (each optionally
+    .gz) or .parquet (compressed inside); None for another name."""
     name = path.lower()
+    if name.endswith(".parquet"):
+        return "parquet"
     if name.endswith(".gz"):
         name = name[:-3]
     for suffix, fmt in FORMATS.items():
@@ -171,6 +176,9 @@ class SourceReader:
 
     def __iter__(self) -> Iterator[tuple[Any, int]]:
         collector, display = self.collector, self.display
+        if self.fmt == "parquet":
+            yield from self._parquet()
+            return
         try:
             stream = _open(self.path)
         except (OSError, Refused) as exc:
@@ -196,6 +204,29 @@ class SourceReader:
                 unreadable_source(collector.report, f"source cannot be read to the end: {exc}",
                                   Where(display, line[0] + 1))
 
+    def _parquet(self) -> Iterator[tuple[list[Any], int]]:
+        """A Parquet source's rows (its page-field columns only), each with its row
+        number (1-based, in the file), its columns judged as a CSV header's."""
+        from .parquet import ParquetPart, Unreadable, missing_pyarrow
+
+        display, report = self.display, self.collector.report
+        absent = missing_pyarrow()
+        if absent is not None:
+            unreadable_source(report, f"source '{display}' cannot be read: {absent}", Where(display))
+            return
+        row = 0
+        try:
+            with ParquetPart(self.path) as part:
+                header = self._judge_header([name.strip() for name in part.names], None, Where(display))
+                if header is None:
+                    return
+                self.columns = [name for name in header if self.known(name)]
+                for row, values in enumerate(part.rows(self.columns, self.meter), 1):
+                    yield values, row
+        except Unreadable as exc:
+            at = exc.row if exc.row is not None else (row + 1 if row else None)
+            unreadable_source(report, f"Parquet source cannot be read: {exc.reason}", Where(display, at))
+
     def _csv(self, stream: Iterable[str], later: int | None) -> Iterator[tuple[list[str], int]]:
         """Rows with the number of their first line; ``later``: the number of the first
         line of a later part, which follows the header read from line 1."""
@@ -220,21 +251,28 @@ class SourceReader:
         except csv.Error as exc:
             collector.report("S102", f"CSV header cannot be read: {exc}", Where(display, 1))
             return None
-        header = [name.strip() for name in header]
+        return self._judge_header([name.strip() for name in header], later, Where(display, 1))
+
+    def _judge_header(self, header: list[str], later: int | None, where: Where) -> list[str] | None:
+        """A source's columns (a CSV header, a Parquet schema's names) if rows can be read
+        by them: with a URL column, each named once (reported at ``where``, unless the
+        first part of a CSV, not this ``later`` one, reports them)."""
+        display, collector = self.display, self.collector
         has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
         if later is not None:  # the header's problems are the first part's to report
             if not has_loc:
                 return None
         else:
-            _unknown(header, self.known, display, collector, Where(display, 1, None))
+            _unknown(header, self.known, display, collector, where)
         if not has_loc:
             collector.report(
                 "S105",
                 f"source has no 'loc' column (columns: {', '.join(header)}); add one with each page's URL",
-                Where(display, 1),
+                where,
             )
             return None
-        if not _header_usable(header, collector if later is None else None, Where(display, 1)):
+        kind = "Parquet schema" if self.fmt == "parquet" else "CSV header"
+        if not _header_usable(header, collector if later is None else None, where, kind):
             return None  # (a later part's header is the first part's to report)
         return header
 
@@ -276,19 +314,20 @@ def delimiter_of(header: str) -> str:
     return max(DELIMITERS, key=_QUOTED.sub("", header).count)  # (the first of the most: ',' on a tie)
 
 
-def _header_usable(header: list[str], collector: Collector | None, where: Where) -> bool:
-    """A CSV header's own mistakes, reported once at line 1 (not on every row): a column
-    named twice (which value would count?), and loc beside path or url:CODE columns."""
+def _header_usable(header: list[str], collector: Collector | None, where: Where, kind: str = "CSV header") -> bool:
+    """A CSV header's (or Parquet schema's: ``kind``) own mistakes, reported once at line
+    1 (not on every row): a column named twice (which value would count?), and loc beside
+    path or url:CODE columns."""
     twice = sorted(name for name, count in Counter(header).items() if name and count > 1)
     if twice:
         if collector is not None:
-            collector.report("S102", f"the CSV header names {', '.join(repr(n) for n in twice)} more than once; name "
+            collector.report("S102", f"the {kind} names {', '.join(repr(n) for n in twice)} more than once; name "
                              "each column once", where)
         return False
     if "loc" in header and any(name == "path" or name.startswith("url:") for name in header):
         if collector is not None:
-            mixed_forms(collector.report, "the CSV header has a loc column beside path or url:CODE columns; a page has "
-                             "either loc (one URL) or path / urls (one URL per locale), not both", where)
+            mixed_forms(collector.report, f"the {kind} has a loc column beside path or url:CODE columns; a page "
+                             "has either loc (one URL) or path / urls (one URL per locale), not both", where)
         return False
     return True
 

@@ -106,7 +106,9 @@ def build(
     ``pages``: more pages, from any iterable (a database cursor, a generator) of
     ``Page`` objects or mappings with a page's keys; it is read once, as the site is
     built, with the same rules, diagnostics, splitting, gzip and atomic output as the
-    pages of a YAML file (a page of it is located as ``<pages>:N``).
+    pages of a YAML file (a page of it is located as ``<pages>:N``). An item may be a
+    partition instead, a pandas DataFrame or a pyarrow Table or RecordBatch: its rows
+    are read as a CSV source's (``<partition N>:ROW``; pyarrow reads them).
 
     ``dry_run`` checks without writing; ``strict`` treats warnings as failures (no
     files are replaced); ``collector`` lets a caller gather several runs' findings;
@@ -388,7 +390,13 @@ def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Ite
                 return Where(unit.display, at)
             unknown_keys(normaliser.collector, raw, PAGE_KEYS, "a page", key_where)
         else:
-            raise TypeError(f"pages must give Page objects or mappings; item {number} is {type(item).__name__}")
+            from .partition_rows import partition_records  # (a DataFrame, Table or RecordBatch: a source's rows)
+            found = partition_records(item, number, unit.defaults, normaliser, flow)
+            if found is None:
+                raise TypeError(f"pages must give Page objects, mappings or partitions (a pandas DataFrame, a "
+                                f"pyarrow Table or RecordBatch); item {number} is {type(item).__name__}")
+            yield from found
+            continue
         where = Where(unit.display, number)
 
         def where_of(key: str | tuple[str, ...], where: Where = where) -> Where:

@@ -1,5 +1,6 @@
-"""The ``sources:`` of a site description: CSV and JSON Lines files, and built sites
-(``site: FOLDER``), each checked to lie inside the folders the run may read."""
+"""The ``sources:`` of a site description: CSV, JSON Lines and Parquet files, folders
+of such parts, and built sites (``site: FOLDER``), each checked to lie inside the
+folders the run may read."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Collector, Where
+from ..limits import MAX_SOURCE_PARTS
 from ..read.description_file import TypedDoc, display_name
 from ..read.description_findings import missing, wrong_shape
 from ..read.normalised import BuiltSite, Defaults, Source
@@ -53,7 +55,9 @@ class SourceEntries:
     roots: tuple[str, ...]
 
     def read(self, doc: TypedDoc, path: Path, entry: Any, defaults: Defaults, base: str,
-             normaliser: PageNormaliser) -> Source | BuiltSite | None:
+             normaliser: PageNormaliser) -> Source | list[Source] | BuiltSite | None:
+        """A source entry: a file (a ``Source``), a folder of parts (a ``Source``
+        each, in order), a built site; None when it cannot be read (reported)."""
         if isinstance(entry, str):
             entry = {"file": entry}
         if isinstance(entry, dict) and "site" in entry:
@@ -62,21 +66,30 @@ class SourceEntries:
         if raw is None:
             return None
         if "file" not in raw:
-            missing(self.collector.report, "a source needs file: (a CSV or JSON Lines path) or site: (a built "
-                    "site's folder)", doc.where(path))
+            missing(self.collector.report, "a source needs file: (a CSV, JSON Lines or Parquet path, or a "
+                    "folder of them) or site: (a built site's folder)", doc.where(path))
             return None
         name = doc.string(path + ("file",), raw["file"], "source file")
         if name is None:
             return None
         where = doc.doc.value_where(path + ("file",))
+        full = os.path.join(os.path.dirname(base), name)
+        if os.path.isdir(full):
+            if not self.readable(full, name, where, "source"):
+                return None
+            if "format" in raw:
+                wrong_shape(self.collector.report, f"'{name}' is a folder of parts, each told by its name "
+                            "(.parquet, .csv, .jsonl, optionally .gz): format: is for one file",
+                            doc.doc.value_where(path + ("format",)))
+                return None
+            return self._parts(full, name, defaults, where)
         fmt = raw.get("format") or format_of(name)
-        if fmt not in ("csv", "jsonl"):
+        if fmt not in ("csv", "jsonl", "parquet"):
             self.collector.report(
-                "S107", f"cannot tell the format of '{name}': name it .csv, .jsonl (optionally .gz) or "
-                "give format: csv | jsonl", where,
+                "S107", f"cannot tell the format of '{name}': name it .csv, .jsonl (optionally .gz), .parquet "
+                "or give format: csv | jsonl | parquet", where,
             )
             return None
-        full = os.path.join(os.path.dirname(base), name)
         display = display_name(full)
         if not self.readable(full, name, where, "source"):
             return None
@@ -85,7 +98,76 @@ class SourceEntries:
             unreadable_source(self.collector.report, f"source file '{name}' {problem} (looked for {display})",
                               where)
             return None
+        if fmt == "parquet" and not self._pyarrow(f"source '{name}' is Parquet", where):
+            return None
         return Source(path=full, display=display, format=fmt, defaults=defaults, where=where)
+
+    def _parts(self, full: str, name: str, defaults: Defaults, where: Where) -> list[Source] | None:
+        """A folder's parts (see read/parts.py), a ``Source`` each, in order: a part of
+        no known format (S107) or outside the folders the run may read (S108) is left
+        out; so is an empty one (no rows, nothing to say)."""
+        from ..read.parts import parts_of  # (only for a folder: a build of files loads none of it)
+
+        listed = parts_of(full)
+        report = self.collector.report
+        if listed is None:
+            unreadable_source(report, f"source folder '{name}' holds more than {MAX_SOURCE_PARTS:,} parts; "
+                              "write fewer, larger parts", where)
+            return None
+        sources = []
+        for part in listed:
+            shown = f"{name.rstrip('/')}/{part.relative}"
+            fmt = format_of(part.relative)
+            if fmt is None:
+                report("S107", f"cannot tell the format of part '{shown}': name it .parquet, .csv or .jsonl "
+                       "(optionally .gz), or move it out of the folder (names starting with '.' or '_' are not "
+                       "parts)", where)
+            elif (not part.leaves or self.readable(part.path, shown, where, "source")) and not _empty(part.path):
+                sources.append(Source(path=part.path, display=display_name(part.path), format=fmt,
+                                      defaults=defaults, where=where))
+        if not listed:
+            unreadable_source(report, f"source folder '{name}' holds no part (a .parquet, .csv or .jsonl file); "
+                              "is it the folder the export wrote?", where)
+            return None
+        kinds = [source for source in sources if source.format == "parquet"]
+        if kinds and not self._pyarrow(f"source folder '{name}' holds Parquet parts ({kinds[0].display}, ...)",
+                                       where):
+            return None
+        self._compatible(sources)
+        return sources
+
+    def _pyarrow(self, what: str, where: Where) -> bool:
+        """Whether Parquet can be read; if not, S101 at the source says which extra to install."""
+        from ..read.parquet import missing_pyarrow
+
+        absent = missing_pyarrow()
+        if absent is not None:
+            unreadable_source(self.collector.report, f"{what}: {absent}", where)
+        return absent is None
+
+    def _compatible(self, sources: list[Source]) -> None:
+        """S111 for each part whose columns are not the first part's (a CSV header, a
+        Parquet schema; JSON Lines rows say their fields themselves)."""
+        from ..read.parts import columns_of
+
+        first: tuple[str, list[str]] | None = None
+        for source in sources:
+            columns = columns_of(source.path, source.format)
+            if columns is None:
+                continue
+            if first is None:
+                first = source.display, columns
+                continue
+            lacks = [column for column in first[1] if column not in columns]
+            adds = [column for column in columns if column not in first[1]]
+            if lacks or adds:
+                said = "; ".join(text for text in (
+                    f"without {', '.join(lacks)}" if lacks else "", f"with {', '.join(adds)}" if adds else "")
+                    if text)
+                self.collector.report(
+                    "S111", f"part's columns are not those of the source's first part, {first[0]} ({said}); "
+                    "every part of a source needs the same columns", Where(source.display,
+                                                                           1 if source.format == "csv" else None))
 
     def _built_site(self, doc: TypedDoc, path: Path, entry: dict[str, Any], defaults: Defaults, base: str,
                     normaliser: PageNormaliser) -> BuiltSite | None:
@@ -184,6 +266,14 @@ class SourceEntries:
             f"{what} '{name}' is outside the site description's folder (after links are followed); "
             "move it into that folder, or allow its folder with --allow-read DIR", where)
         return False
+
+
+def _empty(path: str) -> bool:
+    """Whether a part is an empty file: no rows (exports write one for an empty partition)."""
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False  # (its reader reports it)
 
 
 def _lastmod_place(item: Any) -> tuple[str, ...] | None:

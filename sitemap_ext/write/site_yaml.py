@@ -321,7 +321,9 @@ class _Loader:
         for i, entry in enumerate(doc.sequence(("sources",), data.get("sources"), "sources")):
             source = SourceEntries(self.collector, self.roots).read(doc, ("sources", i), entry, defaults, path,
                                                                     normaliser)
-            if source is not None:
+            if isinstance(source, list):  # (a folder's parts)
+                units.extend(source)
+            elif source is not None:
                 units.append(source)
         includes = data.get("include")
         if isinstance(includes, str):
