@@ -140,16 +140,16 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                     if convert is None:
                         return
                     feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
-                parent = element.getparent()
-                if parent is not container or container is None or convert is None:
+                if element.getparent() is not container or container is None or convert is None:
                     continue  # an element of that name nested elsewhere
-                if element.getprevious() is not None:
+                if element.getprevious() is not None:  # (entries are removed once read: what is left is no entry)
                     if feed is False:
                         yield from _strays(element, container, names)
                     while element.getprevious() is not None:
                         del container[0]
-                yield convert(element, names)
-                element.clear()
+                record = convert(element, names)
+                container.remove(element)  # (its parse is over: memory stays flat, no sibling to walk past)
+                yield record
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
         yield from _end(parser, root, container, facts, names, report)
