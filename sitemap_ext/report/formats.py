@@ -199,8 +199,10 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
         out.write(_headline(diag, message, colour))
         source = lines.get(diag.file, diag.line)
         if source is not None and source.strip():
-            if len(source) > _SOURCE_WIDTH:
-                out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
+            if len(source) > _SOURCE_WIDTH:  # (a long line is quoted from the element, when its column is known)
+                start = diag.column - 1 if diag.column is not None and diag.column <= len(source) else 0
+                out.write(f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
+                          f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
             else:
                 out.write(f"    {visible(source)}\n")
                 if diag.column is not None:  # under the character, however wide the escapes before it
