@@ -69,7 +69,8 @@ def test_a_long_second_line_is_not_moved_to_the_declarations(tmp_path: Path) -> 
 
 def test_a_sitemap_of_one_entry_a_line_keeps_its_findings_unplaced(tmp_path: Path) -> None:
     """A line that holds one entry places its findings already: no column is added."""
-    text = HEAD + "\n" + "\n".join(_url(i, "2026-13-01" if i == 3 else "2026-01-0{d}") for i in range(5)) + "\n</urlset>"
+    body = "\n".join(_url(i, "2026-13-01" if i == 3 else "2026-01-0{d}") for i in range(5))
+    text = HEAD + "\n" + body + "\n</urlset>"
     path = tmp_path / "sitemap.xml"
     path.write_text(text, encoding="utf-8")
     assert _placed(path, "D101") == (5, None)

@@ -188,6 +188,19 @@ def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
             f"{_BOLD}{diag.code}{_RESET} {visible(message)}\n")
 
 
+def _quoted(source: str, column: int | None) -> str:
+    """A finding's source line under it, with a caret at its column; a long line is cut,
+    and quoted from the column when there is one (a minified sitemap: from the element)."""
+    if len(source) > _SOURCE_WIDTH:
+        start = column - 1 if column is not None and column <= len(source) else 0
+        return (f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
+                f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
+    if column is None:
+        return f"    {visible(source)}\n"
+    # (under the character, however wide the escapes before it)
+    return f"    {visible(source)}\n" + "    " + " " * len(visible(source[:column - 1])) + "^\n"
+
+
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
     for diag in collector.sorted():
@@ -199,14 +212,7 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
         out.write(_headline(diag, message, colour))
         source = lines.get(diag.file, diag.line)
         if source is not None and source.strip():
-            if len(source) > _SOURCE_WIDTH:  # (a long line is quoted from the element, when its column is known)
-                start = diag.column - 1 if diag.column is not None and diag.column <= len(source) else 0
-                out.write(f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
-                          f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
-            else:
-                out.write(f"    {visible(source)}\n")
-                if diag.column is not None:  # under the character, however wide the escapes before it
-                    out.write("    " + " " * len(visible(source[:diag.column - 1])) + "^\n")
+            out.write(_quoted(source, diag.column))
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
