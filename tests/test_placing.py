@@ -85,3 +85,15 @@ def test_any_entry_of_a_minified_sitemap_is_placed(tmp_path_factory: pytest.Temp
     path = tmp_path_factory.mktemp("placed") / "sitemap.xml"
     path.write_text(text, encoding="utf-8")
     assert _placed(path, "D101") == _at(text, "<lastmod>2026-13-01")
+
+
+def test_a_finding_across_files_in_a_minified_sitemap_is_at_its_element(tmp_path: Path) -> None:
+    """H111 (an alternate in no sitemap checked) is judged once every file is read: it
+    stands at the link it is about, H112 (no x-default) at its entry."""
+    text = _minified(300, bad_lastmod=-1, bad_link=-1)
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    found = {(d.code, d.url): (d.line, d.column) for d in check([str(path)]).collector.sorted()}
+    url = "https://example.com/p260"
+    assert found[("H111", url)] == _at(text, '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/p260"')
+    assert found[("H112", url)] == _at(text, f"<url><loc>{url}</loc>")

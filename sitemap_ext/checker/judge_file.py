@@ -81,6 +81,7 @@ class FileResult:
     children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
     page: tuple[str, int, bool, str | None] | None = None  # a built page's facts (FileFacts.page)
     resniffed: tuple[str, Sniffed] | None = None  # a file named as a page that holds something else
+    crowded: str | None = None  # the path of an XML file read whole with entries sharing lines (placing.py)
 
 
 def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None,
@@ -119,8 +120,10 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
                                  "url": task.url}
     if shared:
         log.end_file(display)
+    crowded = task.path if sniffed.xml and facts.complete and facts.crowded else None
     return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
-                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
+                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page,
+                      crowded=crowded)
 
 
 def check_headers(display: str, entries: list[UrlEntry], options: Options,

@@ -115,6 +115,7 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
     container: Element | None = None  # the element entries are children of
     convert: Convert | None = None
     feed = False
+    last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
     try:
         for chunk in chunks:
             if root is None and len(prolog) < _PROLOG_LIMIT:
@@ -149,6 +150,9 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                         del container[0]
                 record = convert(element, names)
                 container.remove(element)  # (its parse is over: memory stays flat, no sibling to walk past)
+                if record.line == last_line:
+                    facts.crowded = True
+                last_line = record.line
                 yield record
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
