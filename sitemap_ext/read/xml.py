@@ -266,10 +266,10 @@ def _url(element: Element, names: _Namespaces) -> UrlEntry:
     known = _KNOWN_TAGS
     for child in element:
         tag = child.tag
-        if not isinstance(tag, str):
-            continue
-        child_line = child.sourceline or line
         kind = known.get(tag)
+        if kind is None and not isinstance(tag, str):
+            continue  # (an entity reference left unresolved)
+        child_line = child.sourceline or line
         if kind is None:  # a misspelt namespace, or an element no schema here defines
             namespace, local = names.split(tag, child_line)
             resolved = f"{{{namespace}}}{local}" if namespace else local
