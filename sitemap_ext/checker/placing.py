@@ -122,7 +122,8 @@ class _Entry:
 
 
 def _entries(path: str, urls: set[str]) -> dict[str, _Entry]:
-    """The elements of the entries whose loc is one of ``urls`` (the first entry of each)."""
+    """The elements of the entries whose loc is one of ``urls`` (the first entry of each),
+    read up to the last of them."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: dict[str, _Entry] = {}
     depth = entry_depth = 0
@@ -158,6 +159,8 @@ def _entries(path: str, urls: set[str]) -> dict[str, _Entry]:
     try:
         for chunk in open_bytes(path, lambda *args, **kw: None):
             parser.Parse(chunk, False)
+            if len(found) == len(urls):
+                return found  # (read no further than the last entry named)
         parser.Parse(b"", True)
     except expat.ExpatError:
         pass  # (the reader read it to its end: what was placed before stands)
