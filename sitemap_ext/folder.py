@@ -252,6 +252,17 @@ class FolderBusy(Exception):
     code = "F103"
 
 
+class StateError(Exception):
+    """A build state file (``state.py``) that cannot be used: ``code`` F105 (unreadable,
+    damaged, not a state) or O108 (another site description's). Here, beside the
+    folder's other names and its lock, so that a build that keeps no state can catch it
+    without loading the state's SQLite."""
+
+    def __init__(self, message: str, code: str = "F105") -> None:  # (F103: locked by another program)
+        super().__init__(message)
+        self.code = code
+
+
 def lock_folder(folder: str) -> int | None:
     """The folder's lock (``flock`` on the folder itself), taken by a build for its
     output folder and its state's folder, and by a submission for its state's folder;

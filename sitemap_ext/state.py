@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from .diagnostics import Collector, Where
 from .folder import FolderBusy
+from .folder import StateError as StateError  # (in folder.py: a build that keeps no state loads no SQLite)
 from .limits import STATE_BUSY_SECONDS
 
 FORMAT = "sitemap-ext state"
@@ -53,15 +54,6 @@ RESYNC_EVERY = 16  # misses in a row after which reading ahead starts again from
 
 
 _MAX_BUILD_DIGITS = 18  # the build count: an SQLite integer (int64) has 19 digits; no site builds 10**18 times
-
-
-class StateError(Exception):
-    """A state file that cannot be used: ``code`` F105 (unreadable, damaged, not a
-    state) or O108 (another site description's)."""
-
-    def __init__(self, message: str, code: str = "F105") -> None:  # (F103: locked by another program)
-        super().__init__(message)
-        self.code = code
 
 
 class Row(NamedTuple):

@@ -133,6 +133,10 @@ def loads_toml(data: bytes | str, *, depth: int = MAX_STRUCTURED_DEPTH) -> dict[
         found = re.search(r"\(at line (\d+), column (\d+)\)$", message)
         if found:
             raise Malformed(message[: found.start()].rstrip(), int(found.group(1)), int(found.group(2))) from None
+        if message.endswith("(at end of document)"):  # (placed at the end, not at 1:1)
+            lines = text.split("\n")
+            raise Malformed(message[: -len("(at end of document)")].rstrip() + " at the end of the file",
+                            len(lines), len(lines[-1]) + 1) from None
         raise Malformed(message) from None
     except (ValueError, RecursionError) as exc:
         raise Malformed(str(exc) or type(exc).__name__) from None

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared sits beside the checkout (CI always has it; a user's clone may not).
-SHARED = ROOT.parent / "shared"
-XSD = SHARED / "xsd" / "all.xsd"
+# The official sitemap schemas and this project's own (tests/data/xsd/README.md says
+# where each comes from and on what terms): in the repository, so every clone has them.
+SCHEMAS = ROOT / "tests" / "data" / "xsd"
+XSD = SCHEMAS / "all.xsd"
 
 
 def read_xml_bytes(path: Path) -> bytes:
@@ -33,7 +34,7 @@ def canonical(data: bytes) -> bytes:
 @pytest.fixture(scope="session")
 def xsd() -> etree.XMLSchema:
     if not XSD.is_file():
-        pytest.skip(f"official schemas not found at {XSD} (../shared beside the checkout); CI has them")
+        pytest.skip(f"the schemas are not at {XSD}: tests/data/xsd is missing from this copy of the repository")
     return etree.XMLSchema(etree.parse(str(XSD)))
 
 

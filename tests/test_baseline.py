@@ -246,3 +246,31 @@ def test_a_baseline_that_is_no_baseline_is_said_before_the_check_runs(
     monkeypatch.setattr(command, "check", lambda *a, **k: ran.append(1))
     code, _, err = run(["check", "sitemap.xml", "--no-config", "--baseline", "b.json"], capsys)
     assert (code, ran) == (2, []) and "b.json is not JSON" in err, err
+
+
+def test_an_update_says_what_new_findings_it_took_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """--baseline-update takes new findings in (exit 0, as always) and says on stderr how
+    many, errors and warnings apart, with -q too; an update that takes nothing new in
+    says nothing of it (before: silent either way)."""
+    from sitemap_ext.cli import main
+    monkeypatch.chdir(tmp_path)
+    path = sitemap(Path("site"), entry("https://e.com/a", "2026-13-01"))
+    assert main(["check", str(path), "--baseline", "b.json", "-q"]) == 0
+    capsys.readouterr()
+    # A new error (D101) and a new warning (U104, the URL listed twice).
+    sitemap(Path("site"), entry("https://e.com/a", "2026-13-01"), entry("https://e.com/b", "2026-02-30"),
+            entry("https://e.com/c"), entry("https://e.com/c"))
+    assert main(["check", str(path), "--baseline", "b.json", "--baseline-update", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert ("sitemap-ext check: --baseline-update took 2 new findings into b.json (1 error, 1 warning), "
+            "not shown and passing from now on") in err
+    # Nothing new: nothing said of it (and -q says nothing else).
+    assert main(["check", str(path), "--baseline", "b.json", "--baseline-update", "-q"]) == 0
+    assert capsys.readouterr() == ("", "")
+    # A previous file that is no baseline is written anew, and said.
+    Path("b.json").write_text("not json")
+    assert main(["check", str(path), "--baseline", "b.json", "--baseline-update", "-q"]) == 0
+    assert "every finding is taken into the baseline as new" in capsys.readouterr().err
+    assert main(["check", str(path), "--baseline", "b.json", "-q"]) == 0

@@ -92,6 +92,55 @@ def test_return_link_only_as_x_default_is_no_return_link(tmp_path: Path) -> None
     assert "only as x-default" in message
 
 
+
+@pytest.mark.parametrize("name", ["s.xml", "s.xml.gz"])
+def test_a_missing_return_link_is_at_the_link_and_says_which_link_to_add_where(tmp_path: Path, name: str) -> None:
+    """H104 stands at the xhtml:link that has no return (before: at the <url>, line 3,
+    no column) and says which link to add to which entry, at which file and line."""
+    en, de = f"{E}/en", f"{E}/de"
+    entries = (f"<url><loc>{en}</loc>\n  <lastmod>2026-01-01</lastmod>\n"
+               f'  <xhtml:link rel="alternate" hreflang="en" href="{en}"/>\n'
+               f'  <xhtml:link rel="alternate" hreflang="de" href="{de}"/>\n</url>\n')
+    judge(tmp_path, {name: urlset(entries), "de.xml": urlset(url(de, ("de", de)))}, paths=[name, "de.xml"])
+    found = [d for d in check([name, "de.xml"]).collector.diagnostics if d.code == "H104"]
+    assert [(d.file, d.line, d.column, d.url, d.hreflang) for d in found] == [(name, 6, 3, en, "de")]
+    assert found[0].message.endswith(
+        f'search engines ignore a pair without its return link: add <xhtml:link rel="alternate" hreflang="en" '
+        f'href="{en}"/> to the entry of {de} (de.xml:3)')
+
+
+def test_a_missing_return_link_in_a_page_head_says_to_add_a_link_to_the_other_head(tmp_path: Path) -> None:
+    """Pages: the fix is a <link> in the other page's head (its file and line)."""
+    base = "https://www.example.com/"
+    head = '<!DOCTYPE html><html lang="{0}"><head>\n<link rel="alternate" hreflang="{0}" href="{1}{0}/">\n{2}</head>\n' \
+           "<body></body></html>\n"
+    other = f'<link rel="alternate" hreflang="de" href="{base}de/">\n'
+    judge(tmp_path, {"public/en/index.html": head.format("en", base, other),
+                     "public/de/index.html": head.format("de", base, ""),
+                     "public/sitemap.xml": urlset(url(f"{base}en/"), url(f"{base}de/"))},
+          paths=["public"], base_urls=[f"{base}=public"])
+    found = [d for d in check(["public"], base_urls=[f"{base}=public"]).collector.diagnostics if d.code == "H104"]
+    assert [(d.file, d.line, d.column) for d in found] == [("public/en/index.html", 3, 1)]
+    assert f'add <link rel="alternate" hreflang="en" href="{base}en/"> to the head of {base}de/ ' \
+           "(public/de/index.html:" in found[0].message
+
+
+def test_a_relative_loc_says_what_it_would_resolve_to(tmp_path: Path) -> None:
+    """U101 of a relative loc says that a sitemap needs absolute URLs; where the sitemap's
+    own URL is known (--base-url) it gives the absolute form as the fix (before: "'/en/a'
+    is relative; give an absolute http(s) URL", no suggestion)."""
+    body = urlset("<url><loc>/en/a</loc></url>\n", "<url><loc>b.html</loc></url>\n")
+    judge(tmp_path, {"site/sitemap.xml": body})
+    mapped = check(["site"], base_urls=["https://www.example.com/docs/=site"]).collector.sorted()
+    assert [(d.code, d.line, d.url, d.suggestion) for d in mapped] == [
+        ("U101", 3, "/en/a", "https://www.example.com/en/a"), ("U101", 4, "b.html", "https://www.example.com/docs/b.html")]
+    assert mapped[1].message == ("loc 'b.html' is relative: a sitemap must give absolute URLs, and search engines "
+                                 "resolve none; against this sitemap's URL it is https://www.example.com/docs/b.html: "
+                                 "write that")
+    alone = check(["site/sitemap.xml"]).collector.sorted()
+    assert [(d.code, d.suggestion) for d in alone] == [("U101", None), ("U101", None)]
+    assert "write it with its scheme and host (https://HOST/en/a)" in alone[0].message
+
 GOOGLE_EXAMPLE = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
   xmlns:xhtml="http://www.w3.org/1999/xhtml">
@@ -194,6 +243,24 @@ def test_reserved_region_is_one_finding_and_still_counts(tmp_path: Path) -> None
     assert judge(tmp_path, {"s.xml": urlset(*cluster(pairs))}) == [
         ("L102", "s.xml", 3, f"{E}/uk"), ("L102", "s.xml", 4, f"{E}/de")]
 
+
+
+def test_two_findings_on_one_page_s_codes_propose_one_replacement(tmp_path: Path) -> None:
+    """en-UK: L102 proposes en-GB; the H105 that the same page's codes give (it lists
+    itself as en-UK and en, and is named en-GB) proposes no other replacement (before:
+    H105 proposed en, L102 en-GB)."""
+    de, uk = f"{E}/de", f"{E}/uk"
+    body = urlset(url(de, ("de", de), ("en-GB", uk), ("x-default", de)),
+                  url(uk, ("de", de), ("en-UK", uk), ("en", uk), ("x-default", de)))
+    found = check([_write(tmp_path, "s.xml", body)]).collector.sorted()
+    assert [(d.code, d.url, d.suggestion) for d in found] == [("H105", de, None), ("L102", uk, "en-GB")]
+    assert {d.suggestion for d in found} - {None} == {"en-GB"}
+    assert "with a code that is an error: write the code its L finding gives there" in found[0].message
+    # With no error among the page's own codes, H105 still proposes the page's own code.
+    body = urlset(url(de, ("de", de), ("en-GB", uk), ("x-default", de)),
+                  url(uk, ("de", de), ("en", uk), ("x-default", de)))
+    found = check([_write(tmp_path, "s.xml", body)]).collector.sorted()
+    assert [(d.code, d.suggestion) for d in found] == [("H105", "en")]
 
 def test_return_target_only_in_a_text_sitemap_is_unverifiable(tmp_path: Path) -> None:
     en, de = f"{E}/en", f"{E}/de"
@@ -345,6 +412,30 @@ def test_config_file_and_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     (tmp_path / "pyproject.toml").write_text('[tool.sitemap-ext]\nignor = ["D105"]\n')
     assert main(["check", "../s.xml"]) == 2
 
+
+
+@pytest.mark.parametrize("content, place", [
+    ('[tool.sitemap-ext]\nselect = [\n', "pyproject.toml:3:1: not valid TOML: Invalid value at the end of the file"),
+    ('[project\nname = "x"\n', "pyproject.toml:1:9: not valid TOML: Expected ']' at the end of a table"),
+])
+def test_a_pyproject_that_is_no_toml_says_its_place_and_that_settings_are_unknown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], content: str,
+        place: str) -> None:
+    """Found upward, a pyproject.toml that is no TOML is exit 2 at its line and column (the
+    end of the file where TOML says "end of document": before, 1:1), saying that it may
+    hold settings of ours and how to get past it; a valid one without our table is
+    passed over."""
+    _write(tmp_path, "s.xml", urlset(f"<url><loc>{E}/a</loc></url>\n"))
+    (tmp_path / "pyproject.toml").write_text(content)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "s.xml", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"sitemap-ext check: {tmp_path / place}" in err
+    assert ("sitemap-ext looks for [tool.sitemap-ext] in it and cannot tell whether it holds settings: mend it, "
+            "name a config with --config FILE, or pass --no-config") in err
+    assert main(["check", "s.xml", "-q", "--no-config"]) == 0
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert main(["check", "s.xml", "-q"]) == 0
 
 # --- the same findings, however the work is spread ---------------------------------------------
 

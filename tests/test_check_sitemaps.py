@@ -40,7 +40,7 @@ def test_planted_hreflang_defects_each_reported_with_url_and_fix() -> None:
     got = [(d.code, Path(d.file or "").name, d.line, d.url, d.suggestion) for d in result.collector.sorted()
            if d.code != "H112"]
     assert got == [
-        ("H104", "de.xml", 10, f"{de}/hosen", None),
+        ("H104", "de.xml", 12, f"{de}/hosen", None),  # at the link that has no return
         ("H105", "de.xml", 15, f"{de}/jacken", "fr-FR"),
         ("H103", "de.xml", 20, f"{de}/socken", None),
         ("H111", "de.xml", 24, f"{de}/muetzen", None),

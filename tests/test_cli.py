@@ -132,3 +132,27 @@ def test_no_progress_display_when_stderr_is_not_a_terminal(make_site: Callable[.
     proc = subprocess.run([sys.executable, "-m", "sitemap_ext", "build", str(site), "-o", "out"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0 and "\r" not in proc.stderr and "URLs/s" not in proc.stderr
+
+
+def test_one_value_wrong_on_every_entry_is_said_once_in_text_and_kept_per_place_in_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A generator that writes one wrong lastmod on every entry: the text says it once,
+    at its first entry, with the count and the next lines (before: once per entry); a
+    finding that differs (another value, another file) is said apart; JSON keeps one
+    record per place."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    entries = "".join(f"<url><loc>https://e.com/{n}</loc><lastmod>2026-13-01</lastmod></url>\n" for n in range(50))
+    entries += "<url><loc>https://e.com/x</loc><lastmod>2026-02-30</lastmod></url>\n"
+    (tmp_path / "a.xml").write_text(head + entries + "</urlset>\n")
+    (tmp_path / "b.xml").write_text(head + "<url><loc>https://e.com/b</loc><lastmod>2026-13-01</lastmod></url>\n"
+                                    "</urlset>\n")
+    files = [str(tmp_path / "a.xml"), str(tmp_path / "b.xml")]
+    assert main(["check", *files, "--now", "2026-11-21T12:00:00Z", "-q"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("'2026-13-01' is not a valid lastmod") == 2  # once in a.xml, once in b.xml
+    assert out.count("'2026-02-30' is not a valid lastmod") == 1
+    assert "a.xml:3: error D101 '2026-13-01'" in out and "a.xml:4:" not in out
+    assert "    ... and on 49 more entries of this file (lines 4, 5, 6, ...)\n" in out
+    assert main(["check", *files, "--now", "2026-11-21T12:00:00Z", "-q", "--format", "json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert sum(d["code"] == "D101" for d in document["diagnostics"]) == 52

@@ -514,3 +514,44 @@ def test_matching_by_shared_members_is_the_matching_by_every_member(tmp_path: Pa
         result = diff(folder / "old", folder / "new", now=NOW, jobs=1)
         seen.append(cluster_lines(list(result.clusters)))
     assert seen[1:] == seen[:1] * 3
+
+
+# --- identity relative to each side's root ("Ready for strangers") -------------------
+
+def test_two_dated_snapshots_of_one_file_are_one_file(tmp_path: Path) -> None:
+    """Two files given: each is its side's root, so a finding's identity holds no file
+    name and two identical snapshots differ in nothing (before: 1, every error new)."""
+    content = entry("https://www.example.com/a", lastmod="2026-13-01") + entry("https://www.example.com/a")
+    write(tmp_path / "old-sitemap.xml", content)
+    write(tmp_path / "new-sitemap.xml", content)
+    result = diff(tmp_path / "old-sitemap.xml", tmp_path / "new-sitemap.xml", now=NOW)
+    assert result.new_errors == [] and result.files_added == [] and result.files_removed == [] and result.ok
+    code, out, _ = run("diff", str(tmp_path / "old-sitemap.xml"), str(tmp_path / "new-sitemap.xml"), "--now", NOW,
+                       "-q")
+    assert code == 0 and "new errors" not in out and "Files" not in out
+    # A new error in the second snapshot is still new.
+    write(tmp_path / "new-sitemap.xml", content + entry("https://www.example.com/b", lastmod="2026-02-30"))
+    result = diff(tmp_path / "old-sitemap.xml", tmp_path / "new-sitemap.xml", now=NOW)
+    assert [(d.code, d.url) for d in result.new_errors] == [("D101", "https://www.example.com/b")]
+
+
+def test_folders_compare_by_the_path_within_each_folder(tmp_path: Path) -> None:
+    """Folders: a file's identity is its path within its folder, so one file renamed is
+    a file added and one removed, and its errors are new."""
+    content = entry("https://www.example.com/a", lastmod="2026-13-01")
+    write(tmp_path / "old" / "sitemap.xml", content)
+    write(tmp_path / "new" / "sitemap-1.xml", content)
+    result = diff(tmp_path / "old", tmp_path / "new", now=NOW)
+    assert (result.files_added, result.files_removed) == (["sitemap-1.xml"], ["sitemap.xml"])
+    assert [d.code for d in result.new_errors] == ["D101"]
+
+
+def test_a_folder_of_built_pages_as_a_side_says_how_to_diff_it(tmp_path: Path) -> None:
+    """The generator's own output folder lists no URL: exit 3, and the reason with the
+    way out (build its sitemap, diff that)."""
+    write(tmp_path / "new" / "sitemap.xml", entry("https://www.trail-guides.example/en/"))
+    code, out, err = run("diff", str(ROOT / "examples" / "static-site" / "public"), str(tmp_path / "new"),
+                         "--now", NOW, "-q")
+    assert code == 3 and out == "" and " F104 " in err
+    assert "lists no URL: diff compares sitemaps, and built pages (a site generator's output) are none" in err
+    assert "sitemap-ext build SITE.yaml -o DIR" in err

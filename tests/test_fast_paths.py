@@ -53,7 +53,7 @@ def diagnostics(result: Any) -> list[tuple[Any, ...]]:
 class _NoLayout(PageNormaliser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.layout = None
+        self.resolver.layout = None
 
 
 def _both(folder: Path, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> tuple[Any, Any]:

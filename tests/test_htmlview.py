@@ -41,13 +41,14 @@ def test_every_sitemap_gets_linked_pages_of_its_entries(tmp_path: Path, monkeypa
     assert "<script" not in (out / "sitemaps.html").read_text()
     listed = [a.get("href") for a in index.iter("a")]
     assert len(listed) == len(sitemaps)
-    rows = alternates = 0
+    rows, entries, languages = 0, [], set()
     for first in listed:
         page = first
         while page is not None:  # follow the "next page" links through every page of this sitemap
             doc = html.parse(str(out / page)).getroot()
             rows += len(doc.findall(".//tbody/tr"))
-            alternates += len(doc.findall(".//tbody/tr/td[4]//li"))
+            entries += [a.get("href") for a in doc.find_class("entry")]
+            languages |= {td.get("data-label") for td in doc.findall(".//tbody/tr/td[@data-label]")}
             back = [a.get("href") for a in doc.iter("a") if a.text == "all sitemaps"]
             assert os.path.normpath(os.path.join(os.path.dirname(page), back[0])) == "sitemaps.html"
             pages = [a.get("href") for a in doc.iter("a") if (a.text or "").startswith("page ")]
@@ -56,8 +57,10 @@ def test_every_sitemap_gets_linked_pages_of_its_entries(tmp_path: Path, monkeypa
             following = [href for href, n in zip(pages, numbers)
                          if current is not None and n == int(current.text.split()[1]) + 1]
             page = urljoin(page, following[0]) if following else None
-    assert rows == sum(f.urls for f in sitemaps) == result.urls
-    assert alternates > 0
+    # each <url> is shown once, in its page's row (a row per page, a column per language)
+    assert len(entries) == len(set(entries)) == sum(f.urls for f in sitemaps) == result.urls
+    assert 0 < rows < result.urls
+    assert {"en", "de-DE", "fr-CH", "x-default"} <= languages, languages
     report = check([str(out)])  # the views are no sitemaps: skipped, and the check still passes
     assert report.ok and all(name.endswith((".html", ".xsl")) for name in report.skipped) and report.skipped
 
@@ -194,5 +197,45 @@ def test_a_view_counts_one_url_and_one_sitemap_in_the_singular(tmp_path: Path) -
     (tmp_path / "one.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n", encoding="utf-8")
     assert build(str(tmp_path / "one.yaml"), str(tmp_path / "one")).ok
     titles = {p.name: html.parse(str(p)).findtext(".//title") for p in (tmp_path / "one").rglob("*.html")}
-    assert titles["sitemaps.html"] == "1 sitemap, 1 URL"
-    assert [t for name, t in titles.items() if name != "sitemaps.html"] == ["sitemap.xml: 1 URL"]
+    assert titles["sitemaps.html"] == "https://e.com/: 1 sitemap, 1 URL"  # (named by the site)
+    assert [t for name, t in titles.items() if name != "sitemaps.html"] == ["https://e.com/sitemap.xml: 1 URL"]
+
+
+def test_a_video_shows_its_thumbnail_duration_and_date_and_an_article_its_publication(tmp_path: Path) -> None:
+    """Issue "Ready for strangers", the views: a video is shown by its thumbnail, title,
+    duration and date; a news article by its title, publication (name, language) and date."""
+    media, newsroom = _copy_example("media", tmp_path, "  html: true\n"), _copy_example("newsroom", tmp_path, "")
+    assert build(media, tmp_path / "m", now="2026-11-21T12:00:00Z").ok
+    assert build(newsroom, tmp_path / "n", now="2026-11-21T12:00:00Z").ok
+    videos = [li for li in html.parse(str(tmp_path / "m" / "sitemap.html")).iter("li") if "video:" in li.text_content()]
+    first = videos[0]
+    assert first.find("img").get("src") == "https://cdn.hearthkitchen.example/thumbs/sourdough.jpg"
+    assert first.find("img").get("loading") == "lazy" and first.find("img").get("referrerpolicy") == "no-referrer"
+    assert first.text_content() == "video: Sourdough from scratch · 40:15 · 2026-10-02T09:00:00+01:00"
+    articles = [li.text_content() for li in html.parse(str(tmp_path / "n" / "news-1.html")).iter("li")
+                if li.text_content().startswith("news:")]
+    assert articles[0] == "news: Flood warning for the lower valley · The Valley Courier (en) · 2026-11-21T07:30:00Z"
+
+
+def test_a_cluster_is_one_row_with_a_column_per_language(tmp_path: Path) -> None:
+    """The versions of one page share a row, each in its language's column with its lastmod;
+    a version listed in another sitemap is named there, and each <url> is shown once."""
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\n  now: 2026-01-01\nlocales:\n  en: /en/\n  fr: /fr/\n"
+                    "x_default: en\noutput:\n  max_urls: 3\npages:\n  - path: /a\n    lastmod: 2025-05-01\n"
+                    "  - path: /b\n", encoding="utf-8")
+    result = build(str(site), str(tmp_path / "out"))
+    assert result.ok, result.collector.sorted()
+    first = html.parse(str(tmp_path / "out" / "sitemap-1.html")).getroot()
+    assert [th.text_content() for th in first.findall(".//thead/tr/th")] == ["#", "page", "en", "fr", "x-default",
+                                                                             "media"]
+    rows = first.findall(".//tbody/tr")
+    assert [row.find("th").text_content() for row in rows] == ["/en/a", "/en/b"]
+    cells = {td.get("data-label"): td.text_content() for td in rows[0].findall("td[@data-label]")}
+    assert cells["en"] == "/en/a 2025-05-01" and cells["fr"] == "/fr/a 2025-05-01"
+    assert cells["x-default"] == "/en/a"  # (the entry shown under en: its URL again, no second entry)
+    second = rows[1].findall("td[@data-label]")
+    assert [td.text_content() for td in second][:2] == ["/en/b", "/fr/b not in this sitemap"]
+    shown = [a.get("href") for p in (tmp_path / "out").glob("sitemap-*.html")
+             for a in html.parse(str(p)).getroot().find_class("entry")]
+    assert sorted(shown) == ["https://e.com/en/a", "https://e.com/en/b", "https://e.com/fr/a", "https://e.com/fr/b"]

@@ -194,3 +194,104 @@ def test_the_command_with_a_setting_no_build_can_use_fails_without_a_traceback(p
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert f"({error_id}) SITEMAP_EXT" in run.stderr and "SystemCheckError" in run.stderr
     assert not (project / "out").exists()
+
+
+def test_a_finding_names_the_sitemap_class_and_the_url(project: Path) -> None:
+    """Not ``<pages>:N`` (the place build() gives a page a program hands it): the
+    Sitemap class and the URL, in the command, the system check and the test helper."""
+    lakes, ridge = f"{BASE}{{}}/routes/lakes/", f"{BASE}{{}}/routes/ridge/"
+    expected = [f"warning trails.sitemaps.RoutesSitemap: {url.format(lang)}: D102 lastmod 2027-01-01 is after "
+                "2026-11-21T12:00:00Z; lastmod is when the page last changed"
+                for url in (lakes, ridge) for lang in ("de", "en")]
+    run = manage(project, "sitemap_ext_build", "public", defect=True)
+    assert run.stderr.splitlines() == sorted(expected), run.stderr
+    run = manage(project, "check", "--deploy", "--tag", "sitemap_ext", defect=True)
+    assert "<pages>" not in run.stderr
+    assert f"?: (sitemap_ext.D102) trails.sitemaps.RoutesSitemap: {ridge.format('en')}: D102 " in run.stderr
+
+
+def test_a_lower_case_django_language_code_is_said_once_and_asks_for_no_change(project: Path) -> None:
+    """Django writes ``pt-br`` (and uses it as the URL prefix); the sitemaps write
+    ``pt-BR``: one L108 per distinct code, not one per entry, and no fix."""
+    settings = project / "trails" / "settings.py"
+    settings.write_text(settings.read_text(encoding="utf-8").replace(
+        '("fr", "French")]', '("fr", "French"), ("pt-br", "Portuguese"), ("zh-hans", "Chinese")]'), encoding="utf-8")
+    run = manage(project, "sitemap_ext_build", "public")
+    assert run.returncode == 0, run.stderr
+    said = [line for line in run.stdout.splitlines() if "L108" in line]
+    assert said == [f"info trails.sitemaps.PagesSitemap: {BASE}en/: L108 '{code}' is a Django language code "
+                    f"(LANGUAGES, lower case, also the URL prefix /{code}/): the sitemaps write it as {canonical}, "
+                    "its usual case; hreflang is case-insensitive, so nothing needs to change"
+                    for code, canonical in (("pt-br", "pt-BR"), ("zh-hans", "zh-Hans"))], run.stdout
+    assert "0 errors, 0 warnings, 2 infos" in run.stdout
+    sitemap = (project / "public" / "sitemap.xml").read_text(encoding="utf-8")
+    assert sitemap.count(f'hreflang="pt-BR" href="{BASE}pt-br/about/"') == 5  # each version lists it
+    run = manage(project, "check", "--deploy", "--tag", "sitemap_ext")
+    assert run.stderr.count("(sitemap_ext.L108)") == 2 and "fix:" not in run.stderr, run.stderr
+
+
+SERVE = """
+import os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "trails.settings"
+import django
+from django.conf import settings
+django.setup()
+from django.test import Client, override_settings
+middleware = ["sitemap_ext.integrations.django.middleware.SitemapFilesMiddleware", *settings.MIDDLEWARE]
+with override_settings(MIDDLEWARE=middleware, SITEMAP_EXT={**settings.SITEMAP_EXT, "out_dir": sys.argv[1]}):
+    client = Client(HTTP_HOST="www.trail-guides.example")
+    for path in sys.argv[2:]:
+        answer = client.get(path)
+        body = b"".join(answer.streaming_content) if answer.streaming else answer.content
+        size = len(body) if answer.status_code == 200 else "-"
+        print(path, answer.status_code, answer.get("Content-Type"), size, answer.has_header("Last-Modified"))
+    answer = client.get("/sitemap.xml", HTTP_IF_MODIFIED_SINCE="Sun, 01 Jan 2090 00:00:00 GMT")
+    print("if-modified-since", answer.status_code)
+"""
+
+
+def test_the_middleware_serves_the_written_files_and_hands_on_the_rest(project: Path) -> None:
+    run = manage(project, "sitemap_ext_build", "public")
+    assert run.returncode == 0, run.stderr
+    public = project / "public"
+    (public / "sitemap-1.xml.gz").write_bytes(b"\x1f\x8b gzip")
+    (public / "passwd.xml").symlink_to("/etc/passwd")
+    (public / "part").mkdir()
+    (public / "part" / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    size = (public / "sitemap.xml").stat().st_size
+    paths = ["/sitemap.xml", "/sitemap-1.xml.gz", "/sitemap.html", "/passwd.xml", "/.sitemap-ext-manifest.json",
+             "/part/sitemap.xml", "/nothing.xml", "/imprint/"]
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", SERVE, str(public), *paths], cwd=project, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines() == [
+        f"/sitemap.xml 200 application/xml; charset=utf-8 {size} True",
+        "/sitemap-1.xml.gz 200 application/gzip 7 True",  # served as is, not decoded
+        f"/sitemap.html 200 text/html; charset=utf-8 {(public / 'sitemap.html').stat().st_size} True",
+        "/passwd.xml 404 text/html; charset=utf-8 - False",  # a symbolic link: not served
+        "/.sitemap-ext-manifest.json 404 text/html; charset=utf-8 - False",
+        "/part/sitemap.xml 404 text/html; charset=utf-8 - False",  # only the folder's own files
+        "/nothing.xml 404 text/html; charset=utf-8 - False",
+        "/imprint/ 200 text/html; charset=utf-8 6 False",  # the URLconf's own page
+        "if-modified-since 304",
+    ], run.stderr
+
+
+def test_a_related_place_at_a_page_names_its_sitemap_class_and_url_too() -> None:
+    code = """
+from sitemap_ext import Diagnostic, Page
+from sitemap_ext.diagnostics import Related, Severity
+from sitemap_ext.integrations.django.places import Origins, line
+origins = Origins()
+pages = [("app.sitemaps.A", Page(loc="https://e.com/a/")), ("app.sitemaps.B", Page(loc="https://e.com/b/"))]
+assert list(origins.follow(pages)) == [page for _, page in pages]
+finding = origins.of(Diagnostic("U104", Severity.ERROR, "listed twice", file="<pages>", line=2,
+                                related=(Related("first here", file="<pages>", line=1),)))
+print(line(finding))
+print(finding.related[0])
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines() == [
+        "app.sitemaps.B: https://e.com/b/: U104 listed twice",
+        "Related(message='first here', file='app.sitemaps.A', line=None, column=None, url='https://e.com/a/')"], \
+        run.stderr

@@ -132,10 +132,7 @@ OTHER_OWNER = '{"version": 2, "owners": {"../elsewhere/site.yaml": ["sitemap.xml
      "no sitemaps written"),
     (lambda p: (p / "site").mkdir() or (p / "site" / ".sitemap-ext-manifest.json").write_text(OTHER_OWNER),
      "O104"),
-    (lambda p: (p / "mkdocs.yml").write_text(PLAIN.replace("site_url: https://docs.example.com/manual/\n", "")
-                                             .replace("{now}", NOW)),
-     "set site_url"),
-], ids=["build-errors", "O104", "no-site-url"])
+], ids=["build-errors", "O104"])
 def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tmp_path: Path, change,
                                                                               says: str) -> None:
     project = plain_project(tmp_path / "p")
@@ -143,6 +140,44 @@ def test_a_build_whose_sitemap_cannot_be_written_fails_and_leaves_no_template(tm
     run = mkdocs(project)
     assert run.returncode == 1 and says in run.stderr, run.stderr
     assert not (project / "site" / "sitemap.xml").exists()  # (MkDocs' theme template was left there)
+
+
+def test_no_site_url_is_a_configuration_error_before_anything_is_built(tmp_path: Path) -> None:
+    project = plain_project(tmp_path / "p", config=PLAIN.replace("site_url: https://docs.example.com/manual/\n", ""))
+    run = mkdocs(project)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "Config value 'site_url': required by the plugin 'sitemap-ext'" in run.stderr
+    assert "set site_url: https://docs.example.com/ in mkdocs.yml" in run.stderr
+    assert "Aborted with a configuration error!" in run.stdout + run.stderr  # (was: Aborted with a BuildError!)
+    assert not (project / "site").exists()
+
+
+# (mkdocs serve builds once with the configuration it loaded, then again on each edit;
+# a plugin with on_startup keeps its instance across them: the same object twice here)
+BUILD_TWICE = """
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+config = load_config("mkdocs.yml")
+config.plugins.on_startup(command="serve", dirty=False)
+for _ in range(2):
+    build(config)
+    with open(sys.argv[1], "rb") as stream:
+        start = stream.read(5)
+    print("xml" if start == b"<?xml" else "gzip" if start[:2] == b"\\x1f\\x8b" else repr(start), end="|")
+"""
+
+
+@pytest.mark.parametrize(("output", "name"), [("", "sitemap.xml"), ("      output: {gzip: true}\n", "sitemap.xml.gz")])
+def test_two_builds_with_one_configuration_as_serve_does_write_the_sitemap_each_time(tmp_path: Path, output: str,
+                                                                                      name: str) -> None:
+    project = plain_project(tmp_path / "p", ("index", "guide"), config=PLAIN + output)
+    run = subprocess.run([sys.executable, "-c", BUILD_TWICE, f"site/{name}"], cwd=project, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    kind = "xml" if name.endswith(".xml") else "gzip"
+    assert run.stdout == f"{kind}|{kind}|"
+    assert not (project / "site" / "sitemap.xml").exists() or name == "sitemap.xml"
 
 
 def test_a_gzip_only_output_leaves_no_template_in_sitemap_xml(tmp_path: Path) -> None:
@@ -235,3 +270,66 @@ def test_the_options_take_any_value(option: str, value: object) -> None:
 
     errors, _ = SitemapExtPlugin().load_config({option: value})  # (as MkDocs loads a plugin's options)
     assert all(name == option for name, _ in errors)  # each naming the option; never a raise
+
+
+SELECTOR = "the {n} H102 above are the hreflang links of the pages' heads, which Material writes from extra.alternate"
+I18N_FIX = "with mkdocs-static-i18n, set its option reconfigure_material: false and give no extra.alternate"
+
+
+def test_relative_selector_links_written_as_materials_are_explained_in_mkdocs_terms(tmp_path: Path) -> None:
+    # (Material's base.html writes each extra.alternate entry so; MkDocs' own theme with that line)
+    config = PLAIN + ("theme:\n  name: mkdocs\n  custom_dir: overrides\nextra:\n  alternate:\n"
+                      "    - {name: English, link: /manual/, lang: en}\n")
+    project = plain_project(tmp_path / "p", ("index", "guide"), config=config)
+    (project / "overrides").mkdir()
+    (project / "overrides" / "main.html").write_text(
+        '{% extends "base.html" %}{% block extrahead %}{% for alt in config.extra.alternate %}'
+        '<link rel="alternate" href="{{ alt.link | url }}" hreflang="{{ alt.lang }}">{% endfor %}{% endblock %}',
+        encoding="utf-8")
+    run = mkdocs(project)  # (a build from the heads: their errors are the build's, no sitemap written)
+    assert run.returncode == 1 and "no sitemaps written" in run.stderr, run.stderr
+    assert run.stderr.count(": H102 ") == 2 and "guide/index.html" in run.stderr
+    assert SELECTOR.format(n=2) in run.stderr and I18N_FIX in run.stderr
+    assert "give each extra.alternate entry an absolute link (https://docs.example.com/manual/fr/)" in run.stderr
+
+
+def test_a_fresh_material_site_with_static_i18n_is_told_the_fix(tmp_path: Path) -> None:
+    pytest.importorskip("material", reason="Material for MkDocs: pip install mkdocs-material")
+    root = tmp_path / "p"
+    (root / "docs").mkdir(parents=True)
+    for name in ("index", "routes"):
+        (root / "docs" / f"{name}.md").write_text(f"# {name}\n", encoding="utf-8")
+        (root / "docs" / f"{name}.fr.md").write_text(f"# {name} (fr)\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: T\nsite_url: https://docs.example.com/manual/\ntheme: {name: material}\nplugins:\n"
+        "  - i18n:\n      docs_structure: suffix\n      languages:\n        - {locale: en, default: true, name: E}\n"
+        f"        - {{locale: fr, name: F}}\n  - sitemap-ext:\n      now: \"{NOW}\"\n", encoding="utf-8")
+    run = mkdocs(root, "--strict")
+    assert run.returncode == 1 and run.stderr.count(": H102 ") == 8, run.stderr  # (the verdict stands)
+    assert SELECTOR.format(n=8) in run.stderr and I18N_FIX in run.stderr
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "docs_structure: suffix", "docs_structure: suffix\n      reconfigure_material: false"), encoding="utf-8")
+    run = mkdocs(root, "--strict")  # (the fix told)
+    assert run.returncode == 0 and ": H102 " not in run.stderr, run.stderr
+
+
+XHTML = "{http://www.w3.org/1999/xhtml}link"
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def test_an_untranslated_fallback_page_is_no_version_in_the_language_it_lacks(project: Path) -> None:
+    # safety.md has no French or German file: mkdocs-static-i18n builds the English text at /fr/safety/ and
+    # /de/safety/ (fallback_to_default); hreflang says the language of a page's content, so neither is "fr" or
+    # "de": each is listed alone, as is /safety/ (no other version of it exists)
+    run = mkdocs(project, "--strict")
+    assert run.returncode == 0, run.stderr
+    assert ("2 pages built from another language's text (mkdocs-static-i18n's fallback) listed without hreflang: "
+            f"{BASE}de/safety/, {BASE}fr/safety/") in run.stderr
+    root = etree.parse(str(project / "site" / "sitemap.xml")).getroot()
+    links = {url.findtext(f"{SM}loc"): sorted((link.get("hreflang"), link.get("href")) for link in url.iter(XHTML))
+             for url in root.iter(f"{SM}url")}
+    for path in ("safety/", "fr/safety/", "de/safety/"):
+        assert links[BASE + path] == []
+    assert ("fr", BASE + "fr/routes/") in links[BASE + "routes/"]  # (translated pages keep their alternates)
+    assert not [href for pairs in links.values() for _, href in pairs if href.endswith("/safety/")]

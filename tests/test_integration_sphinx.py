@@ -1,9 +1,10 @@
 """The Sphinx extension against the real tool: a two-language project
 (tests/data/integrations/sphinx, French from a gettext catalogue) built one language
-a build with `sphinx-build -W`, as multi-language Sphinx sites are. The sitemaps list
-both languages' pages, each with its alternates (itself included) and x-default,
-and check clean with both built folders; a planted defect (a page marked noindex)
-fails `sphinx-build -W`."""
+a build with `sphinx-build -W`, as multi-language Sphinx sites are. Each build writes
+the sitemap of its language's pages into its output folder, and every page's head
+names its version in each language and the x-default; the two built folders check
+clean and reciprocal together; a planted defect (a page marked noindex) fails
+`sphinx-build -W`, and so does a language that is none (`jp`)."""
 
 from __future__ import annotations
 
@@ -41,33 +42,86 @@ def project(tmp_path: Path) -> Path:
     return copy
 
 
-def test_both_languages_build_sitemaps_that_check_clean_with_the_pages(project: Path) -> None:
+BY_URL = '{"en": "https://docs.example.com/en/", "fr": "https://docs.example.com/fr/"}'
+
+
+@pytest.mark.parametrize("languages", ['["en", "fr"]', BY_URL], ids=["codes", "urls"])
+def test_each_language_build_writes_its_sitemap_where_its_html_is_and_all_languages_check_clean(
+        project: Path, languages: str) -> None:
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + f"sitemap_ext_languages = {languages}\n", encoding="utf-8")
     for language in ("en", "fr"):
         run = sphinx(project, language)
         assert run.returncode == 0, run.stderr
     built = project / "_build"
-    sitemap = (built / "sitemap.xml").read_text(encoding="utf-8")
+    assert not (built / "sitemap.xml").exists()  # (the parent of the output folders: deployed by no one)
     assert "Itinéraires" in (built / "fr" / "routes.html").read_text(encoding="utf-8")  # French was built
-    for url in ("en/index.html", "fr/index.html", "en/routes.html", "fr/routes.html", "en/genindex.html"):
-        assert f"<loc>https://docs.example.com/{url}</loc>" in sitemap
-    assert "search.html" not in sitemap
-    assert ('<xhtml:link rel="alternate" hreflang="fr" href="https://docs.example.com/fr/routes.html"/>'
-            in sitemap)
-    assert ('<xhtml:link rel="alternate" hreflang="x-default" href="https://docs.example.com/en/routes.html"/>'
-            in sitemap)
-    assert "<lastmod>2026-11-01</lastmod>" in sitemap  # the docinfo field `:updated:`
-    result = check([str(built)], base_urls=[f"https://docs.example.com/={built}"], now=NOW, jobs=1)
+    for language, other in (("en", "fr"), ("fr", "en")):
+        sitemap = (built / language / "sitemap.xml").read_text(encoding="utf-8")
+        for name in ("index.html", "routes.html", "genindex.html"):
+            assert f"<loc>https://docs.example.com/{language}/{name}</loc>" in sitemap
+        assert f"https://docs.example.com/{other}/" not in sitemap and "search.html" not in sitemap
+        head = (built / language / "routes.html").read_text(encoding="utf-8")
+        for code in ("en", "fr"):  # every language's version, itself included, in each build's heads
+            assert f'<link rel="alternate" hreflang="{code}" href="https://docs.example.com/{code}/routes.html" />' \
+                in head
+        assert '<link rel="alternate" hreflang="x-default" href="https://docs.example.com/en/routes.html" />' in head
+    assert "<lastmod>2026-11-01</lastmod>" in (built / "en" / "sitemap.xml").read_text(encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "sitemap_ext", "check", "_build/en", "_build/fr", "--base-url",
+                          "https://docs.example.com/en/=_build/en", "--base-url",
+                          "https://docs.example.com/fr/=_build/fr", "--now", NOW], cwd=project, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "6 URL entries" in run.stderr and "0 errors, 0 warnings, 0 infos" in run.stderr, run.stderr
+    folders = {language: built / language for language in ("en", "fr")}
+    result = check([str(folder) for folder in folders.values()], now=NOW, jobs=1,
+                   base_urls=[f"https://docs.example.com/{language}/={folder}" for language, folder in folders.items()])
     assert [(d.code, d.file, d.message) for d in result.collector.sorted()] == []
 
 
-def test_a_planted_defect_fails_the_build_under_w(project: Path) -> None:
-    assert sphinx(project, "en").returncode == 0
-    page = project / "routes.rst"
-    page.write_text(".. meta::\n   :robots: noindex\n\n" + page.read_text(encoding="utf-8"), encoding="utf-8")
-    run = sphinx(project, "fr")
-    assert run.returncode != 0
-    assert "U112" in run.stderr and "https://docs.example.com/fr/routes.html" in run.stderr
-    assert "[sitemap_ext.U112]" in run.stderr  # suppress_warnings = ["sitemap_ext.U112"] would hide it
+def test_one_html_build_writes_its_sitemap_into_its_output_folder(project: Path) -> None:
+    # (make html: sphinx-build -b html . _build/html; Read the Docs deploys the output folder)
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", ".", "_build/html"],
+                         cwd=project, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "<loc>https://docs.example.com/en/routes.html</loc>" in (project / "_build" / "html" / "sitemap.xml"
+                                                                  ).read_text(encoding="utf-8")
+    assert not (project / "_build" / "sitemap.xml").exists()
+
+
+def test_a_language_that_is_none_fails_a_build_under_w_with_its_fix(project: Path) -> None:
+    conf = project / "conf.py"  # (one language: no hreflang is written, and jp passed -W)
+    conf.write_text(conf.read_text(encoding="utf-8") + "sitemap_ext_languages = []\nsitemap_ext_base_url = None\n",
+               encoding="utf-8")
+    run = sphinx(project, "jp")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert ("WARNING: sitemap_ext: error language 'jp': L103 'jp' is a country code, not a language; the language "
+            "is 'ja': ja (Japanese) (fix: language = 'ja') [sitemap_ext.L103]") in run.stderr
+    run = sphinx(project, "ja")  # (the fix)
+    assert run.returncode == 0 and "WARNING" not in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize(("name", "code"), [("zh_CN", "zh-CN"), ("sr@latin", "sr-Latn"), ("zh_TW.Big5", "zh-TW"),
+                                            ("ca@valencia", "ca"), ("pt_BR", "pt-BR"), ("jp", "jp")])
+def test_sphinxs_language_names_are_the_hreflang_codes_they_mean(name: str, code: str) -> None:
+    from sitemap_ext.integrations.sphinx import _hreflang
+
+    assert _hreflang(name) == code
+
+
+def test_a_language_sphinx_names_in_gettexts_way_passes_w(project: Path) -> None:
+    conf = project / "conf.py"  # (sr@latin: one of Sphinx's own translations)
+    conf.write_text(conf.read_text(encoding="utf-8") + "sitemap_ext_languages = []\nsitemap_ext_base_url = None\n",
+                    encoding="utf-8")
+    run = sphinx(project, "sr@latin")
+    assert run.returncode == 0 and "WARNING" not in run.stderr, run.stderr
+
+
+def test_a_language_of_the_list_the_build_is_not_is_a_warning(project: Path) -> None:
+    run = sphinx(project, "de")  # (conf.py: sitemap_ext_languages = ["en", "fr"])
+    assert run.returncode == 1, run.stderr
+    assert ("WARNING: sitemap_ext: language 'de' is none of sitemap_ext_languages (en, fr): its pages' heads name "
+            "no version of their own (add it, or build one of those) [sitemap_ext.config]") in run.stderr
 
 
 @pytest.mark.parametrize(("setting", "says"), [

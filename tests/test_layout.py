@@ -160,16 +160,35 @@ def _package_classes() -> set[str]:
             if isinstance(node, ast.ClassDef)}
 
 
+def _inherited(prefix: str) -> dict[str, list[str]]:
+    """The classes of the modules named ``prefix``... that subclass one of the package's
+    classes, with those bases."""
+    ours = _package_classes()
+    inherited = {f"{name}.{node.name}": [ast.unparse(base) for base in node.bases
+                                         if ast.unparse(base).rpartition(".")[2] in ours]
+                 for name, path in MODULES.items() if name.startswith(prefix)
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
+    return {name: bases for name, bases in inherited.items() if bases}
+
+
 def test_the_checks_parts_are_composed_not_mixed_in() -> None:
     """The check's orchestration is small objects (``Run`` holds its inputs, results,
     built pages, folder walk, index following, live fetch and header files), not a
     class that inherits them: no class of checker/ subclasses one of the package's classes."""
-    ours = _package_classes()
-    inherited = {f"{name}.{node.name}": [ast.unparse(base) for base in node.bases
-                                         if ast.unparse(base).rpartition(".")[2] in ours]
-                 for name, path in MODULES.items() if name.startswith("sitemap_ext.checker")
-                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
-    assert {name: bases for name, bases in inherited.items() if bases} == {}
+    assert _inherited("sitemap_ext.checker") == {}
+
+
+# The build's one page normaliser and its parts: the single fields, the URLs per locale, the media.
+PAGE_NORMALISER = ("sitemap_ext.write.page_normaliser", "sitemap_ext.write.page_fields",
+                   "sitemap_ext.write.page_locales", "sitemap_ext.write.page_media")
+
+
+def test_the_page_normalisers_parts_are_composed_not_mixed_in() -> None:
+    """``PageNormaliser`` calls a ``FieldNormaliser``, a ``LocaleResolver`` and a
+    ``MediaNormaliser``, each an object of its own with its own state, where it was a
+    diamond of mixins over one class (one large object split over four files)."""
+    assert {name: bases for prefix in PAGE_NORMALISER for name, bases in _inherited(prefix).items()} == {}
+    assert _small_and_self_contained(PAGE_NORMALISER) == ({}, [])
 
 
 # The readers that still import the build (write/): none since the description's loaders
@@ -211,7 +230,8 @@ def _fields(cls: ast.ClassDef) -> set[str]:
     return own
 
 
-# A part of the check holds a few objects and its own fields; RunState held 25.
+# A part of the check or of the page normaliser holds a few objects and its own fields;
+# RunState held 25, the page normaliser's one object (its mixins together) 24.
 MOST_FIELDS = 10
 
 
@@ -225,10 +245,17 @@ def test_the_checks_objects_are_small_and_change_only_their_own_fields() -> None
     """Each class of checker/ (a frozen value aside) owns at most MOST_FIELDS fields, and none changes a field
     of an object it holds (``self.state.skipped.append(...)``, ``self.state.options =
     ...``): it asks that object, through a method, to change itself."""
+    assert _small_and_self_contained(("sitemap_ext.checker",)) == ({}, [])
+
+
+def _small_and_self_contained(prefixes: tuple[str, ...]) -> tuple[dict[str, int], list[str]]:
+    """The classes of the modules named ``prefixes``... that own more than MOST_FIELDS
+    fields (a frozen value aside), and the places where one changes a field of an object
+    it holds."""
     too_big: dict[str, int] = {}
     reaching: list[str] = []
     for name, path in MODULES.items():
-        if not name.startswith("sitemap_ext.checker"):
+        if not name.startswith(prefixes):
             continue
         for cls in (node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                     if isinstance(node, ast.ClassDef)):
@@ -242,8 +269,7 @@ def test_the_checks_objects_are_small_and_change_only_their_own_fields() -> None
                         node.func.attr in _MUTATORS and _reaches_in(node.func.value):
                     changed.append(node.func.value)
                 reaching += [f"{name}.{cls.name}:{node.lineno} {ast.unparse(target)}" for target in changed]
-    assert too_big == {}
-    assert reaching == []
+    return too_big, reaching
 
 
 def test_one_class_of_each_name_for_the_sites_objects() -> None:

@@ -148,8 +148,12 @@ def test_the_sitemap_views_show_every_url_and_fit_a_phone(served: tuple[str, Pat
         for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
             _drawn(_screenshot(folder, base + page, size, f"{stem}-{suffix}.png"), size)
             shown = _dom(folder, base + page, size)
-            urls = [a.text_content() for a in shown.xpath("//tbody/tr/td[2]/a")]
+            urls = [a.get("href") for a in shown.find_class("entry")]  # (each <url> once, as a link)
             assert urls and all(url.startswith(expected) for url in urls)
+            if page == "sitemap-2.html":  # alternates: a row a page, a column a language, cells by path
+                heads = [th.text_content() for th in shown.xpath("//thead/tr/th")]
+                assert heads[:2] == ["#", "page"] and heads[-2:] == ["x-default", "media"]
+                assert all(a.text_content().startswith("/") for a in shown.xpath("//tbody/tr/td/a[@class='entry']"))
         assert _overflow(folder, base, page) == 0
     listing = _dom(folder, base + "sitemaps.html", PHONE)
     assert [a.text_content() for a in listing.xpath("//tbody/tr/td[1]/a")][:2] == ["sitemap-1.xml", "sitemap-2.xml"]

@@ -13,7 +13,7 @@ from lxml import etree
 from sitemap_ext import build, check
 from sitemap_ext.dates import DateCache, judge_date
 
-from .conftest import SHARED
+from .conftest import SCHEMAS
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 LATER = "2100-01-01T00:00:00Z"  # a clock after every date here: no D102
@@ -76,9 +76,9 @@ def codes(tmp_path: Path, field: str, value: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def sitemap_xsd() -> etree.XMLSchema:
-    path = SHARED / "xsd" / "sitemap.xsd"
+    path = SCHEMAS / "sitemap.xsd"
     if not path.is_file():
-        pytest.skip(f"official schemas not found at {path} (../shared beside the checkout); CI has them")
+        pytest.skip(f"the schema is not at {path}: tests/data/xsd is missing from this copy of the repository")
     return etree.XMLSchema(etree.parse(str(path)))
 
 

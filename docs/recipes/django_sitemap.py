@@ -13,7 +13,9 @@ then ``python manage.py sitemap_ext_build public/`` writes them (i18n, alternate
 x_default, lastmod, an ``images(item)`` method) split and indexed by this package's
 rules and checks them; ``python manage.py check --deploy --tag sitemap_ext`` and
 ``sitemap_ext.integrations.django.assert_sitemaps_ok()`` judge them in CI and in
-tests (tests/test_integration_django.py).
+tests (tests/test_integration_django.py), and the middleware
+``sitemap_ext.integrations.django.middleware.SitemapFilesMiddleware`` serves the
+written files (``SITEMAP_EXT["out_dir"]``) at the URLs the sitemaps give them.
 """
 
 from __future__ import annotations

@@ -139,8 +139,11 @@ def _baseline(args: argparse.Namespace, collector: Collector, known: Counter[str
     kept = (f"; {plural(unread, 'finding')} saying an input was not read "
             f"{'is' if unread == 1 else 'are'} never baselined") if unread else ""
     if known is None:
+        taken = _taken_in(args, collector, root)
         count = baseline.write(args.baseline, collector.diagnostics, root)
         collector.forget([d for d in collector.diagnostics if not baseline.never_baselined(d.code)])
+        if taken:
+            sys.stderr.write(f"sitemap-ext check: {taken}\n")  # (said with -q too: it hides findings for good)
         return f"wrote {plural(count, 'finding')} to the baseline {args.baseline}; they pass from now on{kept}"
     split = baseline.against(collector.diagnostics, known, root)
     new = {id(d) for d in split.new}
@@ -150,6 +153,28 @@ def _baseline(args: argparse.Namespace, collector: Collector, known: Counter[str
     if fixed:
         line += (f"; {plural(fixed, 'finding')} of it fixed: shrink it with --baseline-update")
     return line
+
+
+def _taken_in(args: argparse.Namespace, collector: Collector, root: str) -> str | None:
+    """--baseline-update over a baseline: the findings it takes in that the previous one
+    did not hold (new errors and warnings, unshown), said so that an update never
+    hides a new defect unseen; None when it takes in nothing new. A previous file that
+    cannot be read is written anew, as before, and said."""
+    if not args.baseline_update or not os.path.exists(args.baseline):
+        return None
+    try:
+        previous = baseline.read(args.baseline)
+    except BaselineError as exc:
+        return f"{exc}; every finding is taken into the baseline as new"
+    fresh = [d for d in baseline.split(collector.diagnostics, previous, root).new
+             if not baseline.never_baselined(d.code)]
+    if not fresh:
+        return None
+    by_severity = Counter(d.severity.value for d in fresh)
+    kinds = ", ".join(plural(by_severity[level], level) for level in ("error", "warning", "info") if by_severity[level])
+    return (f"--baseline-update took {plural(len(fresh), 'new finding')} into {args.baseline} ({kinds}), "
+            "not shown and passing from now on; review them in its diff, or run without --baseline-update to see "
+            "them")
 
 
 def policy_of(args: argparse.Namespace) -> tuple[Policy, list[str]]:

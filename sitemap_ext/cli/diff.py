@@ -139,6 +139,11 @@ def _unreadable(result: DiffResult) -> None:
         if side.unread:
             sys.stderr.write(visible(f"sitemap-ext diff: {label} {side.given} is not a whole, readable set of "
                                      "sitemaps") + "\n")
+        if any(d.code == "F104" for d in side.unread):
+            sys.stderr.write(visible(f"sitemap-ext diff: {label} {side.given} lists no URL: diff compares sitemaps, "
+                                     "and built pages (a site generator's output) are none; build their sitemap "
+                                     "(sitemap-ext build SITE.yaml -o DIR, `site:` naming the pages' folder) and "
+                                     "diff DIR") + "\n")
     sys.stderr.write("sitemap-ext diff: a side could not be read; no diff was made\n")
 
 

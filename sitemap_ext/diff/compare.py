@@ -8,7 +8,8 @@ dropped. URLs are given in the order their side lists them (the check's fixed or
 of files, then the file's), and read back from the side's packed text only when asked.
 
 A finding of NEW is *new* when OLD has no finding with its fingerprint (the
-baseline's: code, file as its side names it, URL, hreflang, the other end; not its
+baseline's: code, file as its side names it (a file given is its side's root when both
+sides are files), URL, hreflang, the other end; not its
 line): errors only, each fingerprint counted.
 """
 
@@ -27,7 +28,7 @@ from ..rules.cluster_log import NO_LASTMOD
 from ..rules.clusters import ClusterIndex
 from .clusters import ClusterChanges, cluster_changes
 from .lazy import Lazy
-from .side import Reading, Side, read_side
+from .side import Reading, Side, read_side, same_roots
 
 REMOVED, NEW_ERRORS = "removed", "new-errors"  # what failed a diff (``DiffResult.failures``)
 
@@ -137,6 +138,7 @@ def diff_inputs(old: str, new: str, reading: Reading, fail_on_removed: float | N
     after = read_side(new, reading)
     if clock is not None:
         before.result.clock = after.result.clock = clock
+    same_roots(before, after)
     result = DiffResult(before, after, fail_on_removed=fail_on_removed)
     # A side that is not whole is no side to diff: against an error page served where
     # the sitemap was, every URL of NEW would be added and none removed, and the guard

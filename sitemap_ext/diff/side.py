@@ -16,7 +16,9 @@ does a side that holds no sitemap at all (``Side.unread``).
 
 A side names its files relative to itself (the folder given, a file's folder, a URL's
 folder), so that two builds in two folders, or a deployed site and a build, compare
-file by file and finding by finding.
+file by file and finding by finding. When both sides are files (or URLs of files), each
+file given is its side's root and both are named alike (``Side.root``): two dated
+snapshots, ``old-sitemap.xml`` and ``new-sitemap.xml``, are one file compared with itself.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class Side:
     firsts: array[int] = field(default_factory=lambda: array("I"))  # the entry of each one's first listing
     lastmods: array[float] = field(default_factory=lambda: array("d"))  # each one's latest lastmod
     unread: list[Diagnostic] = field(default_factory=list)  # why it is not whole (empty: it is)
+    # (the file or URL given, the name both sides give it): set when both sides are files
+    root: tuple[str, str] | None = None
 
     @property
     def index(self) -> ClusterIndex:
@@ -86,6 +90,8 @@ class Side:
         """A file as this side names it: relative to the folder or URL given."""
         if not file or file.startswith("<"):
             return file
+        if self.root is not None and _same_file(file, self.root[0]):
+            return self.root[1]
         if "://" in file or "://" in self.base:
             return file[len(self.base):] if file.startswith(self.base) and len(file) > len(self.base) else file
         relative = os.path.relpath(os.path.abspath(file), self.base)
@@ -94,6 +100,25 @@ class Side:
     def files(self) -> set[str]:
         """The names of the sitemaps, indexes, feeds and text files read (pages aside)."""
         return {self.name(str(record["file"])) for record in self.result.files if record.get("kind") != "html"}
+
+
+def is_file_side(given: str) -> bool:
+    """Whether a side is one file or URL (not a folder): its own root when the other is too."""
+    return not os.path.isdir(given)
+
+
+def same_roots(old: Side, new: Side) -> None:
+    """Both sides files (or URLs of files): each is its side's root, both named as NEW's
+    file is named, so that a finding's identity does not hold the file's own name."""
+    if is_file_side(old.given) and is_file_side(new.given):
+        shared = new.name(new.given)
+        old.root, new.root = (old.given, shared), (new.given, shared)
+
+
+def _same_file(file: str, given: str) -> bool:
+    if is_url(given) or "://" in file:
+        return file == given
+    return os.path.abspath(file) == os.path.abspath(given)
 
 
 def read_side(given: str, reading: Reading) -> Side:

@@ -13,14 +13,16 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..dates import DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import did_you_mean, unknown_field
-from ..lxml_types import Element
 from ..read.description_findings import wrong_shape
 from ..urls import named_kind
 from ..write.xmlesc import xml_safe
+
+if TYPE_CHECKING:  # (annotations only: a build that reads no XML loads no lxml typing)
+    from ..lxml_types import Element
 
 # A field is a key, or a path of keys and list positions below the extension's key.
 Field = str | int | tuple[str | int, ...] | None

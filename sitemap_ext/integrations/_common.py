@@ -142,6 +142,18 @@ def _url_scheme(value: Any) -> str | None:
     return None
 
 
+def _languages(value: Any) -> str | None:
+    """Language codes, or a mapping of each code to the URL its build is served at."""
+    if not isinstance(value, Mapping):
+        return _texts("language codes (['en', 'fr']), or a mapping of each to its URL "
+                      "({'en': 'https://docs.example.com/en/'})")(value)
+    for code, url in value.items():
+        if not isinstance(code, str) or not code.strip() or not isinstance(url, str) or \
+                not url.startswith(("https://", "http://")):
+            return f"{code!r}: {url!r}: each language code must map to the absolute URL its build is served at"
+    return None
+
+
 def _jobs(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return f"must be a whole number of processes, 1 or more, not {_kind(value)}"
@@ -180,6 +192,7 @@ _JUDGES: dict[str, Callable[[Any], str | None]] = {
     "ignore": _codes,
     "jobs": _jobs,
     "languages": _texts("language codes (['en', 'fr'])"),
+    "languages_or_urls": _languages,
     "lastmod": _texts("places a lastmod is read from (['meta:updated'])"),
     "meta_lastmod": _texts("meta:NAME, the page fields a lastmod is read from (['meta:updated'])", _meta),
     "now": _now,

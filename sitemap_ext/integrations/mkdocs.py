@@ -27,7 +27,9 @@ Options, each a key of a site description:
 * ``alternates``: where a page's language versions come from. ``i18n``: from
   mkdocs-static-i18n's languages (each built page is grouped with the pages of the
   other languages at the same path below each language's ``link``; each version at
-  its own URL, codes from ``locale`` with ``_`` written ``-``); ``heads``: from the
+  its own URL, codes from ``locale`` with ``_`` written ``-``; a page the i18n plugin
+  builds from another language's file, untranslated, is no version in the language it
+  lacks: it is listed on its own, without hreflang); ``heads``: from the
   built pages' ``<link rel="alternate" hreflang>`` tags (a ``site:`` source, as
   Material writes them); ``auto`` (default): ``i18n`` where the i18n plugin builds
   more than one language, else ``heads``.
@@ -69,7 +71,7 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs import plugins
 from mkdocs.config import base, config_options
 from mkdocs.config.base import ValidationError
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 
 from .. import Alternate, Page, Site, langtags
 from . import _common
@@ -110,6 +112,20 @@ _KINDS = {"base_url": "base_url", "alternates": "alternates", "x_default": "x_de
           "now": "now", "jobs": "jobs"}
 
 
+# The H102 of built pages, said in MkDocs' terms: Material writes a <link rel="alternate"
+# hreflang> in every page's head for each entry of extra.alternate (its language
+# selector), through MkDocs' url filter, which makes every link that is no absolute URL
+# relative to the page; mkdocs-static-i18n sets those links to each page's versions'
+# paths (relative) on every page but the home pages.
+_SELECTOR_LINKS = (
+    "the {count} H102 above are the hreflang links of the pages' heads, which Material writes from extra.alternate "
+    "(its language selector) as given: MkDocs makes a link that is no absolute URL relative to the page, and "
+    "mkdocs-static-i18n sets the links to each page's versions (relative). Google reads only absolute hreflang URLs. "
+    "Fix: with mkdocs-static-i18n, set its option reconfigure_material: false and give no extra.alternate (the "
+    "sitemap lists every page's language versions; Material then shows no language selector); without it, give "
+    "each extra.alternate entry an absolute link ({example})")
+
+
 def _i18n_plugin(config: Any) -> Any:
     """mkdocs-static-i18n's plugin object, found by its module (nothing of it is
     imported here), or None."""
@@ -132,16 +148,21 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     def __init__(self) -> None:
         self._depth = 0  # builds under way: mkdocs-static-i18n builds each language inside the first build
-        self._pages: list[tuple[str, str, str, dict[str, Any]]] = []  # (locale, url, dest_uri, meta)
+        # (the language built, the language of the page's text, url, dest_uri, meta)
+        self._pages: list[tuple[str, str, str, str, dict[str, Any]]] = []
 
     # MkDocs' own sitemap.xml (and its .gz) is not written: ours takes its place. The
     # i18n plugin reconfigures the theme before each language's build (priority -100),
     # so this runs after it. A sitemap lists absolute URLs: without one to start from
-    # the configuration is wrong, and said so before anything is built.
+    # the configuration is wrong, and said so as MkDocs says a configuration error (a
+    # plugin's options are validated without the rest of mkdocs.yml: this is the first
+    # event that sees site_url), before the site folder is touched.
     @plugins.event_priority(-110)
     def on_config(self, config: Any) -> Any:
         if not (self.config.base_url or config.site_url):
-            raise PluginError("sitemap-ext: set site_url (or the plugin's base_url): a sitemap lists absolute URLs")
+            log.error("Config value 'site_url': required by the plugin 'sitemap-ext' (a sitemap lists absolute "
+                      "URLs): set site_url: https://docs.example.com/ in mkdocs.yml (or the plugin's base_url)")
+            raise Abort("Aborted with a configuration error!")
         config.theme.static_templates.discard("sitemap.xml")
         return config
 
@@ -169,7 +190,9 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
         plugin = _i18n_plugin(config)
         locale = getattr(plugin, "current_language", None) if plugin is not None else None
         url = page.canonical_url or urljoin(config.site_url or "", page.url)
-        self._pages.append((locale or "", url, page.file.dest_uri, dict(page.meta or {})))
+        # (mkdocs-static-i18n's File.locale: the language of the file the page is made of)
+        text = getattr(page.file, "locale", None) or locale or ""
+        self._pages.append((locale or "", str(text), url, page.file.dest_uri, dict(page.meta or {})))
         return output
 
     # After mkdocs-static-i18n's on_post_build (priority -100), which builds the other
@@ -200,17 +223,21 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
                                                            exclude=self.config.exclude, now=self.config.now,
                                                            description=_description(config))
         if not ok:
-            self._report(findings, site_dir)
+            self._report(findings, site_dir, config)
             raise PluginError("sitemap-ext: no sitemaps written: the build of the sitemaps found errors (above)")
         log.info(f"sitemaps written to {site_dir}: {', '.join(files)}")
         if self.config.check:
             findings = _common.merged(findings, _common.check_folder(site_dir, base_url, now=self.config.now,
                                                                      jobs=self.config.jobs))
-        self._report(findings, site_dir)
+        self._report(findings, site_dir, config)
 
-    def _report(self, findings: list[Any], root: str) -> None:
+    def _report(self, findings: list[Any], root: str, config: Any = None) -> None:
+        relative = 0
         for diagnostic in _common.shown(findings, self.config.ignore):
             log.log(_LEVELS[diagnostic.severity.value], _common.line(diagnostic, root))
+            relative += diagnostic.code == "H102" and (diagnostic.file or "").endswith((".html", ".htm"))
+        if relative and config is not None and config.extra.get("alternate"):
+            log.info(_SELECTOR_LINKS.format(count=relative, example=urljoin(config.site_url or "", "fr/")))
 
     @staticmethod
     def _languages(plugin: Any) -> dict[str, Any]:
@@ -220,20 +247,31 @@ class SitemapExtPlugin(plugins.BasePlugin[SitemapExtConfig]):  # type: ignore[no
 
     def _i18n_pages(self, plugin: Any, base_url: str) -> list[Page]:
         """One page per path below the languages' links: each language's version at
-        its own URL (as MkDocs wrote it), the default language's as x-default."""
+        its own URL (as MkDocs wrote it), the default language's as x-default. A page
+        built for one language from another's file (mkdocs-static-i18n's
+        ``fallback_to_default``: the English text under ``/fr/``) is no version in that
+        language (hreflang says the language of a page's content): it is listed on its
+        own, without alternates (an indexable page of the site, U114 if unlisted)."""
         languages = self._languages(plugin)
         default = next((locale for locale, language in languages.items() if language.default), None)
         keys = ("meta:updated",) if self.config.lastmod is None else tuple(self.config.lastmod)
         exclude = ["404.html"] if self.config.exclude is None else list(self.config.exclude)
         clusters: dict[str, dict[str, tuple[str, Any]]] = {}
-        for locale, url, dest_uri, meta in self._pages:
+        fallbacks: list[Page] = []
+        for locale, text, url, dest_uri, meta in self._pages:
             if any(fnmatch.fnmatchcase(dest_uri, pattern) for pattern in exclude) or locale not in languages:
                 continue
-            key = self._key(url, languages[locale].link, base_url)
             lastmod = next((meta[name[5:]] for name in keys if name.startswith("meta:") and meta.get(name[5:])),
                            None)
+            if text != locale:
+                fallbacks.append(Page(loc=url, lastmod=lastmod))
+                continue
+            key = self._key(url, languages[locale].link, base_url)
             clusters.setdefault(key, {})[locale] = (url, lastmod)
-        return [self._cluster(versions, default) for versions in clusters.values()]
+        if fallbacks:
+            log.info(f"{len(fallbacks)} pages built from another language's text (mkdocs-static-i18n's fallback) "
+                     f"listed without hreflang: {', '.join(sorted(str(page.loc) for page in fallbacks))}")
+        return [self._cluster(versions, default) for versions in clusters.values()] + fallbacks
 
     def _cluster(self, versions: dict[str, tuple[str, Any]], default: str | None) -> Page:
         """The page of one path: its versions (locale -> URL and lastmod) as alternates,

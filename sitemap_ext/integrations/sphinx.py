@@ -1,8 +1,9 @@
 """The Sphinx extension (``extensions = ["sitemap_ext.sphinx"]``).
 
 For HTML builders (``html``, ``dirhtml``), after the build, it writes the sitemaps
-of the build's pages into the output folder and checks them together with the built
-pages. Findings that are errors or warnings are Sphinx warnings (type
+of the build's pages into the builder's output folder, where the HTML is (what ``make
+html`` and Read the Docs deploy; ``sitemap_ext_outdir`` names another), and checks
+them together with the built pages. Findings that are errors or warnings are Sphinx warnings (type
 ``sitemap_ext``, subtype the code: ``suppress_warnings = ["sitemap_ext.H112"]``
 hides one), so ``sphinx-build -W`` fails on them; infos are logged as information.
 
@@ -20,9 +21,19 @@ Settings, as sphinx-sitemap users set them (its names in brackets):
   ``{version}`` is ``sitemap_ext_version + "/"`` when set, ``{link}`` the page's
   file (``guide.html``, or ``guide/`` with ``dirhtml``).
 * ``sitemap_ext_languages`` (``sitemap_locales``): the languages the project is
-  built in, one build each (``sphinx-build -D language=fr ...``); every page's
-  entry lists its URL in each of them, itself included, as alternates (codes from
-  Sphinx's ``zh_CN`` written ``zh-CN``). Default: none (one language, no alternates).
+  built in, one build each (``sphinx-build -D language=fr ... _build/html/fr``): a
+  list of codes (each language's URLs by the scheme), or a mapping of each code to
+  the URL its build is served at (``{"en": "https://docs.example.com/en/", "fr":
+  ...}``; the scheme's ``{lang}`` is then empty). Each build's sitemap lists its own
+  language's pages (a sitemap lists URLs below its folder only), and every page's
+  head gets a ``<link rel="alternate" hreflang>`` to its URL in each language,
+  itself included, and to the x-default (codes from Sphinx's ``zh_CN`` written
+  ``zh-CN``): search engines read alternates from heads as from sitemaps, and each
+  build's heads name every language, so the built languages together are
+  reciprocal (``sitemap-ext check _build/html/en _build/html/fr --base-url ...``
+  says so). Default: none (one language, no alternates). ``language`` and these
+  codes are judged as hreflang codes when the configuration is read: ``jp`` is a
+  warning with its fix (``ja``), as is a build whose ``language`` is not listed.
 * ``sitemap_ext_x_default``: the version for other languages: a language of the
   list, or a URL; default none.
 * ``sitemap_ext_version``: the version in ``{version}`` (a versions list is built
@@ -47,78 +58,110 @@ conf.py that is no setting, is a warning naming it (type ``sitemap_ext.config``,
 from __future__ import annotations
 
 import fnmatch
+import html
 import os
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from .. import Alternate, Page, Site, __version__, langtags
+from .. import Page, Site, __version__, langtags
+from ..codes import REGISTRY
 from . import _common
 
 logger = logging.getLogger(__name__)
 
 
-def _collect(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
-    """The pages the builder makes of no document (``genindex``, ``py-modindex``,
-    ``search``): pages of the site too."""
+# gettext's @modifiers that name a script (Sphinx's own sr@latin); any other (ca@valencia)
+# names no part of an hreflang code Google reads, and a .codeset (zh_TW.Big5) none either
+_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva"}
+
+
+def _hreflang(name: str) -> str:
+    """Sphinx's language, a gettext locale name (``zh_CN``, ``sr@latin``,
+    ``zh_TW.Big5``), as the hreflang code it means (``zh-CN``, ``sr-Latn``, ``zh-TW``)."""
+    name, _, modifier = name.partition("@")
+    language, _, region = name.partition(".")[0].partition("_")
+    script = _SCRIPTS.get(modifier.lower())
+    return langtags.from_locale("_".join(part for part in (language, script, region) if part))
+
+
+def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """Note the pages the builder makes of no document (``genindex``, ``py-modindex``,
+    ``search``: pages of the site too), and write each listed page's language versions
+    into its head (``<link rel="alternate" hreflang>``, every language's, itself
+    included, and the x-default): each build is one language's, so its sitemap lists
+    that language's URLs only, and the heads of every build say the versions."""
     if doctree is None:
         generated: set[str] = getattr(app.builder, "sitemap_ext_generated", set())
         generated.add(pagename)
         app.builder.sitemap_ext_generated = generated  # type: ignore[attr-defined]
-
-
-def _url(app: Sphinx, base: str, language: str | None, link: str) -> str:
     config = app.config
-    lang = f"{language}/" if language and config.sitemap_ext_languages else ""
+    root = config.sitemap_ext_base_url or config.html_baseurl
+    usable = getattr(app.builder, "sitemap_ext_usable", None)  # (the settings judged once a build)
+    if usable is None:
+        usable = app.builder.sitemap_ext_usable = not _problems(config)  # type: ignore[attr-defined]
+    if len(config.sitemap_ext_languages or ()) < 2 or not root or not usable or \
+            any(fnmatch.fnmatchcase(pagename, pattern) for pattern in config.sitemap_ext_exclude):
+        return
+    link = app.builder.get_target_uri(pagename)
+    heads = [(_hreflang(language), _url(app, _common.folder_url(root), language, link))
+             for language in config.sitemap_ext_languages]
+    x_default = _x_default(app, _common.folder_url(root), link)
+    if x_default:
+        heads.append(("x-default", x_default))
+    tags = "".join(f'<link rel="alternate" hreflang="{html.escape(code)}" href="{html.escape(url)}" />\n'
+                   for code, url in heads)
+    context["metatags"] = context.get("metatags", "") + tags
+
+
+def _url(app: Sphinx, root: str, language: str | None, link: str) -> str:
+    """A page's URL in ``language``: below its URL in ``sitemap_ext_languages`` when
+    that maps languages to URLs, else below the root by the URL scheme."""
+    config = app.config
+    languages = config.sitemap_ext_languages
     version = f"{config.sitemap_ext_version}/" if config.sitemap_ext_version else ""
-    return base + str(config.sitemap_ext_url_scheme).format(lang=lang, version=version, link=link)
+    if isinstance(languages, Mapping) and language in languages:
+        return _common.folder_url(languages[language]) + str(config.sitemap_ext_url_scheme).format(
+            lang="", version=version, link=link)
+    lang = f"{language}/" if language and languages else ""
+    return root + str(config.sitemap_ext_url_scheme).format(lang=lang, version=version, link=link)
 
 
-def _pages(app: Sphinx, base: str, names: list[str]) -> list[Page]:
-    """Every document in every language: one page each, its versions the languages'."""
+def _x_default(app: Sphinx, root: str, link: str) -> str | None:
+    x_default: str | None = app.config.sitemap_ext_x_default
+    if x_default in (app.config.sitemap_ext_languages or ()):
+        return _url(app, root, x_default, link)
+    return x_default or None
+
+
+def _pages(app: Sphinx, root: str, names: list[str]) -> list[Page]:
+    """This build's documents in its language, one page each (their versions in the
+    other languages are said in the heads: each language is a build of its own)."""
     config = app.config
-    languages = list(config.sitemap_ext_languages or [])
     metadata = app.env.metadata
     pages = []
     for name in sorted(names):
         if any(fnmatch.fnmatchcase(name, pattern) for pattern in config.sitemap_ext_exclude):
             continue
-        link = app.builder.get_target_uri(name)
         fields = metadata.get(name, {})
         lastmod = next((fields[key[5:]] for key in config.sitemap_ext_lastmod
                         if key.startswith("meta:") and fields.get(key[5:])), None)
-        if len(languages) < 2:
-            pages.append(Page(loc=_url(app, base, config.language, link), lastmod=lastmod))
-            continue
-        x_default = config.sitemap_ext_x_default
-        if x_default in languages:
-            x_default = _url(app, base, x_default, link)
-        pages.append(Page(alternates=tuple(Alternate(code=langtags.from_locale(language),
-                                                     url=_url(app, base, language, link))
-                                           for language in languages),
-                          x_default=x_default or None, lastmod=lastmod))
+        pages.append(Page(loc=_url(app, root, config.language, app.builder.get_target_uri(name)), lastmod=lastmod))
     return pages
 
 
-def _folders(app: Sphinx, root: str) -> tuple[str, str, str]:
-    """(the URL of this build's folder, the URL of the sitemaps' folder, the sitemaps'
-    folder on disk). One language's build is served at its folder (``/fr/``); the
-    sitemaps list every language and lie in the folder the languages share (``/``),
-    as many levels above the output folder as the URLs say, unless
-    ``sitemap_ext_outdir`` names it."""
+def _folders(app: Sphinx, root: str) -> tuple[str, str]:
+    """(the URL of this build's folder, the sitemaps' folder on disk): the builder's
+    output folder, where the HTML is (what ``make html`` and Read the Docs deploy),
+    unless ``sitemap_ext_outdir`` names another."""
     config = app.config
     here = _url(app, root, config.language, "")
     here = here if here.endswith("/") else here.rsplit("/", 1)[0] + "/"
-    urls = [_url(app, root, language, "") for language in (config.sitemap_ext_languages or [config.language])]
-    shared = os.path.commonprefix([*urls, here])  # noqa: RUF071 (URLs: cut at the last "/" below)
-    shared = shared[:shared.rfind("/") + 1]
     if config.sitemap_ext_outdir:
-        return here, shared, os.path.join(app.confdir, config.sitemap_ext_outdir)
-    folder = os.fspath(app.outdir)
-    for _ in range(here[len(shared):].count("/")):
-        folder = os.path.dirname(folder.rstrip(os.sep))
-    return here, shared, folder
+        return here, os.path.join(app.confdir, config.sitemap_ext_outdir)
+    return here, os.fspath(app.outdir)
 
 
 def _report(findings: list[Any], root: str, ignore: list[str]) -> None:
@@ -132,7 +175,7 @@ def _report(findings: list[Any], root: str, ignore: list[str]) -> None:
 
 # every setting, with the kind of value it takes (_common.setting_problem judges it)
 _SETTINGS = {"sitemap_ext_base_url": "base_url", "sitemap_ext_url_scheme": "url_scheme",
-             "sitemap_ext_languages": "languages", "sitemap_ext_x_default": "x_default_url",
+             "sitemap_ext_languages": "languages_or_urls", "sitemap_ext_x_default": "x_default_url",
              "sitemap_ext_version": "version", "sitemap_ext_lastmod": "meta_lastmod",
              "sitemap_ext_exclude": "exclude", "sitemap_ext_output": "output", "sitemap_ext_defaults": "defaults",
              "sitemap_ext_check": "check", "sitemap_ext_check_with": "check_with", "sitemap_ext_outdir": "folder",
@@ -150,10 +193,37 @@ def _problems(config: Any) -> list[str]:
     return problems
 
 
+def _languages_judged(config: Any) -> Iterator[tuple[str, str, str]]:
+    """(severity, code, text) of what Google says of ``language`` and the languages of
+    ``sitemap_ext_languages`` as hreflang codes (Sphinx takes ``jp`` without a word)."""
+    names = [config.language] if isinstance(config.language, str) else []
+    languages = config.sitemap_ext_languages
+    names += [name for name in (languages if isinstance(languages, (list, tuple, Mapping)) else ())
+              if isinstance(name, str) and name not in names]
+    for name in names:
+        setting = "language" if name == config.language else "sitemap_ext_languages"
+        for problem in langtags.judge(_hreflang(name)).problems:
+            fix = "" if not problem.suggestion else f" (fix: language = {problem.suggestion!r})" \
+                if setting == "language" else f" (fix: {problem.suggestion!r})"
+            yield REGISTRY[problem.code].severity.value, problem.code, \
+                f"{setting} {name!r}: {problem.code} {problem.message}{fix}"
+    if languages and isinstance(languages, (list, tuple, Mapping)) and config.language not in languages:
+        yield "warning", "config", (f"language {config.language!r} is none of sitemap_ext_languages "
+                                    f"({', '.join(map(str, languages))}): its pages' heads name no version of "
+                                    "their own (add it, or build one of those)")
+
+
 def _config_inited(app: Sphinx, config: Any) -> None:
-    """A setting a build cannot use is a Sphinx warning naming it (``-W`` stops there)."""
+    """A setting a build cannot use is a Sphinx warning naming it (``-W`` stops there);
+    so is a language Google takes for no language (``jp``: the fix is ``ja``)."""
     for problem in _problems(config):
         logger.warning(f"sitemap_ext: {problem}", type="sitemap_ext", subtype="config")
+    for severity, code, text in _languages_judged(config):
+        if severity == "info":
+            logger.info(f"sitemap_ext: {text}")
+        else:
+            logger.warning(f"sitemap_ext: {'' if code == 'config' else severity + ' '}{text}", type="sitemap_ext",
+                           subtype=code)
 
 
 def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -169,9 +239,9 @@ def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
                        "the site is served at", type="sitemap_ext", subtype="config")
         return
     root = _common.folder_url(config.sitemap_ext_base_url or config.html_baseurl)
-    here, shared, folder = _folders(app, root)
+    here, folder = _folders(app, root)
     try:
-        site = Site(base_url=shared, output=_common.output_of(config.sitemap_ext_output),
+        site = Site(base_url=here, output=_common.output_of(config.sitemap_ext_output),
                     defaults=dict(config.sitemap_ext_defaults))
     except TypeError as exc:
         logger.warning(f"sitemap_ext: {exc}", type="sitemap_ext", subtype="config")
@@ -200,7 +270,7 @@ def _build_finished(app: Sphinx, exception: BaseException | None) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("sitemap_ext_base_url", None, "", (str, type(None)))
     app.add_config_value("sitemap_ext_url_scheme", "{lang}{version}{link}", "", str)
-    app.add_config_value("sitemap_ext_languages", [], "", list)
+    app.add_config_value("sitemap_ext_languages", [], "", (list, dict))
     app.add_config_value("sitemap_ext_x_default", None, "", (str, type(None)))
     app.add_config_value("sitemap_ext_version", "", "", str)
     app.add_config_value("sitemap_ext_lastmod", ["meta:updated"], "", list)
@@ -213,6 +283,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("sitemap_ext_ignore", [], "", list)
     app.add_config_value("sitemap_ext_now", None, "", (str, type(None)))
     app.connect("config-inited", _config_inited)
-    app.connect("html-page-context", _collect)
+    app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": False}

@@ -63,7 +63,9 @@ __all__ = [
     "guard", "is_public", "public_addresses", "refused", "retry_after", "seconds",
 ]
 
-USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker; +https://pypi.org/project/sitemap-ext/)"
+# (no "+URL" of a page about the checker: the project has no public home yet, and a package
+# index page under its name is not ours)
+USER_AGENT = f"sitemap-ext/{__version__} (sitemap checker)"
 
 
 class Refusal(Exception):

@@ -12,14 +12,15 @@ CHUNK = 1 << 16  # bytes read, inflated or copied at a time
 
 
 class LiveUnavailable(RuntimeError):
-    """httpx or protego is not installed (pip install 'sitemap-ext[live]')."""
+    """httpx or protego (the ``live`` extra) is not installed: ``pip install httpx protego``."""
 
 
 def client_module() -> ModuleType:
     try:
         import httpx
     except ImportError as exc:  # pragma: no cover - the extra is installed in tests
-        raise LiveUnavailable("checking URLs needs httpx and protego: pip install 'sitemap-ext[live]'") from exc
+        raise LiveUnavailable("checking URLs needs httpx and protego (sitemap-ext's 'live' extra): "
+                              "pip install httpx protego") from exc
     return httpx
 
 

@@ -188,37 +188,46 @@ def _headline(diag: Diagnostic, message: str, colour: bool) -> str:
             f"{_BOLD}{diag.code}{_RESET} {visible(message)}\n")
 
 
-def _quoted(source: str, column: int | None) -> str:
-    """A finding's source line under it, with a caret at its column; a long line is cut,
-    and quoted from the column when there is one (a minified sitemap: from the element)."""
-    if len(source) > _SOURCE_WIDTH:
-        start = column - 1 if column is not None and column <= len(source) else 0
-        return (f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
-                f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
-    if column is None:
-        return f"    {visible(source)}\n"
-    # (under the character, however wide the escapes before it)
-    return f"    {visible(source)}\n" + "    " + " " * len(visible(source[:column - 1])) + "^\n"
-
-
 def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool = False) -> None:
     lines = _Lines()
-    for diag in collector.sorted():
-        if quiet and diag.severity is Severity.INFO:
+    shown = [diag for diag in collector.sorted() if not (quiet and diag.severity is Severity.INFO)]
+    said: dict[int, list[Diagnostic]] = {}
+    hidden: set[int] = set()
+    if len(shown) > 1:  # (one finding on many entries of a file: said once, counted)
+        from .repeats import more_line, repeats
+
+        said, hidden = repeats(shown)
+    for diag in shown:
+        if id(diag) in hidden:
             continue
         message = diag.message
         if diag.url and diag.file is not None and diag.url not in message:
             message += f" [{diag.url}]"
         out.write(_headline(diag, message, colour))
-        source = lines.get(diag.file, diag.line)
-        if source is not None and source.strip():
-            out.write(_quoted(source, diag.column))
+        _write_source(out, lines.get(diag.file, diag.line), diag.column)
         for related in diag.related:
             where = ":".join(str(p) for p in (related.file, related.line) if p is not None) or related.url or ""
             out.write(visible(f"    note: {related.message}" + (f" ({where})" if where else "")) + "\n")
+        if id(diag) in said:
+            out.write(more_line(said[id(diag)]))
     for code, count in sorted(collector.suppressed.items()):
         if not (quiet and collector.severity_of(code) is Severity.INFO):
             out.write(f"... and {count:,} more {code} not shown\n")
+
+
+def _write_source(out: TextIO, source: str | None, column: int | None) -> None:
+    """The source line under a finding, with a caret under its column; a long line is
+    cut, and quoted from the column when there is one (a minified sitemap: from the element)."""
+    if source is None or not source.strip():
+        return
+    if len(source) > _SOURCE_WIDTH:
+        start = column - 1 if column is not None and column <= len(source) else 0
+        out.write(f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
+                  f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
+        return
+    out.write(f"    {visible(source)}\n")
+    if column is not None:  # under the character, however wide the escapes before it
+        out.write("    " + " " * len(visible(source[:column - 1])) + "^\n")
 
 
 def _escape_github(text: str, *, prop: bool = False) -> str:

@@ -39,10 +39,27 @@ def listed_twice(report: Report, loc: str, at: object, same: str = "", consequen
 
 
 def no_return(report: Report, loc: str, href: str, code: str, at: object, detail: str = "",
-              related: tuple[Related, ...] = ()) -> None:
-    """H104: a pair without its return link."""
+              related: tuple[Related, ...] = (), fix: str = "") -> None:
+    """H104: a pair without its return link (``fix``: the link to add, where)."""
     report("H104", f"{loc} lists {href} as {named_code(code)}, but {href} does not list {loc} back{detail}; search "
-           "engines ignore a pair without its return link", at, url=loc, hreflang=code, related=related)
+           f"engines ignore a pair without its return link{fix}", at, url=loc, hreflang=code, related=related)
+
+
+def return_fix(loc: str, own: AbstractSet[str], href: str, kind: str, place: str) -> str:
+    """What H104 says to add, and where: the return link naming ``loc`` as the language
+    it lists itself as (``own``), in the entry, head or Link header (``kind``: xml,
+    html, header) of ``href``, at ``place`` (file:line, empty when not known)."""
+    languages = sorted(own - {langtags.X_DEFAULT, UNCOUNTED})
+    code = languages[0] if languages else "LANG"
+    at = f" ({place})" if place else ""
+    if kind == "html":
+        link = f'<link rel="alternate" hreflang="{code}" href="{loc}"> to the head of {href}{at}'
+    elif kind == "header":
+        link = f'<{loc}>; rel="alternate"; hreflang="{code}" to the Link header of {href}{at}'
+    else:
+        link = f'<xhtml:link rel="alternate" hreflang="{code}" href="{loc}"/> to the entry of {href}{at}'
+    unknown = f" (LANG: the language of {loc}, which lists none for itself)" if not languages else ""
+    return f": add {link}{unknown}"
 
 
 def return_missing(back: AbstractSet[str] | None, own: AbstractSet[str]) -> str | None:

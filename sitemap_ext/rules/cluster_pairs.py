@@ -4,10 +4,13 @@ H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to l
 
 from __future__ import annotations
 
+from collections import defaultdict
+from typing import Any
+
 from ..diagnostics import Related, Where
 from ..urls import url_key, variants
-from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_missing, sets_differ
-from .cluster_log import FEED, TEXT, X_DEFAULT
+from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_fix, return_missing, sets_differ
+from .cluster_log import FEED, HEADER, HTML, TEXT, X_DEFAULT
 from .cluster_store import ClusterStore
 
 _NO_RETURN = frozenset((X_DEFAULT, UNCOUNTED))  # codes that ask no return link, nor give one to compare
@@ -23,6 +26,8 @@ class Examination:
         self.report = report
         self.spared = spared  # pages canonicalised elsewhere: their pairs are their canonical's
         self.reported: set[tuple[int, int, str]] = set()
+        # H104 at a sitemap entry, to be placed at its link (one more look at each file)
+        self.unplaced: list[tuple[Where, str, tuple[Any, ...], dict[str, Any]]] = []
 
     def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
         """Every alternate the listings of a URL give: key -> (codes, href)."""
@@ -49,6 +54,38 @@ class Examination:
                 continue
             seen.add(key)  # a URL listed twice is judged once, over all its listings
             self.entry(entry, key)
+        self.place_unplaced()
+
+    def no_return(self, where: Where, href: str, *args: Any, **kw: Any) -> None:
+        """H104, reported at once where its link has a place, else once its file is read again."""
+        if where.column is None and where.line is not None and where.file:
+            self.unplaced.append((where, href, args, kw))
+        else:
+            loc, target, code = args
+            no_return(self.report, loc, target, code, where, **kw)
+
+    def place_unplaced(self) -> None:
+        """The H104 findings of sitemap entries, each at its link where the file shows it."""
+        if not self.unplaced:
+            return
+        from .link_places import link_places  # (a second read of a file: only where there is a finding to place)
+
+        by_file: dict[str, list[tuple[Where, str, tuple[Any, ...], dict[str, Any]]]] = defaultdict(list)
+        for unplaced in self.unplaced:
+            by_file[unplaced[0].file or ""].append(unplaced)
+        for file, findings in by_file.items():
+            places = link_places(file, ((where.line or 0, href) for where, href, _, _ in findings))
+            for where, href, args, kw in findings:
+                place = places.get((where.line or 0, href))
+                at = where if place is None else Where(file, *place)
+                loc, target, code = args
+                no_return(self.report, loc, target, code, at, **kw)
+        self.unplaced = []
+
+    def fix(self, loc: str, own: set[str], href: str, other: Related, kind: int) -> str:
+        """H104's fix: the return link to add, in the other URL's entry, head or header."""
+        place = ":".join(str(part) for part in (other.file, other.line) if part is not None)
+        return return_fix(loc, own, href, "html" if kind == HTML else "header" if kind == HEADER else "xml", place)
 
     def entry(self, entry: int, key: int) -> None:
         index = self.index
@@ -76,11 +113,12 @@ class Examination:
                           "sitemap with its alternates", url=loc, hreflang=code)
                 continue
             theirs = self.pairs_of(target)
-            self.pair(entry, loc, key, own, mine, href, target, code, theirs, where, related)
+            fix = self.fix(loc, own, href, related[0], index.kind[other])
+            self.pair(entry, loc, key, own, mine, href, target, code, theirs, where, related, fix)
 
     def pair(self, entry: int, loc: str, key: int, own: set[str], mine: dict[int, tuple[set[str], str]], href: str,
              target: int, code: str, theirs: dict[int, tuple[set[str], str]], where: Where,
-             related: tuple[Related, ...]) -> None:
+             related: tuple[Related, ...], fix: str) -> None:
         back = theirs.get(key)
         if back is None:
             variant = next((theirs[url_key(v)][1] for v in variants(loc) if url_key(v) in theirs), None)
@@ -96,18 +134,16 @@ class Examination:
                             f"the one {href}'s own listing gives; a URL belongs to one cluster", where, url=loc,
                             hreflang=code, related=related)
             else:
-                no_return(self.report, loc, href, code, where, related=related)
+                self.no_return(where, href, loc, href, code, related=related, fix=fix)
             return
         detail = return_missing(back[0], own)
         if detail is not None:
-            no_return(self.report, loc, href, code, where, related=related, detail=detail)
+            self.no_return(where, href, loc, href, code, related=related, detail=detail, fix=fix)
             return
-        their_own = theirs.get(target, (set(), href))[0] - _NO_RETURN
+        their_codes = theirs.get(target, (set(), href))[0]
+        their_own = their_codes - _NO_RETURN
         if their_own and not (set(mine[target][0]) & their_own):
-            better = sorted(their_own)[0]
-            self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
-                        f"{named_code(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
-                        suggestion=better, related=related)
+            self.differs(loc, href, code, sorted(their_own)[0], UNCOUNTED in their_codes, where, related)
             return
         names = {k: text for k, (_, text) in (*theirs.items(), *mine.items())}
         names.update({key: loc, target: href})
@@ -117,6 +153,21 @@ class Examination:
             self.reported.add(pair_key)
             sets_differ(self.report, loc, href, where, related=related,
                         detail=f" (not in both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})")
+
+    def differs(self, loc: str, href: str, code: str, better: str, erroneous: bool, where: Where,
+                related: tuple[Related, ...]) -> None:
+        """H105: the code of a link is not one its target lists itself as. Where the target
+        also lists itself with a code that is an error, that code's own finding (L1xx) says
+        what to write, and this one proposes no other replacement."""
+        if erroneous:
+            self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
+                        f"{named_code(better)} and with a code that is an error: write the code its L finding gives "
+                        "there, and use that one code for it everywhere", where, url=loc, hreflang=code,
+                        related=related)
+            return
+        self.report("H105", f"{loc} lists {href} as {named_code(code)}, but {href} lists itself as "
+                    f"{named_code(better)}; use one code for it everywhere", where, url=loc, hreflang=code,
+                    suggestion=better, related=related)
 
     def absent(self, entry: int, href: str, code: str) -> None:
         """An alternate no sitemap lists: another spelling of a listed URL (H113), or unknown (H111)."""

@@ -118,14 +118,25 @@ def find_config(start: str = ".") -> str | None:
 def _has_table(path: str) -> bool:
     """Whether a pyproject.toml has [tool.sitemap-ext] (of any type: a wrong one is
     then reported by load_settings, not passed over); ConfigError if it is no TOML."""
-    tool = read_toml(path).get("tool")
+    tool = read_toml(path, looked_for=True).get("tool")
     return isinstance(tool, dict) and "sitemap-ext" in tool
 
 
-def read_toml(path: str) -> dict[str, Any]:
+def read_toml(path: str, *, looked_for: bool = False) -> dict[str, Any]:
     """A config file read through ``structured`` (regular files only, bounded in size
     and depth); ConfigError naming the file, and the line and column where it is not
-    TOML."""
+    TOML. A pyproject.toml found upward (``looked_for``) may hold no settings of ours:
+    one that cannot be read is said to leave that unknown, with the ways past it."""
+    try:
+        return _read_toml(path)
+    except ConfigError as exc:
+        if not looked_for:
+            raise
+        raise ConfigError(f"{exc}; sitemap-ext looks for [tool.sitemap-ext] in it and cannot tell whether it "
+                          "holds settings: mend it, name a config with --config FILE, or pass --no-config") from None
+
+
+def _read_toml(path: str) -> dict[str, Any]:
     try:
         return structured.read_toml(path, MAX_CONFIG_BYTES)
     except OSError as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..read.record import Value
-from ..urls import escaped_twice, is_clean, normalise, origin_text, template_token, unreachable
+from ..urls import escaped_twice, is_clean, normalise, origin_text, resolve_http, template_token, unreachable
 from .context import Context, Report
 from .registry import Rule
 from .structure import empty_loc
@@ -31,6 +31,8 @@ def judge_loc(value: Value, ctx: Context, what: str = "loc") -> str | None:
         return text
     url, fixed, findings = url_findings(text, what)
     for code, message, suggestion in findings:
+        if code == "U101" and fixed is None:
+            message, suggestion = _relative(url, ctx.facts.url, what) or (message, suggestion)
         ctx.report(code, message, line, url=url, suggestion=suggestion)
     if fixed is None:
         return None
@@ -60,6 +62,21 @@ def url_findings(text: str, what: str) -> tuple[str, str | None, list[tuple[str,
         else:
             findings.append((problem.code, f"{what}: {problem.message}", problem.suggestion))
     return url, fixed, findings
+
+
+def _relative(url: str, base: str | None, what: str) -> tuple[str, str | None] | None:
+    """U101 of a relative URL (None: it is not one): search engines resolve no URL of a
+    sitemap, so it names no page; its absolute form against the sitemap's own URL where
+    that is known (fetched, or mapped by --base-url), else what an absolute URL is."""
+    if not url or ":" in url.split("/", 1)[0] or url.startswith("//"):
+        return None
+    resolved = resolve_http(url, base)
+    said = f"{what} '{url}' is relative: a sitemap must give absolute URLs, and search engines resolve none"
+    if resolved is not None:
+        return f"{said}; against this sitemap's URL it is {resolved}: write that", resolved
+    shape = f"https://HOST{url}" if url.startswith("/") else f"https://HOST/FOLDER/{url}, FOLDER the sitemap's"
+    return (f"{said}; write it with its scheme and host ({shape}); where the sitemap is served from (--base-url "
+            "URL=DIR) is known, the check says what it resolves to"), None
 
 
 def _unfilled(url: str, what: str) -> list[tuple[str, str, str | None]]:

@@ -24,7 +24,7 @@ from .. import arguments
 from ..codes import REGISTRY
 from ..dates import now_argument
 from ..diagnostics import Collector, Where, unknown_keys
-from ..folder import report_set_aside
+from ..folder import StateError, report_set_aside
 from ..limits import MAX_STORED_PER_CODE
 from ..model import Page as PageObject
 from ..model import Site as SiteObject
@@ -35,7 +35,6 @@ from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
 from ..read.sources import SourceReader
 from ..rules.config import Policy
-from ..state import StateError
 from ..write.site_yaml import load_site, load_site_data
 from . import parallel
 from .files import Files, no_pages

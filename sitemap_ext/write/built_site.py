@@ -231,13 +231,13 @@ def _lastmod(source: BuiltSite, relative: str, path: str, head: PageHead, git: d
         elif place[0] == "content":  # (the build state dates it; a new page takes its commit time)
             first = git.get(relative) if git is not None else None
             return ContentDated("content", CONTENT.instant,
-                                None if first is None else normaliser.lastmod(first, Where(display, None)))
+                                None if first is None else normaliser.fields.lastmod(first, Where(display, None)))
         elif git is not None:
             text = git.get(relative)
             if text is not None:
-                return normaliser.lastmod(text, Where(display, None))
+                return normaliser.fields.lastmod(text, Where(display, None))
         if found is not None and found.text.strip():
-            return normaliser.lastmod(found.text.strip(), _At(display, found))
+            return normaliser.fields.lastmod(found.text.strip(), _At(display, found))
     return None
 
 

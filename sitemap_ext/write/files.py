@@ -154,13 +154,13 @@ class _HostFiles:
         for stats in sitemaps:
             name = stats.name[len(self.folder):]  # relative to this host's folder
             views = write_sitemap_views(self.staging.path(stats.name), name, stats.urls,
-                                        lambda view: self.staging.path(self.folder + view), listing)
+                                        lambda view: self.staging.path(self.folder + view), listing, self.public)
             for view, size in views:
                 moves.append((self.staging.path(self.folder + view), self.folder + view))
                 written.append(WrittenFile(name=self.folder + view, kind="html", bytes=size, uncompressed=size))
             listed.append((name, views[0][0], stats.urls, stats.lastmod.text if stats.lastmod is not None else None))
         name = self.folder + listing
-        size = write_index_view(self.staging.path(name), listed)
+        size = write_index_view(self.staging.path(name), listed, self.public)
         moves.append((self.staging.path(name), name))
         written.append(WrittenFile(name=name, kind="html", bytes=size, uncompressed=size))
 

@@ -55,7 +55,6 @@ from ..folder import (
     valid_journal,
 )
 from ..safeio import kind_of_mode
-from ..state import is_state
 
 _MANIFEST_VERSION = 2
 _LEGACY_OWNER = ""  # files listed by a 0.1/0.2 manifest, which had no owners
@@ -228,9 +227,11 @@ class Staging:
         moved = journal.get("state")  # (None: no state, or a journal of before 0.4)
         new_state, state_target = (str(moved[0]), str(moved[1])) if moved is not None else ("", "")
         state = staged_state(new_state) if moved is not None else False
-        if state and not (is_state(new_state) and (not os.path.lexists(state_target) or is_state(state_target))):
-            raise Unsafe(f"its state move {new_state} -> {state_target} is not from a build state to a build "
-                         "state (a journal moves nothing else)")
+        if state:
+            from ..state import is_state  # (here: only a build that keeps a state moves one)
+            if not (is_state(new_state) and (not os.path.lexists(state_target) or is_state(state_target))):
+                raise Unsafe(f"its state move {new_state} -> {state_target} is not from a build state to a build "
+                             "state (a journal moves nothing else)")
         for path, name in sources:
             if path is not None:
                 os.replace(path, self._target(name, create=True))

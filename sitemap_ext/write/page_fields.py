@@ -1,9 +1,10 @@
-"""A page's single fields: its URL (joined, judged, in scope), lastmod, changefreq, priority.
+"""A page's single fields: its URL (joined, judged, in scope), lastmod, changefreq,
+priority and content digest.
 
-``FieldNormaliser`` holds what the one page normaliser knows of a site (its locales,
-bases, origins and folder, and the memos of verdicts on repeated values); the locale
-part (``page_locales``) and the media part (``page_media``) build on it, and
-``page_normaliser.PageNormaliser`` puts them together.
+``FieldNormaliser`` knows of the site what judging one URL or one value takes (its base,
+origins and folder) and keeps the memos of verdicts on repeated values. The locale
+resolver (``page_locales``) and the media normaliser (``page_media``) are handed one
+to judge the URLs they make; ``page_normaliser.PageNormaliser`` calls all three.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..dates import CONTENT, DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..read.description_findings import wrong_shape
-from ..read.normalised import CHANGEFREQS, Defaults, Layout, Placed, Scope, XDefaultCode
+from ..read.normalised import CHANGEFREQS, Defaults, Placed, Scope
 from ..rules.locs import out_of_folder
 from ..rules.values import format_priority, judge_changefreq, judge_priority
 from ..urls import is_clean, is_clean_path, normalise, origin_of
@@ -52,44 +53,29 @@ RowShape = tuple[tuple[tuple[str, str], ...], bool, bool]
 
 
 class FieldNormaliser:
-    """The site's scope, and the verdicts on a page's single fields."""
+    """The verdicts on a page's single fields, against the site's scope.
 
-    def __init__(self, scope: Scope, collector: Collector, dates: DateCache | None = None) -> None:
+    ``placed``: where the URL findings that the engine says of each entry written
+    (``KEPT_IN_OUTPUT``) go, with their places; the page normaliser hands the list
+    it collects a page's placed findings in (None: a list of this normaliser's own)."""
+
+    def __init__(self, scope: Scope, collector: Collector, dates: DateCache | None = None, *,
+                 placed: list[Placed] | None = None) -> None:
         self.scope = scope
         self.collector = collector
         self.dates = dates or DateCache()
-        self.placed: list[Placed] = []  # a page's findings the engine says of what is written (page_media)
-        self.locales = {locale.code: locale for locale in scope.locales}
-        self.locale_codes = tuple(self.locales)
+        self.placed: list[Placed] = [] if placed is None else placed
         self._base_origin = str(origin_of(scope.base_url))
         self._base_root = self._base_origin + "/"  # what a root-relative URL is joined to
-        self._keys: dict[str, tuple[str, str]] = {}  # urls key -> (its code, its root) when it says nothing
         self._roots: dict[str, tuple[bool, bool]] = {}  # a root -> (on the site's hosts, all in the folder)
-        self._robots = scope.robots
-        self._folder = scope.folder
+        self._folder = None if scope.robots else scope.folder  # (None: a URL may lie outside it)
         # Scope checks as prefix tests (no URL parsing per URL): a URL is on an allowed
         # origin when it starts with "scheme://host[:port]/".
         self.origin_prefixes = tuple(sorted(f"{origin}/" for origin in scope.origins))
-        self.in_folder = {code: self._folder_ok(locale.base) for code, locale in self.locales.items()}
-        # Path expansion gives distinct URLs when the locales' bases are distinct.
-        self.distinct_bases = len({locale.base for locale in scope.locales}) == len(scope.locales)
-        self._code_order = {code: i for i, code in enumerate(sorted(self.locales, key=str.lower))}
-        self.longest_base = max((len(locale.base) for locale in scope.locales), default=0)
-        self.sorted_bases = tuple((code, self.locales[code].base) for code in sorted(self.locales, key=str.lower))
-        self._shapes: dict[tuple[str, ...], RowShape] = {}  # a row's keys -> what they hold
         self.quiet_dates: dict[str, Lastmod] = {}  # lastmod texts with nothing to say -> their Lastmod
-        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
-        self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
-        self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
-        # Every locale, a path joined to each base: when the bases are distinct and in
-        # the sitemaps' folder, such a page needs no judgement per URL (see _cluster).
-        self.layout: Layout | None = None
-        if self.sorted_bases and self.distinct_bases and all(self.in_folder.values()):
-            codes = tuple(code for code, _ in self.sorted_bases)
-            x_default = scope.x_default
-            self.layout = Layout(codes, tuple(base for _, base in self.sorted_bases),
-                                 codes.index(x_default.code) if isinstance(x_default, XDefaultCode)
-                                 and x_default.code in codes else None)
+
+    def report_to(self, collector: Collector) -> None:
+        self.collector = collector
 
     # --- single fields -------------------------------------------------------------
 
@@ -142,11 +128,30 @@ class FieldNormaliser:
             value = str(value)
         return judge_priority(value, self.collector.report, where)
 
-    def _folder_ok(self, url: str) -> bool:
-        """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
-        return self._robots or not url.startswith(self._base_origin) or url.startswith(self._folder)
+    def values(self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults
+               ) -> tuple[Lastmod | None, str | None, str | None]:
+        """lastmod, changefreq and priority: the page's own (the values rules' verdicts),
+        else its defaults."""
+        get = raw.get
+        text = get("lastmod")
+        if text is None or text == "":
+            lastmod = defaults.lastmod
+        else:  # (a text judged before with nothing to say: one look-up)
+            lastmod = self.quiet_dates.get(text) if type(text) is str else None
+            if lastmod is None:
+                lastmod = self.lastmod(text, where_of("lastmod"))
+        text = get("changefreq")
+        changefreq = defaults.changefreq if text is None or text == "" else \
+            text if type(text) is str and text in CHANGEFREQS else self.changefreq(text, where_of("changefreq"))
+        text = get("priority")
+        priority = defaults.priority if text is None or text == "" else self.priority(text, where_of("priority"))
+        return lastmod, changefreq, priority
 
-    def _ready(self, value: Any, root: str) -> str | None:
+    def folder_ok(self, url: str) -> bool:
+        """Whether URLs under ``url`` are in the sitemaps' folder (or need not be)."""
+        return self._folder is None or not url.startswith(self._base_origin) or url.startswith(self._folder)
+
+    def ready(self, value: Any, root: str) -> str | None:
         """The URL for ``value`` when there is nothing to say about it, else None: clean
         already, or root-relative and clean (normalise() would join it to ``root``,
         "scheme://host/", and change nothing else), on the site's hosts and in the
@@ -159,11 +164,11 @@ class FieldNormaliser:
             url = root + value[1:]
             under = self._roots.get(root)
             if under is None:  # once per root: is all of it on the site's hosts and in the folder?
-                under = self._roots[root] = (root.startswith(self.origin_prefixes), self._folder_ok(root))
-            if under[0] and (under[1] or self._folder_ok(url)):
+                under = self._roots[root] = (root.startswith(self.origin_prefixes), self.folder_ok(root))
+            if under[0] and (under[1] or self.folder_ok(url)):
                 return url
             return None
-        if is_clean(value) and value.startswith(self.origin_prefixes) and self._folder_ok(value):
+        if is_clean(value) and value.startswith(self.origin_prefixes) and self.folder_ok(value):
             return value
         return None
 
@@ -171,7 +176,7 @@ class FieldNormaliser:
         if not self.scope.based:
             return self._unbased_url(value, where, what)
         if check_scope:
-            ready = self._ready(value, self._base_root)
+            ready = self.ready(value, self._base_root)
             if ready is not None:
                 return ready
         if type(value) is str and is_clean(value):
@@ -198,7 +203,7 @@ class FieldNormaliser:
                 url=url,
             )
             return None
-        if not self._folder_ok(url):
+        if not self.folder_ok(url):
             out_of_folder(self.collector.report, url, self.scope.folder, where, what=what,
                           fix="set output.robots: true, or output.public_url to a folder above it")
         return url

@@ -1,19 +1,24 @@
 """A page's URLs per locale: a path joined to each locale's base, a urls mapping or
 url:<code> columns, the locales it is in, its x-default, and a URL shared by several
 codes (hreflang.may_share decides; hreflang.url_twice reports the rest).
+
+``LocaleResolver`` knows the site's locales (their bases, order and layout) and keeps
+the memos of codes and orders seen; each URL it makes is judged by the
+``FieldNormaliser`` it is handed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .. import langtags
-from ..diagnostics import Where
+from ..diagnostics import Collector, Where
 from ..limits import MAX_URL_CHARS
 from ..read.description_findings import wrong_shape
-from ..read.normalised import Layout, XDefault, XDefaultCode, XDefaultUrl
+from ..read.normalised import Layout, NormalisedLocale, Scope, XDefault, XDefaultCode, XDefaultUrl
 from ..rules.hreflang import may_share, url_twice
 from ..urls import identity, is_clean_path, normalise
 from .page_fields import MEMO_LIMIT, URL_COLUMN, FieldNormaliser, WhereOf
@@ -24,10 +29,56 @@ _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 Cluster = tuple[tuple[str, ...], tuple[str, ...], str | None, Layout | None, str]
 
 
-class LocaleNormaliser(FieldNormaliser):
-    """The URLs of a page in several locales (see ``_cluster``)."""
+@dataclass(frozen=True)
+class SiteLocales:
+    """The site's locales as a page's URLs are made from them, known once per site."""
 
-    def _cluster(
+    by_code: dict[str, NormalisedLocale]
+    codes: tuple[str, ...]  # in the order locales: lists them
+    in_folder: Mapping[str, bool]  # whether URLs under a locale's base are in the sitemaps' folder (or need not be)
+    distinct_bases: bool  # path expansion gives distinct URLs when the locales' bases are distinct
+    order: Mapping[str, int]  # a code -> its place in written order
+    longest_base: int
+    sorted_bases: tuple[tuple[str, str], ...]  # (code, base) in written order
+
+    @classmethod
+    def of(cls, scope: Scope, folder_ok: Callable[[str], bool]) -> SiteLocales:
+        by_code = {locale.code: locale for locale in scope.locales}
+        written = sorted(by_code, key=str.lower)
+        return cls(by_code, tuple(by_code), {code: folder_ok(locale.base) for code, locale in by_code.items()},
+                   len({locale.base for locale in scope.locales}) == len(scope.locales),
+                   {code: i for i, code in enumerate(written)},
+                   max((len(locale.base) for locale in scope.locales), default=0),
+                   tuple((code, by_code[code].base) for code in written))
+
+    def layout(self, x_default: XDefault) -> Layout | None:
+        """Every locale, a path joined to each base: when the bases are distinct and in
+        the sitemaps' folder, such a page needs no judgement per URL (see
+        ``LocaleResolver.cluster``)."""
+        if not (self.sorted_bases and self.distinct_bases and all(self.in_folder.values())):
+            return None
+        codes = tuple(code for code, _ in self.sorted_bases)
+        return Layout(codes, tuple(base for _, base in self.sorted_bases),
+                      codes.index(x_default.code) if isinstance(x_default, XDefaultCode)
+                      and x_default.code in codes else None)
+
+
+class LocaleResolver:
+    """The URLs of a page in several locales (see ``cluster``), each judged by ``fields``."""
+
+    def __init__(self, scope: Scope, fields: FieldNormaliser, collector: Collector) -> None:
+        self.scope = scope
+        self.fields = fields
+        self.collector = collector
+        self.known = SiteLocales.of(scope, fields.folder_ok)
+        self.layout = self.known.layout(scope.x_default)
+        self._keys: dict[str, tuple[str, str]] = {}  # urls key -> (its code, its root) when it says nothing
+        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}  # codes as given -> in written order
+
+    def report_to(self, collector: Collector) -> None:
+        self.collector = collector
+
+    def cluster(
         self, raw: Mapping[str, Any], path: Any, urls: Any, where_of: WhereOf, where: Where, row: bool
     ) -> Cluster:
         """A cluster's locs and codes (in written order), its x-default URL, and its
@@ -42,10 +93,10 @@ class LocaleNormaliser(FieldNormaliser):
             self._by_path(raw, path, where_of, row, by_code)
         if urls:
             self._by_urls(urls, where_of, row, by_code)
-        if not urls and self.distinct_bases:
+        if not urls and self.known.distinct_bases:
             # Expanded from one path over distinct bases: URLs are distinct, and the
             # locales' own order is precomputed.
-            order = self._code_order
+            order = self.known.order
             codes = tuple(sorted(by_code, key=order.__getitem__))
             return (tuple([by_code[code] for code in codes]), codes, self._x_default(raw, by_code, where_of, where),
                     None, "")
@@ -73,7 +124,7 @@ class LocaleNormaliser(FieldNormaliser):
         (checked when locales: was read), and so is base + a clean path. None when the
         path needs judging URL by URL."""
         escaped = path if is_clean_path(path) else self._escaped_path(path)
-        if escaped is None or len(escaped) + self.longest_base > MAX_URL_CHARS:
+        if escaped is None or len(escaped) + self.known.longest_base > MAX_URL_CHARS:
             return None
         rest = escaped[1:]
         x_index = layout.x_default
@@ -83,17 +134,18 @@ class LocaleNormaliser(FieldNormaliser):
     def _by_path(self, raw: Mapping[str, Any], path: Any, where_of: WhereOf, row: bool,
                  by_code: dict[str, str]) -> None:
         """A path joined to the base of each locale the page is in."""
-        codes = self._subset(raw.get("locales"), where_of, row)
+        codes = self.subset(raw.get("locales"), where_of, row)
         clean = type(path) is str and is_clean_path(path)
         for code in codes:
             if clean:
                 # Each locale's base is clean and in scope (checked when locales: was
                 # read), so base + path is too; only its length and the folder remain.
-                url: str | None = self.locales[code].base + path[1:]
-                if len(url) > MAX_URL_CHARS or not self.in_folder[code]:  # type: ignore[arg-type]
-                    url = self.url(url, where_of("path"), what=f"path ({code})")
+                url: str | None = self.known.by_code[code].base + path[1:]
+                if len(url) > MAX_URL_CHARS or not self.known.in_folder[code]:  # type: ignore[arg-type]
+                    url = self.fields.url(url, where_of("path"), what=f"path ({code})")
             else:
-                url = self.url(path_under(self.locales[code].base, path), where_of("path"), what=f"path ({code})")
+                url = self.fields.url(path_under(self.known.by_code[code].base, path), where_of("path"),
+                                      what=f"path ({code})")
             if url is not None:
                 by_code[code] = url
 
@@ -107,7 +159,7 @@ class LocaleNormaliser(FieldNormaliser):
         for key, value in urls.items():
             known = keys.get(key) if type(key) is str else None
             if known is not None:  # a code judged before, with nothing to say
-                url = self._ready(value, known[1])
+                url = self.fields.ready(value, known[1])
                 if url is not None:
                     by_code[known[0]] = url
                     continue
@@ -115,11 +167,11 @@ class LocaleNormaliser(FieldNormaliser):
             code = self._code(str(key), key_where, once=row)
             if code is None:
                 continue
-            locale = self.locales.get(code)
+            locale = self.known.by_code.get(code)
             base = locale.host_root if locale is not None else self.scope.base_url
             if known is None and type(key) is str and not langtags.judge(key).problems and len(keys) < MEMO_LIMIT:
                 keys[key] = (code, base)
-            url = self.url(_under_root(base, value) if isinstance(value, str) else value, key_where,
+            url = self.fields.url(_under_root(base, value) if isinstance(value, str) else value, key_where,
                            what=f"urls.{key}")
             if url is not None:
                 by_code[code] = url
@@ -147,15 +199,15 @@ class LocaleNormaliser(FieldNormaliser):
         None when the path needs more than encoding (a problem to report per URL)."""
         if path[:1] != "/" or path[:2] == "//":
             return None
-        base = self.sorted_bases[0][1]
+        base = self.known.sorted_bases[0][1]
         url, problems = normalise(base + path[1:])
         if url is None or problems or not url.startswith(base):
             return None
         return "/" + url[len(base):]
 
-    def _subset(self, value: Any, where_of: WhereOf, row: bool) -> tuple[str, ...]:
+    def subset(self, value: Any, where_of: WhereOf, row: bool) -> tuple[str, ...]:
         if value in (None, ""):
-            return self.locale_codes
+            return self.known.codes
         where = where_of("locales")
         if isinstance(value, str):
             items: list[Any] = [v for v in _LIST_SEPARATORS.split(value) if v]
@@ -167,11 +219,11 @@ class LocaleNormaliser(FieldNormaliser):
         chosen = []
         for number, item in enumerate(items):
             code = langtags.judge(str(item)).canonical or str(item)
-            if code in self.locales:
+            if code in self.known.by_code:
                 chosen.append(code)
             else:  # at the code itself in a YAML list, at the column in a source row
                 self.collector.report(
-                    "C112", f"locale '{item}' is not in locales: ({', '.join(self.locale_codes) or 'none defined'})",
+                    "C112", f"locale '{item}' is not in locales: ({', '.join(self.known.codes) or 'none defined'})",
                     where_of(("locales", number)) if isinstance(value, list) else where,  # type: ignore[arg-type]
                 )
         return tuple(chosen)
@@ -211,21 +263,21 @@ class LocaleNormaliser(FieldNormaliser):
         return url
 
 
-def parse_x_default(value: Any, normaliser: FieldNormaliser, where: Where) -> XDefault:
+def parse_x_default(value: Any, resolver: LocaleResolver, where: Where) -> XDefault:
     """x_default: a locale code, a URL (a language selector), or none."""
     if value is False or (isinstance(value, str) and value.strip().lower() == "none"):
         return None
     if not isinstance(value, str):
-        wrong_shape(normaliser.collector.report, "x_default must be a locale code, a URL, or none", where)
+        wrong_shape(resolver.collector.report, "x_default must be a locale code, a URL, or none", where)
         return None
     if "/" in value:
-        url = normaliser.url(value, where, what="x_default")
+        url = resolver.fields.url(value, where, what="x_default")
         return XDefaultUrl(url) if url is not None else None
     code = langtags.judge(value).canonical
-    if code not in normaliser.locales:
-        normaliser.collector.report(
+    if code not in resolver.known.by_code:
+        resolver.collector.report(
             "C112", f"x_default '{value}' is neither a locale in locales: "
-            f"({', '.join(normaliser.locale_codes) or 'none'}) nor a URL", where,
+            f"({', '.join(resolver.known.codes) or 'none'}) nor a URL", where,
         )
         return None
     return XDefaultCode(code)

@@ -1,6 +1,9 @@
 """A page's images, videos and news article: each parsed by its extension (``ext/``)
 with a ``MediaContext`` that reports at the page's place; a source row's one image
 column is taken in one step when there is nothing to say about it.
+
+``MediaNormaliser`` keeps the media facts noted once per build (an image host, say);
+the media URLs it resolves are judged by the ``FieldNormaliser`` it is handed.
 """
 
 from __future__ import annotations
@@ -8,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..diagnostics import Where
+from ..diagnostics import Collector, Where
 from ..ext import image as image_ext
 from ..ext import news as news_ext
 from ..ext import video as video_ext
 from ..ext.media import Field, MediaContext
+from ..read.normalised import Placed, Scope
 from ..urls import is_clean, origin_text
 from .page_fields import IMAGE_COLUMN, FieldNormaliser, WhereOf
 
@@ -22,11 +26,22 @@ from .page_fields import IMAGE_COLUMN, FieldNormaliser, WhereOf
 SAID_OF_OUTPUT = frozenset({"I103", "V103", "V114", "V115", "N104", "N105", "N107"})
 
 
-class MediaNormaliser(FieldNormaliser):
-    """The media of a page (see ``_media``); ``placed``: the page's findings the engine
-    says of its entries, with their places (``SAID_OF_OUTPUT``)."""
+class MediaNormaliser:
+    """The media of a page (see ``media``). ``placed``: where the page's findings that
+    the engine says of its entries go, with their places (``SAID_OF_OUTPUT``)."""
 
-    def _media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool
+    def __init__(self, scope: Scope, fields: FieldNormaliser, collector: Collector, placed: list[Placed]) -> None:
+        self.scope = scope
+        self.fields = fields
+        self.collector = collector
+        self.placed = placed
+        self.noted: set[tuple[str, str]] = set()  # media facts reported once per build: (kind, value)
+        self._quiet_image_hosts: tuple[str, ...] = ()  # "scheme://host/" of image hosts already noted (I104)
+
+    def report_to(self, collector: Collector) -> None:
+        self.collector = collector
+
+    def media(self, raw: Mapping[str, Any], where_of: WhereOf, page_loc: str, row: bool
                ) -> tuple[tuple[str, Any], ...]:
         images = raw.get("images")
         column = raw.get(IMAGE_COLUMN) if row else None
@@ -97,9 +112,10 @@ class MediaNormaliser(FieldNormaliser):
         def resolve(value: Any, field: Field) -> str | None:
             if type(value) is str and is_clean(value):
                 return value  # (a media URL may be on any host: nothing else to judge)
-            return self.url(value, where(field), what=".".join(str(p) for p in _path(key, field)), check_scope=False)
+            return self.fields.url(value, where(field), what=".".join(str(p) for p in _path(key, field)),
+                                   check_scope=False)
 
-        return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.dates,
+        return MediaContext(page_loc=page_loc, report=report, resolve=resolve, dates=self.fields.dates,
                             now=self.scope.now, drop_deprecated=self.scope.drop_deprecated,
                             drop_old_news=self.scope.drop_old_news, rewrites_dates=True, noted=self.noted)
 

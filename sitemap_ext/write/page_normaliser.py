@@ -4,9 +4,12 @@ The caller hands over raw values and a function that says where each key was
 written (a YAML position, or a CSV row); every problem is reported, and a page
 that cannot be written (no valid URL) comes back as None.
 
-``PageNormaliser`` is put together from three parts: the single fields and the
-site's scope (``page_fields``), the URLs per locale (``page_locales``) and the
-media (``page_media``).
+``PageNormaliser`` calls three objects, each with one job and its own state: a
+``FieldNormaliser`` judges single fields and URLs (``page_fields``), a
+``LocaleResolver`` makes a page's URLs per locale (``page_locales``), a
+``MediaNormaliser`` its images, videos and news (``page_media``). The page
+normaliser itself tells which fields a page (or a source row) has and puts the page
+together.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..dates import Lastmod
-from ..diagnostics import Where
+from ..dates import DateCache
+from ..diagnostics import Collector, Where
 from ..read.description_findings import missing, mixed_forms
-from ..read.normalised import CHANGEFREQS, Defaults, Layout
+from ..read.normalised import Defaults, Layout, Placed, Scope
 from ..read.normalised import NormalisedPage as Page
 from .page_fields import (
     IMAGE_COLUMN,
@@ -30,12 +33,32 @@ from .page_fields import (
     WhereOf,
     source_column,
 )
-from .page_locales import LocaleNormaliser, parse_x_default, path_under
+from .page_locales import LocaleResolver, parse_x_default, path_under
 from .page_media import MediaNormaliser
 
 
-class PageNormaliser(LocaleNormaliser, MediaNormaliser):
-    """A page from its fields (``page``), and its defaults (``defaults``)."""
+class PageNormaliser:
+    """A page from its fields (``page``): the single fields judged by ``fields``, the
+    URLs per locale made by ``resolver``, the media by ``media``."""
+
+    def __init__(self, scope: Scope, collector: Collector, dates: DateCache | None = None) -> None:
+        self.scope = scope
+        self._placed: list[Placed] = []  # the page's findings the engine says of its entries: its URLs', its media's
+        self.fields = FieldNormaliser(scope, collector, dates, placed=self._placed)
+        self.resolver = LocaleResolver(scope, self.fields, collector)
+        self.media = MediaNormaliser(scope, self.fields, collector, self._placed)
+        self._shapes: dict[tuple[str, ...], RowShape] = {}  # a row's keys -> what they hold
+
+    @property
+    def collector(self) -> Collector:
+        return self.fields.collector
+
+    @collector.setter
+    def collector(self, collector: Collector) -> None:
+        """Where the parts report from now on (a worker's own collector, or one whose
+        findings are not said)."""
+        for part in (self.fields, self.resolver, self.media):
+            part.report_to(collector)
 
     def page(
         self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults, where: Where, *, row: bool = False,
@@ -57,7 +80,8 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         path = get("path")
         urls = get("urls")
         media = digest_fields = True
-        self.placed = []  # (the page's findings the engine says of its entries: its URLs', its media's)
+        placed = self._placed
+        placed.clear()
         if row:  # url:<code> columns (CSV) join a urls object (JSON Lines)
             urls, media, digest_fields = self._row_fields(raw, urls, shape)
         has_path = path is not None and path != ""
@@ -69,26 +93,26 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         rest = ""
         codes: tuple[str, ...] | None = None
         x_default: str | None = None
-        if multilingual and not urls and not self.locales:
+        if multilingual and not urls and not self.resolver.known.codes:
             # A site with no locales: a path is its one page's URL under base_url.
-            self._subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
-            loc = self.url(path_under(self.scope.base_url, path), where_of("path"), what="path")
+            self.resolver.subset(raw.get("locales"), where_of, row)  # (a page naming locales: C112 for each)
+            loc = self.fields.url(path_under(self.scope.base_url, path), where_of("path"), what="path")
             locs: tuple[str, ...] = (loc,) if loc else ()
         elif multilingual:
-            locs, codes, x_default, layout, rest = self._cluster(raw, path if has_path else None, urls, where_of,
-                                                                 where, row)
+            locs, codes, x_default, layout, rest = self.resolver.cluster(raw, path if has_path else None, urls,
+                                                                         where_of, where, row)
         else:
-            loc = self.url(value, where_of("loc"))
+            loc = self.fields.url(value, where_of("loc"))
             locs = (loc,) if loc else ()
-        lastmod, changefreq, priority = self._values(raw, where_of, defaults)
+        lastmod, changefreq, priority = self.fields.values(raw, where_of, defaults)
         if not locs:
             return None
         digest = self._digest_of(raw, where_of) if digest_fields else None
         page = Page(locs, codes, lastmod, changefreq, priority, x_default,
-                    self._media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
+                    self.media.media(raw, where_of, locs[0], row) if media else (), where, layout, rest,
                     digests=None if digest is None else (digest,))
-        if self.placed:
-            page.placed = tuple(self.placed)
+        if placed:
+            page.placed = tuple(placed)
         return page
 
     def _row_fields(self, raw: Mapping[str, Any], urls: Any, shape: RowShape | None) -> tuple[Any, bool, bool]:
@@ -101,7 +125,7 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         return urls, media, digest_fields
 
     def _digest_of(self, raw: Mapping[str, Any], where_of: WhereOf) -> bytes | None:
-        return self.digest(raw, where_of) if "digest" in raw or "content" in raw else None
+        return self.fields.digest(raw, where_of) if "digest" in raw or "content" in raw else None
 
     def _one_kind(self, multilingual: bool, loc: Any, where_of: WhereOf, where: Where) -> bool:
         """C111 (loc beside path or urls), C104 (neither): whether the page can be made."""
@@ -115,25 +139,6 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
                                   "or a path / urls for its locales", where)
             return False
         return True
-
-    def _values(self, raw: Mapping[str, Any], where_of: WhereOf, defaults: Defaults
-                ) -> tuple[Lastmod | None, str | None, str | None]:
-        """lastmod, changefreq and priority: the page's own (the values rules' verdicts),
-        else its defaults."""
-        get = raw.get
-        text = get("lastmod")
-        if text is None or text == "":
-            lastmod = defaults.lastmod
-        else:  # (a text judged before with nothing to say: one look-up)
-            lastmod = self.quiet_dates.get(text) if type(text) is str else None
-            if lastmod is None:
-                lastmod = self.lastmod(text, where_of("lastmod"))
-        text = get("changefreq")
-        changefreq = defaults.changefreq if text is None or text == "" else \
-            text if type(text) is str and text in CHANGEFREQS else self.changefreq(text, where_of("changefreq"))
-        text = get("priority")
-        priority = defaults.priority if text is None or text == "" else self.priority(text, where_of("priority"))
-        return lastmod, changefreq, priority
 
     def row_shape(self, shape: tuple[str, ...]) -> RowShape:
         """A row's url:<code> columns (each with the key it gives urls), whether it has
@@ -149,5 +154,5 @@ class PageNormaliser(LocaleNormaliser, MediaNormaliser):
         return found
 
 
-__all__ = ["IMAGE_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "PageNormaliser", "WhereOf",
-           "parse_x_default", "source_column"]
+__all__ = ["IMAGE_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver", "MediaNormaliser",
+           "PageNormaliser", "WhereOf", "parse_x_default", "source_column"]

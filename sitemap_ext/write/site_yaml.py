@@ -180,7 +180,7 @@ class _Loader:
         )
         normaliser = PageNormaliser(scope, self.collector)
         if "x_default" in data:
-            setting = parse_x_default(data["x_default"], normaliser, top.doc.value_where(("x_default",)))
+            setting = parse_x_default(data["x_default"], normaliser.resolver, top.doc.value_where(("x_default",)))
             scope = dataclasses.replace(scope, x_default=setting)
         scope = dataclasses.replace(
             scope, now=clock, drop_deprecated=output.drop_deprecated, drop_old_news=output.drop_old_news,
@@ -236,7 +236,7 @@ class _Loader:
                                   top.where(("news", "publication") + ((field,) if isinstance(field, str) else ())),
                                   suggestion=suggestion)
 
-        ctx = MediaContext(page_loc="", dates=normaliser.dates, resolve=lambda v, f: None, report=report)
+        ctx = MediaContext(page_loc="", dates=normaliser.fields.dates, resolve=lambda v, f: None, report=report)
         return parse_publication(raw["publication"], ctx)
 
     def _locales(self, top: TypedDoc, value: Any, base_url: str) -> tuple[Locale, ...]:
@@ -313,7 +313,7 @@ class _Loader:
                 def where_of(key: str | tuple[str, ...]) -> Where:
                     return doc.doc.value_where(("defaults",) + ((key,) if isinstance(key, str) else key))
 
-                defaults = normaliser.defaults(raw, where_of, inherited)
+                defaults = normaliser.fields.defaults(raw, where_of, inherited)
         if len(stack) == 1:
             self.top_defaults = defaults  # (what pages given by a program inherit)
         for i, entry in enumerate(doc.sequence(("pages",), data.get("pages"), "pages")):

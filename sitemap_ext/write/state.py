@@ -21,18 +21,20 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..dates import ContentDated, DateCache, Lastmod, format_instant
 from ..diagnostics import Where
-from ..folder import STATE, STATE_NEW, FolderBusy, lock_folder
+from ..folder import STATE, STATE_NEW, FolderBusy, StateError, lock_folder
 from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite
 from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
 from ..rules.credible import moved_same_content
-from ..state import FORMAT, SCHEMA, VERSION, Row, State, StateError, connect
 from .output import UNWRITABLE, owner_key
+
+if TYPE_CHECKING:  # (the state file itself is imported where one is opened: see BuildState)
+    from ..state import Row, State
 
 BATCH = 4096  # new rows written at a time
 Report = Callable[..., object]
@@ -57,6 +59,8 @@ class BuildState:
         self.now = format_instant(now)
         self.clock = Lastmod(self.now, now)
         self.old: State | None = None
+        from ..state import State  # (here: a build that keeps no state loads no SQLite)
+
         try:
             self.old = State(path, description=description, write=True) if os.path.lexists(path) else None
         except StateError:
@@ -71,6 +75,8 @@ class BuildState:
             self._create(description, base_url)
 
     def _create(self, description: str, base_url: str) -> None:
+        from ..state import FORMAT, SCHEMA, VERSION, connect
+
         try:
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)  # (a CI cache's first run)
             if os.path.lexists(self.new_path):  # (a killed build's, never moved into place)

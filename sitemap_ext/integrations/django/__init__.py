@@ -9,7 +9,16 @@ Add the app and say where the site is served::
 then ``python manage.py sitemap_ext_build public/sitemaps`` writes the sitemaps (an
 index and its parts past 50,000 URLs or 50 MiB) and checks them; ``python manage.py
 check --deploy --tag sitemap_ext`` judges the same pages without writing; in a test,
-``assert_sitemaps_ok()``.
+``assert_sitemaps_ok()``. A finding names the Sitemap class and the URL
+(``trails.sitemaps.RoutesSitemap: https://www.example.com/en/routes/ridge/``).
+
+To serve the written files from Django (as WhiteNoise serves static files), set
+``SITEMAP_EXT["out_dir"]`` and add
+``"sitemap_ext.integrations.django.middleware.SitemapFilesMiddleware"`` to
+``MIDDLEWARE``: it answers the URLs the sitemaps give their files (``base_url`` plus
+the name) with the right content type and hands every other request on. A web
+server in front may serve the folder instead (an nginx ``location`` whose ``root``
+is the folder), or WhiteNoise with ``WHITENOISE_ROOT`` set to it.
 
 What maps to what: the Sitemap classes are those the URLconf hands to
 ``django.contrib.sitemaps.views.sitemap`` (or ``index``) as ``{"sitemaps": ...}``,

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core import checks
 
 from .. import _common
+from .places import line
 from .sitemaps import check_sitemaps, find_sitemaps, is_sitemap, settings_value
 
 _KINDS = {"error": checks.Error, "warning": checks.Warning, "info": checks.Info}
@@ -74,5 +75,5 @@ def sitemaps_check(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckM
                                hint="SITEMAP_EXT = {'base_url': 'https://www.example.com/'}",
                                id="sitemap_ext.config")]
     result = check_sitemaps()
-    return [_KINDS[d.severity.value](_common.line(d), id=f"sitemap_ext.{d.code}")
+    return [_KINDS[d.severity.value](line(d), id=f"sitemap_ext.{d.code}")
             for d in _common.shown(result.collector, settings_value("ignore") or ())]

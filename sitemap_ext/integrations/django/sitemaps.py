@@ -16,6 +16,7 @@ from django.utils.module_loading import import_string
 
 from ... import Alternate, BuildResult, CheckResult, Image, Page, Site, build, check
 from .. import _common
+from .places import Origins, line, origin_of
 
 
 def settings_value(key: str) -> Any:
@@ -75,11 +76,17 @@ def _images(sitemap: Any, item: Any, base_url: str) -> tuple[Image, ...]:
 def pages(sitemaps: Mapping[str, Any] | None = None, base_url: str | None = None) -> Iterator[Page]:
     """One page per item of each Sitemap (its language versions as alternates),
     read as Django's sitemap view reads them, a paginator page at a time."""
+    return (page for _, page in _placed_pages(sitemaps, base_url))
+
+
+def _placed_pages(sitemaps: Mapping[str, Any] | None, base_url: str | None) -> Iterator[tuple[str, Page]]:
+    """``pages()``, each with the dotted path of its Sitemap class."""
     sitemaps = find_sitemaps() if sitemaps is None else sitemaps
     base_url = _common.folder_url(base_url or settings_value("base_url") or "")
     parts = urlsplit(base_url)
     host = SimpleNamespace(domain=parts.netloc, name=parts.netloc)
     for sitemap in sitemaps.values():
+        origin = origin_of(sitemap)
         if isinstance(sitemap, type):
             sitemap = sitemap()
         seen: set[frozenset[str]] = set()
@@ -90,29 +97,38 @@ def pages(sitemaps: Mapping[str, Any] | None = None, base_url: str | None = None
                           "priority": info.get("priority") or None, "images": _images(sitemap, item, base_url)}
                 versions = [a for a in info.get("alternates") or () if a["lang_code"] != "x-default"]
                 if not versions:
-                    yield Page(loc=info["location"], **fields)
+                    yield origin, Page(loc=info["location"], **fields)
                     continue
                 cluster = frozenset(a["location"] for a in versions)
                 if cluster in seen:  # the same item in another language: its cluster is written
                     continue
                 seen.add(cluster)
                 x_default = next((a["location"] for a in info["alternates"] if a["lang_code"] == "x-default"), None)
-                yield Page(alternates=tuple(Alternate(code=a["lang_code"], url=a["location"]) for a in versions),
-                           x_default=x_default, **fields)
+                yield origin, Page(alternates=tuple(Alternate(code=a["lang_code"], url=a["location"])
+                                                    for a in versions), x_default=x_default, **fields)
 
 
 def build_sitemaps(out_dir: str | os.PathLike[str], *, sitemaps: Mapping[str, Any] | None = None,
                    base_url: str | None = None, now: Any = None, dry_run: bool = False) -> BuildResult:
-    """``sitemap_ext.build`` of the project's sitemaps into ``out_dir``."""
-    return build(site(base_url, now), os.fspath(out_dir), pages=pages(sitemaps, base_url), now=now,
-                 dry_run=dry_run)
+    """``sitemap_ext.build`` of the project's sitemaps into ``out_dir`` (a page's
+    findings placed at its Sitemap class and URL)."""
+    origins = Origins()
+    result = build(site(base_url, now), os.fspath(out_dir), pages=origins.follow(_placed_pages(sitemaps, base_url)),
+                   now=now, dry_run=dry_run)
+    origins.place(result.collector)
+    return result
 
 
 def check_sitemaps(*, sitemaps: Mapping[str, Any] | None = None, base_url: str | None = None,
                    now: Any = None) -> CheckResult:
-    """``sitemap_ext.check`` of the project's sitemaps (a dry build, nothing written)."""
+    """``sitemap_ext.check`` of the project's sitemaps (a dry build, nothing written;
+    a page's findings placed at its Sitemap class and URL)."""
+    origins = Origins()
     # (with a Site, check()'s pages= are the site's pages; its annotation names only the other use, a count)
-    return check(site(base_url, now), pages=pages(sitemaps, base_url), now=now)  # type: ignore[arg-type]
+    result = check(site(base_url, now), pages=origins.follow(_placed_pages(sitemaps, base_url)),  # type: ignore[arg-type]
+                   now=now)
+    origins.place(result.collector)
+    return result
 
 
 def assert_sitemaps_ok(*, sitemaps: Mapping[str, Any] | None = None, base_url: str | None = None,
@@ -122,5 +138,5 @@ def assert_sitemaps_ok(*, sitemaps: Mapping[str, Any] | None = None, base_url: s
     result = check_sitemaps(sitemaps=sitemaps, base_url=base_url, now=now)
     failing = [d for d in result.collector.sorted()
                if d.severity.value == "error" or (strict and d.severity.value == "warning")]
-    assert not failing, "the sitemaps have findings:\n" + "\n".join(_common.line(d) for d in failing)
+    assert not failing, "the sitemaps have findings:\n" + "\n".join(line(d) for d in failing)
     return result

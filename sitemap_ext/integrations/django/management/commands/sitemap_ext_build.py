@@ -9,7 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from sitemap_ext.integrations import _common
 from sitemap_ext.integrations.django.checks import settings_check
+from sitemap_ext.integrations.django.places import line
 from sitemap_ext.integrations.django.sitemaps import build_sitemaps, settings_value
+from sitemap_ext.report.formats import plural
 
 
 class Command(BaseCommand):  # type: ignore[misc]  # (Django ships no types: BaseCommand is Any)
@@ -48,8 +50,8 @@ class Command(BaseCommand):  # type: ignore[misc]  # (Django ships no types: Bas
             counts[severity] += 1
             style = {"error": self.style.ERROR, "warning": self.style.WARNING, "info": str}[severity]
             (self.stdout if severity == "info" else self.stderr).write(
-                style(f"{severity} {_common.line(diagnostic, out_dir)}"))
-        self.stdout.write(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} infos")
+                style(f"{severity} {line(diagnostic, out_dir)}"))
+        self.stdout.write(", ".join(plural(counts[kind], kind) for kind in ("error", "warning", "info")))
         if counts["error"] or (options["strict"] and counts["warning"]):
             raise CommandError("the sitemaps have " + ("errors" if counts["error"] else "warnings (--strict)"))
 
