@@ -216,15 +216,13 @@ def write_text(collector: Collector, out: TextIO, *, quiet: bool, colour: bool =
 
 
 def _write_source(out: TextIO, source: str | None, column: int | None) -> None:
-    """The source line under a finding, with a caret under its column; a long line is
-    cut, and quoted from the column when there is one (a minified sitemap: from the element)."""
+    """The source line under a finding, with a caret under its column."""
     if source is None or not source.strip():
         return
-    if len(source) > _SOURCE_WIDTH:
-        start = column - 1 if column is not None and column <= len(source) else 0
-        out.write(f"    {'...' if start else ''}{visible(source[start:start + _SOURCE_WIDTH])}"
-                  f"{'...' if start + _SOURCE_WIDTH < len(source) else ''}\n" + ("       ^\n" if start else ""))
-        return
+    if len(source) > _SOURCE_WIDTH:  # cut; quoted from the column if there is one (a minified sitemap's element)
+        start = column - 1 if column is not None and 0 < column <= len(source) else 0
+        cut = source[start:start + _SOURCE_WIDTH] + ("..." if start + _SOURCE_WIDTH < len(source) else "")
+        source, column = ("..." + cut, 4) if start else (cut, None)
     out.write(f"    {visible(source)}\n")
     if column is not None:  # under the character, however wide the escapes before it
         out.write("    " + " " * len(visible(source[:column - 1])) + "^\n")
