@@ -20,6 +20,8 @@ For each layout, the floor is a bare lxml parse of the same files that runs no r
 (an XMLPullParser handing over each <url>, cleared), spread over the same processes
 as the check (one file each, a pool of --jobs); the row gives the check's median wall
 time and its ratio to the floor's, both timed in the same run. Compare ratios.
+With --before PYTHON, the check of another install (a checkout of main in its own
+environment) is timed beside it, layout by layout, in the same run.
 """
 
 from __future__ import annotations
@@ -126,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     args.add_argument("--jobs", type=int, default=min(len(os.sched_getaffinity(0)), 4))
     args.add_argument("--forty-rows", type=int, default=None,
                       help="N for the 40-locale site (default --rows; at 200,000 it is 6.8 GB of XML)")
+    args.add_argument("--xsd", default=XSD, help="the schema xmllint validates with (default: ../shared/xsd/all.xsd "
+                      "beside the checkout)")
+    args.add_argument("--before", metavar="PYTHON", help="also time the check of another install (the python of "
+                      "its environment, e.g. a checkout of main), in the same run: columns 'before s' and its ratio")
     args.add_argument("--scratch", default="/dev/shm/sitemap-ext-layouts" if os.path.isdir("/dev/shm") else None)
     opts = args.parse_args(argv)
     scratch = opts.scratch or os.path.join(HERE, "work", "layouts")
@@ -145,18 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     folders["40-locales"] = os.path.join(scratch, "forty")
     subprocess.run([sys.executable, "-m", "sitemap_ext", "build", forty_locales(os.path.join(scratch, "forty-site"),
                     opts.forty_rows or opts.rows), "-o", folders["40-locales"], "--quiet"], check=True)
-    xmllint = shutil.which("xmllint") if os.path.exists(XSD) else None
-    print(f"{'layout':<10} {'floor s':>8} {'check s':>8} {'ratio':>6}" + (f" {'xmllint s':>9} {'ratio':>6}"
-                                                                             if xmllint else ""), flush=True)
+    xmllint = shutil.which("xmllint") if os.path.exists(opts.xsd) else None
+    print(f"{'layout':<10} {'floor s':>8}" + (f" {'before s':>8} {'ratio':>6}" if opts.before else "") +
+          f" {'check s':>8} {'ratio':>6}" + (f" {'xmllint s':>9} {'ratio':>6}" if xmllint else ""), flush=True)
     for name, folder in folders.items():
         floor = [timed([sys.executable, "-c", FLOOR, folder, str(opts.jobs)]) for _ in range(opts.repeat)]
-        check = [timed([sys.executable, "-m", "sitemap_ext", "check", folder, "--quiet", "--jobs", str(opts.jobs)])
-                 for _ in range(opts.repeat)]
-        f, c = statistics.median(floor), statistics.median(check)
-        row = f"{name:<10} {f:8.2f} {c:8.2f} {c / f:6.1f}"
+        f = statistics.median(floor)
+        row = f"{name:<10} {f:8.2f}"
+        for python in (opts.before, sys.executable) if opts.before else (sys.executable,):
+            c = statistics.median(timed([python, "-m", "sitemap_ext", "check", folder, "--quiet", "--jobs",
+                                         str(opts.jobs)]) for _ in range(opts.repeat))
+            row += f" {c:8.2f} {c / f:6.1f}"
         if xmllint:
             files = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".xml"))
-            lint = statistics.median(timed([xmllint, "--stream", "--noout", "--schema", XSD, *files])
+            lint = statistics.median(timed([xmllint, "--stream", "--noout", "--schema", opts.xsd, *files])
                                      for _ in range(opts.repeat))
             row += f" {lint:9.2f} {lint / f:6.1f}"
         print(row, flush=True)

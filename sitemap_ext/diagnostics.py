@@ -296,6 +296,12 @@ class Collector:
         self.diagnostics = [d for d in self.diagnostics if id(d) not in gone]
         self.counts = +self.counts
 
+    def moved(self, placed: dict[int, Diagnostic]) -> None:
+        """Findings placed anew (the same finding at its element: ``checker/placing.py``),
+        each given by the ``id()`` of the one it stands for; counts are unchanged."""
+        if placed:
+            self.diagnostics = [placed.get(id(d), d) for d in self.diagnostics]
+
     def count(self, severity: Severity) -> int:
         return sum(n for code, n in self.counts.items() if self.severity_of(code) is severity)
 

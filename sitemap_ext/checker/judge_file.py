@@ -9,9 +9,9 @@ What a file gives back (``FileResult``) is merged by the check (``run.py``).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import rules
@@ -28,12 +28,11 @@ from ..rules.cluster_log import ClusterLog
 from ..rules.context import Context
 from ..rules.engine import judge_entry, judge_file_end, judge_index_entry
 from ..rules.hreflang import lang_differs
+from .placing import place
 
 if TYPE_CHECKING:
     from ..rules.config import Policy
 
-_TAG_LINES = 64  # a start tag is looked for this many lines back
-_LONG_LINE = 1 << 16
 # Codes after which a file is not read to its end (unreadable, too large, corrupt, malformed).
 _STOPPED = frozenset(("F101", "X101", "X102", "X109", "X114"))
 
@@ -82,6 +81,7 @@ class FileResult:
     children: list[tuple[str, int]] = field(default_factory=list)  # an index's sitemaps: (URL, line)
     page: tuple[str, int, bool, str | None] | None = None  # a built page's facts (FileFacts.page)
     resniffed: tuple[str, Sniffed] | None = None  # a file named as a page that holds something else
+    crowded: str | None = None  # the path of an XML file read whole with entries sharing lines (placing.py)
 
 
 def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None = None,
@@ -115,13 +115,15 @@ def check_file(task: Task, options: Options, noted: set[tuple[str, str]] | None 
         judge_file_end(ctx)
     diagnostics = collector.diagnostics
     if sniffed.xml and diagnostics:
-        diagnostics = _start_lines(task.path, diagnostics)
+        diagnostics = place(task.path, diagnostics, facts.complete)
     record: dict[str, object] = {"file": display, "kind": facts.kind or "unreadable", "urls": facts.entries,
                                  "url": task.url}
     if shared:
         log.end_file(display)
+    crowded = task.path if sniffed.xml and facts.complete and facts.crowded else None
     return FileResult(record, diagnostics, collector.suppressed, collector.ignored,
-                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page)
+                      log if facts.kind != "sitemapindex" and not shared else None, children, facts.page,
+                      crowded=crowded)
 
 
 def check_headers(display: str, entries: list[UrlEntry], options: Options,
@@ -229,35 +231,3 @@ def _misnamed(path: str, sniffed: Sniffed, report: rules.context.Report) -> None
     if said is not None:
         report("X116", f"the file's name says one kind and its content is {said}; it is read as its content. "
                "Name it for what it holds: search engines may go by the name or the Content-Type", 1)
-
-
-def _start_lines(path: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """libxml2 gives an element the line where its start tag ends; a tag written over
-    several lines is located where it starts. Done only for files with findings, in
-    one streaming pass that keeps the last few lines."""
-    wanted = {d.line for d in diagnostics if d.line is not None}
-    if not wanted:
-        return diagnostics
-    moved: dict[int, int] = {}
-    recent: deque[bytes] = deque(maxlen=_TAG_LINES)
-    for number, text in enumerate(_file_lines(path), 1):
-        recent.append(text)
-        if number in wanted:
-            head = text.split(b">", 1)[0] if b">" in text else None
-            if head is not None and b"<" not in head:  # the line starts inside a tag
-                for back in range(2, len(recent) + 1):
-                    if b"<" in recent[-back]:
-                        moved[number] = number - back + 1
-                        break
-    return [replace(d, line=moved[d.line]) if d.line in moved else d for d in diagnostics]
-
-
-def _file_lines(path: str) -> Iterator[bytes]:
-    pending = b""
-    for chunk in open_bytes(path, lambda *args, **kw: None):
-        pending += chunk
-        *lines, pending = pending.split(b"\n")
-        if len(pending) > _LONG_LINE:
-            pending = pending[-_LONG_LINE:]  # only a line's end can matter here
-        yield from lines
-    yield pending

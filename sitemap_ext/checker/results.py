@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from array import array
 
-from ..diagnostics import Collector, Where
+from ..diagnostics import Collector, Diagnostic, Where
 from ..folder import is_view
 from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served_in
@@ -23,6 +23,7 @@ from ..rules.files import name_not_utf8
 from ..urls import url_key
 from ..write.site_sources import is_error_page
 from .judge_file import FileResult
+from .placing import place
 from .workers import Pending
 
 
@@ -98,17 +99,34 @@ class Results:
         self.files: list[dict[str, object]] = []
         self._resniffed: list[tuple[str, Sniffed]] = []  # named as pages, holding something else
         self._handed: list[Pending] = []  # batches handed over, not yet taken; oldest first
+        self.crowded: dict[str, str] = {}  # display -> path: XML files whose entries share lines
 
     def merge(self, result: FileResult) -> None:
         if result.resniffed is not None:  # named as a page, it is none: planned again at the end
             self._resniffed.append(result.resniffed)
             return
         self.files.append(result.record)
+        if result.crowded is not None:
+            self.crowded[str(result.record["file"])] = result.crowded
         self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
         if result.log is not None:
             self.clusters.add(str(result.record["file"]), result.log)
         if result.page is not None:
             self.site.add(str(result.record["file"]), result.page)
+
+    def place_across(self) -> None:
+        """The findings across files in files whose entries share lines (a minified
+        sitemap), each at its element (``placing.place``), as a file's own are."""
+        if not self.crowded:
+            return
+        mine: dict[str, list[Diagnostic]] = {}
+        for diag in self.collector.diagnostics:
+            if diag.file in self.crowded and diag.column is None and diag.url is not None:
+                mine.setdefault(diag.file, []).append(diag)
+        placed: dict[int, Diagnostic] = {}
+        for display, diagnostics in mine.items():
+            placed.update(zip(map(id, diagnostics), place(self.crowded[display], diagnostics, True), strict=True))
+        self.collector.moved(placed)
 
     def next_set_aside(self) -> tuple[str, Sniffed] | None:
         """The next file set aside as named a page and holding something else (its

@@ -131,6 +131,7 @@ class Run:
     def _judge_together(self) -> None:
         """The rules across files, when every file is merged."""
         self.site.judge(self.results.clusters)
+        self.results.place_across()
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as

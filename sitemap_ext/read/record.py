@@ -86,6 +86,7 @@ class FileFacts:
     url: str | None = None  # where the file is served, when known
     submitted: bool = False  # named in a robots.txt: may list URLs outside its folder
     complete: bool = True  # False when reading stopped early
+    crowded: bool = False  # two entries on one line (a minified file): a line places no finding there
     entries: int = 0
     news: int = 0
     lastmods: set[str] = field(default_factory=set)  # distinct lastmods, up to two (D103)

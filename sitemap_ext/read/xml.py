@@ -115,6 +115,7 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
     container: Element | None = None  # the element entries are children of
     convert: Convert | None = None
     feed = False
+    last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
     try:
         for chunk in chunks:
             if root is None and len(prolog) < _PROLOG_LIMIT:
@@ -140,16 +141,19 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
                     if convert is None:
                         return
                     feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
-                parent = element.getparent()
-                if parent is not container or container is None or convert is None:
+                if element.getparent() is not container or container is None or convert is None:
                     continue  # an element of that name nested elsewhere
-                if element.getprevious() is not None:
+                if element.getprevious() is not None:  # (entries are removed once read: what is left is no entry)
                     if feed is False:
                         yield from _strays(element, container, names)
                     while element.getprevious() is not None:
                         del container[0]
-                yield convert(element, names)
-                element.clear()
+                record = convert(element, names)
+                container.remove(element)  # (its parse is over: memory stays flat, no sibling to walk past)
+                if record.line == last_line:
+                    facts.crowded = True
+                last_line = record.line
+                yield record
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
         yield from _end(parser, root, container, facts, names, report)
@@ -262,10 +266,10 @@ def _url(element: Element, names: _Namespaces) -> UrlEntry:
     known = _KNOWN_TAGS
     for child in element:
         tag = child.tag
-        if not isinstance(tag, str):
-            continue
-        child_line = child.sourceline or line
         kind = known.get(tag)
+        if kind is None and not isinstance(tag, str):
+            continue  # (an entity reference left unresolved)
+        child_line = child.sourceline or line
         if kind is None:  # a misspelt namespace, or an element no schema here defines
             namespace, local = names.split(tag, child_line)
             resolved = f"{{{namespace}}}{local}" if namespace else local

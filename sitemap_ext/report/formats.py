@@ -219,9 +219,10 @@ def _write_source(out: TextIO, source: str | None, column: int | None) -> None:
     """The source line under a finding, with a caret under its column."""
     if source is None or not source.strip():
         return
-    if len(source) > _SOURCE_WIDTH:
-        out.write(f"    {visible(source[:_SOURCE_WIDTH])}...\n")
-        return
+    if len(source) > _SOURCE_WIDTH:  # cut; quoted from the column if there is one (a minified sitemap's element)
+        start = column - 1 if column is not None and 0 < column <= len(source) else 0
+        cut = source[start:start + _SOURCE_WIDTH] + ("..." if start + _SOURCE_WIDTH < len(source) else "")
+        source, column = ("..." + cut, 4) if start else (cut, None)
     out.write(f"    {visible(source)}\n")
     if column is not None:  # under the character, however wide the escapes before it
         out.write("    " + " " * len(visible(source[:column - 1])) + "^\n")
