@@ -14,7 +14,7 @@ the same files rewritten as other generators write them:
   twice       every file as written and a copy of it: each URL listed twice (U104 on
               every entry), the findings read back from the compressed index
 Where xmllint is installed, each layout also gets a row for `xmllint --stream --noout
---schema` with the sitemaps.org and Google schemas (../shared/xsd/all.xsd, when present):
+--schema` with the sitemaps.org schemas and the extensions' (tests/data/xsd/all.xsd):
 XSD validation alone, one core, no hreflang clusters.
 For each layout, the floor is a bare lxml parse of the same files that runs no rule
 (an XMLPullParser handing over each <url>, cleared), spread over the same processes
@@ -41,7 +41,7 @@ sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
 
-XSD = os.path.join(HERE, "..", "..", "shared", "xsd", "all.xsd")
+XSD = os.path.join(HERE, "..", "tests", "data", "xsd", "all.xsd")
 FORTY = ["ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "he", "hi", "hr", "hu", "id",
          "it", "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sl", "sr",
          "sv", "th", "tr", "uk", "vi", "zh-Hans", "zh-Hant", "en-GB", "es-MX"]
@@ -128,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     args.add_argument("--jobs", type=int, default=min(len(os.sched_getaffinity(0)), 4))
     args.add_argument("--forty-rows", type=int, default=None,
                       help="N for the 40-locale site (default --rows; at 200,000 it is 6.8 GB of XML)")
-    args.add_argument("--xsd", default=XSD, help="the schema xmllint validates with (default: ../shared/xsd/all.xsd "
-                      "beside the checkout)")
+    args.add_argument("--xsd", default=XSD, help="the schema xmllint validates with (default: tests/data/xsd/all.xsd "
+                      "in this checkout)")
     args.add_argument("--before", metavar="PYTHON", help="also time the check of another install (the python of "
                       "its environment, e.g. a checkout of main), in the same run: columns 'before s' and its ratio")
     args.add_argument("--scratch", default="/dev/shm/sitemap-ext-layouts" if os.path.isdir("/dev/shm") else None)
