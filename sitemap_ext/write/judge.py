@@ -91,8 +91,9 @@ class BuildJudge:
 
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
              key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = ()) -> None:
-        """A page's entries as written (``key_of`` says into which file), each judged
-        where the page is described (``where``)."""
+        """A page's entries as written (``key_of`` says into which file by the URL's
+        origin: asked once per origin a page), each judged where the page is described
+        (``where``)."""
         where = where or NOWHERE
         self._where = where
         if where.file != self._display:
@@ -101,9 +102,16 @@ class BuildJudge:
             self._display = where.file
         log, context = self.log, self._context
         self._placed, self._used = placed, set()
+        contexts: dict[str, Context] = {}  # (a page's entries are mostly on one host: one file each)
         for entry in entries:
-            self._said_now = {}
-            judge_entry(entry, context(key_of(entry.locs[0].text or "", news)), log)
+            if placed:
+                self._said_now = {}
+            loc = entry.locs[0].text or ""
+            origin = origin_text(loc)
+            ctx = contexts.get(origin)
+            if ctx is None:
+                ctx = contexts[origin] = context(key_of(loc, news))
+            judge_entry(entry, ctx, log)
         if placed:
             self._unwritten(placed, entries)
 
