@@ -9,6 +9,10 @@ reader or writer made a record.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
 from ..limits import MAX_URLS_PER_FILE
 from ..read.record import IndexEntry, UrlEntry
 from ..urls import resolve_http, url_key
@@ -37,11 +41,26 @@ def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     if loc is not None:
         ctx.loc_key = url_key(loc)
     judged = ctx.judged = judge_links(entry.links, loc) if entry.links else None
-    for check, reads in ENTRY_DISPATCH:
-        if reads is None or getattr(entry, reads):
-            check(entry, ctx)
+    present = tuple(map(bool, _FIELDS(entry)))
+    checks = _CHECKS.get(present)
+    if checks is None:
+        checks = _CHECKS[present] = _checks(present)
+    for check in checks:
+        check(entry, ctx)
     if loc is not None:
         _logged(entry, ctx, log, loc, judged)
+
+
+# The fields the entry rules read, and for each combination of them an entry gives (a
+# site's entries come in a few shapes), the rules it goes through, in the registry's order.
+_READS = tuple(dict.fromkeys(reads for _, reads in ENTRY_DISPATCH if reads is not None))
+_FIELDS = attrgetter(*_READS)
+_CHECKS: dict[tuple[bool, ...], tuple[Callable[..., Any], ...]] = {}
+
+
+def _checks(present: tuple[bool, ...]) -> tuple[Callable[..., Any], ...]:
+    given = dict(zip(_READS, present, strict=True))
+    return tuple(check for check, reads in ENTRY_DISPATCH if reads is None or given[reads])
 
 
 def _logged(entry: UrlEntry, ctx: Context, log: ClusterLog, loc: str, judged: Judged | None) -> None:
