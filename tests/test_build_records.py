@@ -23,9 +23,11 @@ from sitemap_ext.diagnostics import Collector, Where
 from sitemap_ext.ext import image, news, video
 from sitemap_ext.read.normalised import Layout
 from sitemap_ext.read.normalised import NormalisedPage as Page
-from sitemap_ext.read.record import FileFacts, Media, UrlEntry
+from sitemap_ext.read.record import FileFacts, Media, UrlEntry, Value
 from sitemap_ext.read.xml import read_xml
 from sitemap_ext.rules import engine, values
+from sitemap_ext.rules.cluster_log import ClusterLog
+from sitemap_ext.rules.context import Context
 from sitemap_ext.write.judge import BuildJudge
 from sitemap_ext.write.page_flow import PageFlow
 from sitemap_ext.write.xml import URLSET_TAIL, Renderer, urlset_head
@@ -199,3 +201,37 @@ def test_the_rules_of_an_entry_are_picked_once_per_shape_of_entry(monkeypatch: p
     monkeypatch.setattr(engine, "_checks", counted)
     _judged(_five_versions("https://e.com/i/shape.jpg"))
     assert len(picked) == 1  # (five entries of one shape)
+
+
+def test_the_alternates_a_pages_entries_share_are_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str | None] = []
+    judge_links = engine.judge_links
+
+    def counted(links: Any, loc: str | None) -> Any:
+        asked.append(loc)
+        return judge_links(links, loc)
+    monkeypatch.setattr(engine, "judge_links", counted)
+    judge, _ = _judged(_five_versions("https://e.com/i/alternates.jpg"))
+    assert asked == ["https://e.com/de/p"]  # (one tuple of links in five entries: one verdict, no lookup)
+    assert [d.code for d in judge.collector.diagnostics] == []
+
+
+def test_relative_alternates_are_judged_for_each_url_that_holds_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    links = (("alternate", "en", "/en/p", None), ("alternate", "de", "/de/p", None))
+    asked: list[str | None] = []
+    judge_links = engine.judge_links
+
+    def counted(given: Any, loc: str | None) -> Any:
+        asked.append(loc)
+        return judge_links(given, loc)
+    monkeypatch.setattr(engine, "judge_links", counted)
+    collector = Collector(REGISTRY, limit=None)
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+        collector.report(code, message, Where("s.xml", line, column), **extra)
+    ctx = Context(FileFacts("s.xml", kind="urlset"), report)
+    log = ClusterLog()
+    for loc in ("https://e.com/en/p", "https://e.com/de/p", "https://e.com/de/p"):
+        engine.judge_entry(UrlEntry(1, (Value(loc, 1),), links=links, link_lines=(1, 1)), ctx, log)
+    assert asked == ["https://e.com/en/p", "https://e.com/de/p"]  # (resolved against each: the last kept)
+    assert [d.suggestion for d in collector.diagnostics if d.code == "H102"] == ["https://e.com/en/p",
+                                                                                "https://e.com/de/p"] * 3

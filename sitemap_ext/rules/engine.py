@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..limits import MAX_URLS_PER_FILE
-from ..read.record import IndexEntry, UrlEntry
+from ..read.record import IndexEntry, Link, UrlEntry
 from ..urls import resolve_http, url_key
 from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .context import Context
@@ -40,7 +40,7 @@ def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     ctx.loc = loc
     if loc is not None:
         ctx.loc_key = url_key(loc)
-    judged = ctx.judged = judge_links(entry.links, loc) if entry.links else None
+    judged = ctx.judged = _links_judged(entry.links, loc) if entry.links else None
     present = tuple(map(bool, _FIELDS(entry)))
     checks = _CHECKS.get(present)
     if checks is None:
@@ -49,6 +49,24 @@ def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
         check(entry, ctx)
     if loc is not None:
         _logged(entry, ctx, log, loc, judged)
+
+
+# The last links judged, the URL they were judged for, and the verdict: a cluster's
+# members carry one tuple of links (and a reader's next entry, often the same).
+_LAST: tuple[object, str | None, Judged | None] = (None, None, None)
+
+
+def _links_judged(links: tuple[Link, ...], loc: str | None) -> Judged:
+    """``judge_links(links, loc)``, taken from the last entry's when it holds the same
+    tuple: the verdict is the same unless a relative href makes it the URL's own."""
+    global _LAST
+    last = _LAST
+    judged = last[2]
+    if links is last[0] and judged is not None and (not judged.relative or loc == last[1]):
+        return judged
+    judged = judge_links(links, loc)
+    _LAST = (links, loc, judged)
+    return judged
 
 
 # The fields the entry rules read, and for each combination of them an entry gives (a
