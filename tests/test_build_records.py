@@ -190,19 +190,6 @@ def test_a_valid_lastmod_is_looked_up_not_judged_again(monkeypatch: pytest.Monke
     assert (facts.lastmod_count, facts.first_lastmod) == (5, "2026-01-05")
 
 
-def test_the_rules_of_an_entry_are_picked_once_per_shape_of_entry(monkeypatch: pytest.MonkeyPatch) -> None:
-    picked: list[tuple[bool, ...]] = []
-    checks = engine._checks
-
-    def counted(present: tuple[bool, ...]) -> Any:
-        picked.append(present)
-        return checks(present)
-    monkeypatch.setattr(engine, "_CHECKS", {})
-    monkeypatch.setattr(engine, "_checks", counted)
-    _judged(_five_versions("https://e.com/i/shape.jpg"))
-    assert len(picked) == 1  # (five entries of one shape)
-
-
 def test_the_alternates_a_pages_entries_share_are_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str | None] = []
     judge_links = engine.judge_links

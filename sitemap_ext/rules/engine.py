@@ -9,10 +9,6 @@ reader or writer made a record.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from operator import attrgetter
-from typing import Any
-
 from ..limits import MAX_URLS_PER_FILE
 from ..read.record import IndexEntry, Link, UrlEntry
 from ..urls import resolve_http, url_key
@@ -41,12 +37,9 @@ def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     if loc is not None:
         ctx.loc_key = url_key(loc)
     judged = ctx.judged = _links_judged(entry.links, loc) if entry.links else None
-    present = tuple(map(bool, _FIELDS(entry)))
-    checks = _CHECKS.get(present)
-    if checks is None:
-        checks = _CHECKS[present] = _checks(present)
-    for check in checks:
-        check(entry, ctx)
+    for check, reads in ENTRY_DISPATCH:
+        if reads is None or getattr(entry, reads):
+            check(entry, ctx)
     if loc is not None:
         _logged(entry, ctx, log, loc, judged)
 
@@ -67,18 +60,6 @@ def _links_judged(links: tuple[Link, ...], loc: str | None) -> Judged:
     judged = judge_links(links, loc)
     _LAST = (links, loc, judged)
     return judged
-
-
-# The fields the entry rules read, and for each combination of them an entry gives (a
-# site's entries come in a few shapes), the rules it goes through, in the registry's order.
-_READS = tuple(dict.fromkeys(reads for _, reads in ENTRY_DISPATCH if reads is not None))
-_FIELDS = attrgetter(*_READS)
-_CHECKS: dict[tuple[bool, ...], tuple[Callable[..., Any], ...]] = {}
-
-
-def _checks(present: tuple[bool, ...]) -> tuple[Callable[..., Any], ...]:
-    given = dict(zip(_READS, present, strict=True))
-    return tuple(check for check, reads in ENTRY_DISPATCH if reads is None or given[reads])
 
 
 def _logged(entry: UrlEntry, ctx: Context, log: ClusterLog, loc: str, judged: Judged | None) -> None:
