@@ -92,8 +92,8 @@ class BuildJudge:
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
              key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = ()) -> None:
         """A page's entries as written (``key_of`` says into which file by the URL's
-        origin: asked once per origin a page), each judged where the page is described
-        (``where``)."""
+        origin: asked for the first entry, and for an entry on another host than the
+        first's), each judged where the page is described (``where``)."""
         where = where or NOWHERE
         self._where = where
         if where.file != self._display:
@@ -102,15 +102,19 @@ class BuildJudge:
             self._display = where.file
         log, context = self.log, self._context
         self._placed, self._used = placed, set()
-        contexts: dict[str, Context] = {}  # (a page's entries are mostly on one host: one file each)
+        first: Context | None = None  # the first entry's file: a page's entries are mostly on its host
+        first_loc, host = "", None
         for entry in entries:
             if placed:
                 self._said_now = {}
             loc = entry.locs[0].text or ""
-            origin = origin_text(loc)
-            ctx = contexts.get(origin)
-            if ctx is None:
-                ctx = contexts[origin] = context(key_of(loc, news))
+            if first is None:
+                ctx = first = context(key_of(loc, news))
+                first_loc = loc
+            else:
+                if host is None:  # (from a page's second entry on: one entry needs no origin)
+                    host = origin_text(first_loc)
+                ctx = first if origin_text(loc) == host else context(key_of(loc, news))
             judge_entry(entry, ctx, log)
         if placed:
             self._unwritten(placed, entries)
