@@ -222,3 +222,20 @@ def test_relative_alternates_are_judged_for_each_url_that_holds_them(monkeypatch
     assert asked == ["https://e.com/en/p", "https://e.com/de/p"]  # (resolved against each: the last kept)
     assert [d.suggestion for d in collector.diagnostics if d.code == "H102"] == ["https://e.com/en/p",
                                                                                 "https://e.com/de/p"] * 3
+
+
+def test_a_pages_entries_on_other_hosts_are_put_in_their_own_files() -> None:
+    codes = ("de", "en", "fr")
+    locs = ("https://e.de/p", "https://e.com/p", "https://e.fr/p")
+    record = PageFlow(Collector(REGISTRY), None, Renderer())(Page(locs, codes, where=Where("s.yaml", 2)))
+    assert record is not None
+    judge = BuildJudge(Collector(REGISTRY, limit=None), None)
+    asked: list[str] = []
+
+    def key_of(loc: str, news: bool) -> tuple[str, bool, int]:
+        asked.append(loc)
+        return (loc[:loc.index("/", 8)], news, 1)
+    judge.page(record.entries, record.where, record.news, key_of, record.placed)
+    assert asked == list(locs)
+    assert {key[0]: ctx.facts.entries for key, ctx in judge.contexts.items()} == {
+        "https://e.de": 1, "https://e.com": 1, "https://e.fr": 1}
