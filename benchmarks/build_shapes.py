@@ -18,7 +18,9 @@ For each shape the bare writer (in this file) renders the same pages straight fr
 the source with no check at all: f-strings, the same escaping, the same splits at
 50,000 URLs / 52,428,800 bytes, the same index. Its output is compared byte for byte
 with the build's before any time is reported, so the floor is a fair one. Each row
-gives both medians, timed in the same run, and the ratio build / bare. With
+gives both medians, timed in the same run, and the ratio build / bare, in wall time
+and in CPU time (user and system, workers included: the steadier figure on a machine
+whose cores other work keeps busy; with workers it counts their work too). With
 --also-jobs N each round also times the build with --jobs N (its output compared
 too), so that the default and N processes are compared in one run: on a machine
 shared with other work, runs apart are not comparable.
@@ -31,6 +33,7 @@ import csv
 import json
 import os
 import random
+import resource
 import re
 import shutil
 import statistics
@@ -359,10 +362,17 @@ def url_count(folder: str) -> int:
     return count
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str], cpu: list[float] | None = None) -> float:
+    """The command's wall time; its CPU time (user and system, its children's included)
+    appended to ``cpu``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,11 +409,13 @@ def main(argv: list[str] | None = None) -> int:
         also_out = os.path.join(scratch, "also")
         also_cmd = ours_cmd[:ours_cmd.index("-o")] + ["-o", also_out, "--jobs", str(args.also_jobs or 1)]
         ours_times, bare_times, also_times = [], [], []
+        ours_cpu: list[float] = []
+        bare_cpu: list[float] = []
         for _ in range(args.repeat):
             for out in (ours_out, bare_out, also_out):
                 shutil.rmtree(out, ignore_errors=True)
-            bare_times.append(timed(bare_cmd))
-            ours_times.append(timed(ours_cmd))
+            bare_times.append(timed(bare_cmd, bare_cpu))
+            ours_times.append(timed(ours_cmd, ours_cpu))
             if args.also_jobs:
                 also_times.append(timed(also_cmd))
         same = same_files(ours_out, bare_out) and (not args.also_jobs or same_files(also_out, bare_out))
@@ -411,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         for out in (ours_out, bare_out, also_out):
             shutil.rmtree(out, ignore_errors=True)
         rows.append((shape.name, urls, statistics.median(bare_times), statistics.median(ours_times), same,
-                     statistics.median(also_times) if also_times else None))
+                     statistics.median(also_times) if also_times else None,
+                     statistics.median(bare_cpu), statistics.median(ours_cpu)))
         print(f"{shape.name} done", file=sys.stderr)
     shutil.rmtree(scratch, ignore_errors=True)
     print(f"\nbuild {f'--jobs {args.jobs}' if args.jobs else '(default --jobs)'} on each shape against its bare "
@@ -419,10 +432,14 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores, "
           f"outputs in {args.scratch}\n")
     also = f"  --jobs {args.also_jobs} s  ratio" if args.also_jobs else ""
-    print(f"{'shape':12} {'URLs':>10} {'bare s':>8} {'build s':>8} {'ratio':>6}{also}  same bytes")
-    for name, urls, bare_s, ours_s, same, also_s in rows:
+    print(f"{'shape':12} {'URLs':>10} {'bare s':>8} {'build s':>8} {'ratio':>6}{also}  same bytes"
+          f"  {'bare cpu':>8} {'build cpu':>9} {'cpu ratio':>9}")
+    for name, urls, bare_s, ours_s, same, also_s, bare_c, ours_c in rows:
         extra = f"  {also_s:10.2f} {also_s / bare_s:6.2f}" if also_s is not None else ""
-        print(f"{name:12} {urls:10,} {bare_s:8.2f} {ours_s:8.2f} {ours_s / bare_s:6.2f}{extra}  {'yes' if same else 'NO'}")
+        print(f"{name:12} {urls:10,} {bare_s:8.2f} {ours_s:8.2f} {ours_s / bare_s:6.2f}{extra}  {'yes' if same else 'NO':>10}"
+              f"  {bare_c:8.2f} {ours_c:9.2f} {ours_c / bare_c:9.2f}")
+    print("\n(cpu: user and system time of the process and its workers, the median of the rounds: on a machine\n"
+          "shared with other work, steadier than the wall time, which the cores' other work stretches)")
     return 0 if all(row[4] for row in rows) else 1
 
 

@@ -11,6 +11,11 @@ core, each timed alone (the best of --repeat, in CPU seconds):
            each file's file rules) with its ``ClusterLog``, then the rules across files
            (``rules.clusters.ClusterIndex``: the logs added, the index finished)
 
+  build    the build's own judge (``write/judge.py``: ``BuildJudge.page`` on each page's
+           records as the build hands them, then its file rules and the rules across
+           files), on the calls an in-process build of the shape made (one process); the
+           memoised verdicts are emptied before each run, as a build starts with none
+
 and each is given per entry in microseconds. The engine finds nothing in what the
 build wrote (no error or warning; it stops if it does), so what is timed is the usual
 verdict: nothing to say but an info (W's images are on a CDN: I104, once).
@@ -30,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -39,13 +45,18 @@ import workload  # noqa: E402
 
 from sitemap_ext import codes  # noqa: E402
 from sitemap_ext.diagnostics import Collector, Severity, Where  # noqa: E402
+from sitemap_ext.ext import image  # noqa: E402
 from sitemap_ext.read.record import FileFacts, UrlEntry  # noqa: E402
 from sitemap_ext.read.sniff import open_bytes  # noqa: E402
 from sitemap_ext.read.xml import read_xml  # noqa: E402
+from sitemap_ext.rules import hreflang  # noqa: E402
 from sitemap_ext.rules.cluster_log import ClusterLog  # noqa: E402
 from sitemap_ext.rules.clusters import ClusterIndex  # noqa: E402
 from sitemap_ext.rules.context import Context  # noqa: E402
 from sitemap_ext.rules.engine import judge_entry, judge_file_end  # noqa: E402
+from sitemap_ext.urls import origin_text, url_key  # noqa: E402
+from sitemap_ext.write.build import build  # noqa: E402
+from sitemap_ext.write.judge import BuildJudge  # noqa: E402
 
 FORTY = ["ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "he", "hi", "hr", "hu", "id",
          "it", "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sl", "sr",
@@ -118,6 +129,35 @@ def engine(files: list[tuple[str, list[UrlEntry]]]) -> None:
         raise SystemExit(f"the engine found {said} in what the build wrote")
 
 
+def build_calls(site: str, out: str) -> tuple[list[Any], float | None]:
+    """The calls a build of ``site`` (in this process, one process) makes of its judge's
+    ``page``, each with the page's records; and the build's clock."""
+    calls: list[Any] = []
+    page = BuildJudge.page
+
+    def captured(self: BuildJudge, entries: Any, where: Any, news: bool, key_of: Any, placed: Any = ()) -> None:
+        calls.append((list(entries), where, news, placed))
+        page(self, entries, where, news, key_of, placed)
+    BuildJudge.page = captured  # type: ignore[method-assign]
+    try:
+        result = build(site, out, jobs=1)
+    finally:
+        BuildJudge.page = page  # type: ignore[method-assign]
+    assert result.site is not None
+    return calls, result.site.now
+
+
+def build_judge(calls: list[Any], now: float | None) -> None:
+    for memoised in (url_key, getattr(hreflang, "_judge", None), getattr(hreflang, "_clean_code", None),
+                     getattr(image, "_bare_host", None)):
+        if memoised is not None:
+            memoised.cache_clear()
+    judge = BuildJudge(Collector(codes.REGISTRY), now)
+    for entries, where, news, placed in calls:
+        judge.page(entries, where, news, lambda loc, news: (origin_text(loc), news, 1), placed)
+    judge.finish(lambda key: "sitemap.xml")
+
+
 def best(run: Callable[[], None], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -137,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         sites = {"w": workload.make(os.path.join(work, "w"), args.rows),
                  "single": single(os.path.join(work, "s"), args.rows),
                  "forty": forty(os.path.join(work, "f"), args.rows)}
-        print(f"{'shape':<8} {'entries':>9} {'read us':>8} {'engine us':>10}  (per entry, CPU)")
+        print(f"{'shape':<8} {'entries':>9} {'read us':>8} {'engine us':>10} {'build us':>9}  (per entry, CPU)")
         for name, site in sites.items():
             out = os.path.join(work, name + "-out")
             subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", out, "--quiet"], check=True)
@@ -145,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
             count = sum(len(entries) for _, entries in files)
             reading = best(lambda files=files: read_all(files), args.repeat)  # type: ignore[misc]
             judging = best(lambda files=files: engine(files), args.repeat)  # type: ignore[misc]
-            print(f"{name:<8} {count:>9,} {reading / count * 1e6:>8.2f} {judging / count * 1e6:>10.2f}")
+            calls, now = build_calls(site, os.path.join(work, name + "-again"))
+            built = sum(len(call[0]) for call in calls)
+            building = best(lambda calls=calls, now=now: build_judge(calls, now), args.repeat)  # type: ignore[misc]
+            print(f"{name:<8} {count:>9,} {reading / count * 1e6:>8.2f} {judging / count * 1e6:>10.2f} "
+                  f"{building / built * 1e6:>9.2f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

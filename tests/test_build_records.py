@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,12 @@ from sitemap_ext.diagnostics import Collector, Where
 from sitemap_ext.ext import image, news, video
 from sitemap_ext.read.normalised import Layout
 from sitemap_ext.read.normalised import NormalisedPage as Page
-from sitemap_ext.read.record import FileFacts, Media, UrlEntry
+from sitemap_ext.read.record import FileFacts, Media, UrlEntry, Value
 from sitemap_ext.read.xml import read_xml
+from sitemap_ext.rules import engine, values
+from sitemap_ext.rules.cluster_log import ClusterLog
+from sitemap_ext.rules.context import Context
+from sitemap_ext.write.judge import BuildJudge
 from sitemap_ext.write.page_flow import PageFlow
 from sitemap_ext.write.xml import URLSET_TAIL, Renderer, urlset_head
 
@@ -120,3 +125,117 @@ def test_a_plain_page_gives_one_record_without_extras() -> None:
     (entry,) = record.entries
     assert dataclasses.astuple(entry.locs[0]) == ("https://e.com/a&b", 7)
     assert entry.order == ("loc", "lastmod") and entry.links == () and entry.media == ()
+
+
+# --- what judging a page's entries costs: each distinct value judged once ---------------
+
+FIVE = ("de", "en", "es", "fr", "ja")
+
+
+def _five_versions(image_url: str) -> Page:
+    """A page in five versions by prefix, one image and a lastmod: five entries that
+    share their alternates, their image and their lastmod."""
+    bases = tuple(f"https://e.com/{code}/" for code in FIVE)
+    locs = tuple(base + "p" for base in bases)
+    return Page(locs, FIVE, layout=Layout(FIVE, bases, None), rest="p", lastmod=Lastmod("2026-01-05", 1.0),
+                extensions=(("image", (image.Image(image_url),)),), where=Where("s.yaml", 4))
+
+
+def _judged(page: Page) -> tuple[BuildJudge, list[str]]:
+    """The page's entries through a build's judge; the URLs its file was asked for by."""
+    record = PageFlow(Collector(REGISTRY), None, Renderer())(page)
+    assert record is not None and len(record.entries) == 5
+    judge = BuildJudge(Collector(REGISTRY, limit=None), None)
+    asked: list[str] = []
+
+    def key_of(loc: str, news: bool) -> tuple[str, bool, int]:
+        asked.append(loc)
+        return ("https://e.com", news, 1)
+    judge.page(record.entries, record.where, record.news, key_of, record.placed)
+    return judge, asked
+
+
+def test_a_pages_entries_on_one_host_are_put_in_their_file_once() -> None:
+    judge, asked = _judged(_five_versions("https://e.com/i/one-host.jpg"))
+    assert asked == ["https://e.com/de/p"]  # (five entries, one host: one file, asked once)
+    assert judge.contexts[("https://e.com", False, 1)].facts.entries == 5
+    assert not judge.collector.diagnostics
+
+
+def test_an_image_url_shared_by_a_pages_entries_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "https://e.com/i/judged-once.jpg"
+    seen: list[str] = []
+    clean = image.is_clean
+
+    def counted(text: str) -> bool:
+        seen.append(text)
+        return clean(text)
+    monkeypatch.setattr(image, "is_clean", counted)
+    judge, _ = _judged(_five_versions(url))
+    assert seen.count(url) == 1  # (the writer's says_nothing and the five entries' image rule: one verdict)
+    assert not judge.collector.diagnostics
+
+
+def test_a_valid_lastmod_is_looked_up_not_judged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    judge_date = values.judge_date
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(text)
+        return judge_date(text, *args, **kwargs)
+    monkeypatch.setattr(values, "judge_date", counted)
+    judge, _ = _judged(_five_versions("https://e.com/i/dated.jpg"))
+    assert calls == []  # (its parse is memoised; a date with nothing to say needs no judgement)
+    facts = judge.contexts[("https://e.com", False, 1)].facts
+    assert (facts.lastmod_count, facts.first_lastmod) == (5, "2026-01-05")
+
+
+def test_the_alternates_a_pages_entries_share_are_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str | None] = []
+    judge_links = engine.judge_links
+
+    def counted(links: Any, loc: str | None) -> Any:
+        asked.append(loc)
+        return judge_links(links, loc)
+    monkeypatch.setattr(engine, "judge_links", counted)
+    judge, _ = _judged(_five_versions("https://e.com/i/alternates.jpg"))
+    assert asked == ["https://e.com/de/p"]  # (one tuple of links in five entries: one verdict, no lookup)
+    assert [d.code for d in judge.collector.diagnostics] == []
+
+
+def test_relative_alternates_are_judged_for_each_url_that_holds_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    links = (("alternate", "en", "/en/p", None), ("alternate", "de", "/de/p", None))
+    asked: list[str | None] = []
+    judge_links = engine.judge_links
+
+    def counted(given: Any, loc: str | None) -> Any:
+        asked.append(loc)
+        return judge_links(given, loc)
+    monkeypatch.setattr(engine, "judge_links", counted)
+    collector = Collector(REGISTRY, limit=None)
+    def report(code: str, message: str, line: int | None, column: int | None = None, **extra: Any) -> None:
+        collector.report(code, message, Where("s.xml", line, column), **extra)
+    ctx = Context(FileFacts("s.xml", kind="urlset"), report)
+    log = ClusterLog()
+    for loc in ("https://e.com/en/p", "https://e.com/de/p", "https://e.com/de/p"):
+        engine.judge_entry(UrlEntry(1, (Value(loc, 1),), links=links, link_lines=(1, 1)), ctx, log)
+    assert asked == ["https://e.com/en/p", "https://e.com/de/p"]  # (resolved against each: the last kept)
+    assert [d.suggestion for d in collector.diagnostics if d.code == "H102"] == ["https://e.com/en/p",
+                                                                                "https://e.com/de/p"] * 3
+
+
+def test_a_pages_entries_on_other_hosts_are_put_in_their_own_files() -> None:
+    codes = ("de", "en", "fr")
+    locs = ("https://e.de/p", "https://e.com/p", "https://e.fr/p")
+    record = PageFlow(Collector(REGISTRY), None, Renderer())(Page(locs, codes, where=Where("s.yaml", 2)))
+    assert record is not None
+    judge = BuildJudge(Collector(REGISTRY, limit=None), None)
+    asked: list[str] = []
+
+    def key_of(loc: str, news: bool) -> tuple[str, bool, int]:
+        asked.append(loc)
+        return (loc[:loc.index("/", 8)], news, 1)
+    judge.page(record.entries, record.where, record.news, key_of, record.placed)
+    assert asked == list(locs)
+    assert {key[0]: ctx.facts.entries for key, ctx in judge.contexts.items()} == {
+        "https://e.de": 1, "https://e.com": 1, "https://e.fr": 1}

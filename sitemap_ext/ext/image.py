@@ -8,6 +8,7 @@ what is written with ``output.drop_deprecated: true``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..limits import MAX_IMAGES_PER_URL
@@ -75,10 +76,17 @@ def says_nothing(url: str, page_loc: str, noted: set[tuple[str, str]]) -> bool:
     """A bare image URL parse_one() takes without a word: clean, naming no other kind of
     file than an image (I105), holding no template's variable (U118), and on its page's
     host or on one already noted (I104 is reported once per host)."""
+    host = _bare_host(url)
+    return host is not None and (page_loc.startswith(host + "/") or ("image-host", host) in noted)
+
+
+@lru_cache(maxsize=1 << 12)
+def _bare_host(url: str) -> str | None:
+    """The host of an image URL ``says_nothing`` of (its own verdict), else None. Memoised:
+    a page's entries (one per version) list the same images."""
     if not is_clean(url) or named_kind(url) not in (None, "image") or template_token(url) is not None:
-        return False
-    host = origin_text(url)
-    return page_loc.startswith(host + "/") or ("image-host", host) in noted
+        return None
+    return origin_text(url)
 
 
 def too_many(count: int, in_sitemap: bool = False) -> tuple[str, str]:

@@ -10,7 +10,7 @@ reader or writer made a record.
 from __future__ import annotations
 
 from ..limits import MAX_URLS_PER_FILE
-from ..read.record import IndexEntry, UrlEntry
+from ..read.record import IndexEntry, Link, UrlEntry
 from ..urls import resolve_http, url_key
 from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .context import Context
@@ -36,12 +36,30 @@ def judge_entry(entry: UrlEntry, ctx: Context, log: ClusterLog) -> None:
     ctx.loc = loc
     if loc is not None:
         ctx.loc_key = url_key(loc)
-    judged = ctx.judged = judge_links(entry.links, loc) if entry.links else None
+    judged = ctx.judged = _links_judged(entry.links, loc) if entry.links else None
     for check, reads in ENTRY_DISPATCH:
         if reads is None or getattr(entry, reads):
             check(entry, ctx)
     if loc is not None:
         _logged(entry, ctx, log, loc, judged)
+
+
+# The last links judged, the URL they were judged for, and the verdict: a cluster's
+# members carry one tuple of links (and a reader's next entry, often the same).
+_LAST: tuple[object, str | None, Judged | None] = (None, None, None)
+
+
+def _links_judged(links: tuple[Link, ...], loc: str | None) -> Judged:
+    """``judge_links(links, loc)``, taken from the last entry's when it holds the same
+    tuple: the verdict is the same unless a relative href makes it the URL's own."""
+    global _LAST
+    last = _LAST
+    judged = last[2]
+    if links is last[0] and judged is not None and (not judged.relative or loc == last[1]):
+        return judged
+    judged = judge_links(links, loc)
+    _LAST = (links, loc, judged)
+    return judged
 
 
 def _logged(entry: UrlEntry, ctx: Context, log: ClusterLog, loc: str, judged: Judged | None) -> None:

@@ -26,6 +26,12 @@ def judge_lastmod(value: Value | None, ctx: Context) -> Lastmod | None:
     if value is None:
         return None
     text, line, url = value.text, value.line, ctx.loc
+    if text:
+        found, problems = ctx.dates.parse(text)  # (memoised: a site shares a few lastmods)
+        if found is not None and not problems:  # the common case: nothing to say but whether it is ahead
+            if ctx.now is not None and found.instant > ctx.now:
+                future(found, ctx.now, ctx.report, line, url=url)
+            return found
     if text is None or not text.strip():
         empty = empty_lastmod()
         ctx.report(empty.code, empty.message, line, url=url)

@@ -91,8 +91,9 @@ class BuildJudge:
 
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
              key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = ()) -> None:
-        """A page's entries as written (``key_of`` says into which file), each judged
-        where the page is described (``where``)."""
+        """A page's entries as written (``key_of`` says into which file by the URL's
+        origin: asked for the first entry, and for an entry on another host than the
+        first's), each judged where the page is described (``where``)."""
         where = where or NOWHERE
         self._where = where
         if where.file != self._display:
@@ -101,9 +102,20 @@ class BuildJudge:
             self._display = where.file
         log, context = self.log, self._context
         self._placed, self._used = placed, set()
+        first: Context | None = None  # the first entry's file: a page's entries are mostly on its host
+        first_loc, host = "", None
         for entry in entries:
-            self._said_now = {}
-            judge_entry(entry, context(key_of(entry.locs[0].text or "", news)), log)
+            if placed:
+                self._said_now = {}
+            loc = entry.locs[0].text or ""
+            if first is None:
+                ctx = first = context(key_of(loc, news))
+                first_loc = loc
+            else:
+                if host is None:  # (from a page's second entry on: one entry needs no origin)
+                    host = origin_text(first_loc)
+                ctx = first if origin_text(loc) == host else context(key_of(loc, news))
+            judge_entry(entry, ctx, log)
         if placed:
             self._unwritten(placed, entries)
 
