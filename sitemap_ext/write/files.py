@@ -190,6 +190,7 @@ class Files:
         self.hosts: dict[str, _HostFiles] = {}
         self.text = site.output.text
         self.entry_bytes = 0  # of entries added (parallel.render measures a source's pieces by it)
+        self.split: list[int] | None = None  # where the last page's entries went, if not all into one file (add)
 
     def _host(self, origin_text: str) -> _HostFiles:
         files = self.hosts.get(origin_text)
@@ -200,22 +201,30 @@ class Files:
         return files
 
     def add(self, record: Rendered) -> None:
+        """One page's entries, into their host's current file (the next where it is full).
+        ``split`` says afterwards which file each entry went to (its number in its host's
+        series) where that is not one file for all: a page across a split, or on several
+        hosts; else it is None."""
         self.entry_bytes += len(record.blob)
         if not self.several:
             files = self.hosts.get(self.base) or self._host(self.base)
-            (files.news if record.news else files.urlsets).add(record.blob, record.sizes, record.prefixes,
-                                                               record.lastmod)
+            series = files.news if record.news else files.urlsets
+            series.add(record.blob, record.sizes, record.prefixes, record.lastmod)
+            self.split = series.split
             if files.text is not None:
                 files.text.add(record.locs)
             return
         blob, position = memoryview(record.blob), 0
+        split = []
         for loc, size in zip(record.locs, record.sizes, strict=True):
             files = self._host(origin_text(loc))
-            (files.news if record.news else files.urlsets).add(blob[position:position + size], (size,),
-                                                               record.prefixes, record.lastmod)
+            series = files.news if record.news else files.urlsets
+            series.add(blob[position:position + size], (size,), record.prefixes, record.lastmod)
+            split.append(len(series.parts) + 1)
             position += size
             if files.text is not None:
                 files.text.add((loc,))
+        self.split = split
 
     def parts(self, origin: str, news: bool) -> int:
         """The number of the file an entry of ``origin`` (news or not) went to last."""
@@ -262,6 +271,7 @@ class Files:
         while start < len(counts):
             taken = series.add_run(chunk.blob[offset:], sizes[start:], counts[start:], prefixes, lastmods[start:])
             offset += sum(sizes[start:start + taken])
+            self.split = None  # (whole pages into the current file)
             placed(start, start + taken)
             start += taken
             if start < len(counts):  # this page starts a new file (or opens the first)

@@ -90,10 +90,12 @@ class BuildJudge:
         return ctx
 
     def page(self, entries: Sequence[UrlEntry], where: Where | None, news: bool,
-             key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = ()) -> None:
+             key_of: Callable[[str, bool], FileKey], placed: tuple[Placed, ...] = (),
+             split: list[int] | None = None) -> None:
         """A page's entries as written (``key_of`` says into which file by the URL's
         origin: asked for the first entry, and for an entry on another host than the
-        first's), each judged where the page is described (``where``)."""
+        first's), each judged where the page is described (``where``). ``split``: the
+        number of each entry's file, where the page's entries went into several."""
         where = where or NOWHERE
         self._where = where
         if where.file != self._display:
@@ -104,11 +106,14 @@ class BuildJudge:
         self._placed, self._used = placed, set()
         first: Context | None = None  # the first entry's file: a page's entries are mostly on its host
         first_loc, host = "", None
-        for entry in entries:
+        for number, entry in enumerate(entries):
             if placed:
                 self._said_now = {}
             loc = entry.locs[0].text or ""
-            if first is None:
+            if split is not None:  # (a page across a split, or on several hosts: each entry's own file)
+                origin, is_news, _ = key_of(loc, news)
+                ctx = context((origin, is_news, split[number]))
+            elif first is None:
                 ctx = first = context(key_of(loc, news))
                 first_loc = loc
             else:
@@ -200,13 +205,16 @@ class JudgedFiles:
             self.files.quiesce()
 
     def add(self, record: Rendered) -> None:
+        split = None
         if self.files is not None:
             self.files.add(record)
-        self.judge.page(record.entries, record.where, record.news, self._key, record.placed)
+            split = self.files.split
+        self.judge.page(record.entries, record.where, record.news, self._key, record.placed, split)
 
     def add_chunk(self, chunk: Chunk) -> None:
         """A worker's chunk, written, each run of its pages judged once it is in its file."""
-        assert self.files is not None
+        files = self.files
+        assert files is not None
         starts = [0]
         for count in chunk.counts:
             starts.append(starts[-1] + count)
@@ -217,8 +225,8 @@ class JudgedFiles:
             for number in range(start, stop):
                 line = lines[number] if number < len(lines) else 0
                 page(chunk.entries[starts[number]:starts[number + 1]], Where(display, line or None),
-                     chunk.meta[number][3], self._key, chunk.placed.get(number, ()))
-        self.files.add_chunk(chunk, placed)
+                     chunk.meta[number][3], self._key, chunk.placed.get(number, ()), files.split)
+        files.add_chunk(chunk, placed)
 
     def _key(self, loc: str, news: bool) -> FileKey:
         origin = origin_text(loc) if self.several else self.base

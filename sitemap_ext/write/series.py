@@ -185,6 +185,7 @@ class UrlsetSeries:
     gzip: bool
     stylesheet: bool = False  # output.xsl: each file names the stylesheet
     parts: list[tuple[str, WrittenFile]] = field(default_factory=list)  # (file written, stats)
+    split: list[int] | None = None  # where the last page's entries went, if not all into one file (add)
     _current: _Part | None = None
     _background: _Background = field(default_factory=_Background)
 
@@ -198,7 +199,10 @@ class UrlsetSeries:
 
     def add(self, blob: bytes | memoryview, sizes: Sequence[int], prefixes: frozenset[str],
             lastmod: Lastmod | None) -> None:
-        """One page's entries, one after another in ``blob`` (``sizes``: each one's)."""
+        """One page's entries, one after another in ``blob`` (``sizes``: each one's).
+        ``split`` says afterwards where they went when the page did not go in whole
+        (the number of each entry's file), else it is None: all in the current file."""
+        self.split = None
         part = self._current
         if part is None:
             part = self._current = self._open(prefixes)
@@ -218,6 +222,7 @@ class UrlsetSeries:
                     part.newest = lastmod
                 return
         view, position = memoryview(blob), 0
+        split: list[int] = []
         for size in sizes:
             merged = part.prefixes | prefixes
             head = len(urlset_head(merged, self.stylesheet)) if merged != part.prefixes else part.head_bytes
@@ -227,12 +232,15 @@ class UrlsetSeries:
                 part = self._current = self._open(prefixes)
                 merged, head = prefixes, part.head_bytes
             part.write(view[position:position + size])
+            split.append(len(self.parts) + 1)
             position += size
             part.urls += 1
             part.body_bytes += size
             part.prefixes = merged
             part.head_bytes = head
             part.newest = _newer(part.newest, lastmod)
+        if split[0] != split[-1]:
+            self.split = split
 
     def add_run(self, blob: memoryview, sizes: list[int], counts: list[int], prefixes: frozenset[str],
                 lastmods: list[Lastmod | None]) -> int:
