@@ -135,9 +135,10 @@ def build_calls(site: str, out: str) -> tuple[list[Any], float | None]:
     calls: list[Any] = []
     page = BuildJudge.page
 
-    def captured(self: BuildJudge, entries: Any, where: Any, news: bool, key_of: Any, placed: Any = ()) -> None:
+    def captured(self: BuildJudge, entries: Any, where: Any, news: bool, key_of: Any, placed: Any = (),
+                 split: Any = None) -> None:
         calls.append((list(entries), where, news, placed))
-        page(self, entries, where, news, key_of, placed)
+        page(self, entries, where, news, key_of, placed, split)
     BuildJudge.page = captured  # type: ignore[method-assign]
     try:
         result = build(site, out, jobs=1)
