@@ -1,0 +1,207 @@
+"""The client's side of a build on Dask: the site loaded and cut into partitions, each
+built on a worker (``partition.build_partition``), the repeats across partitions found
+by a shuffle (``identity``) and those partitions built again without them, the index
+tree written (``index_tree``), everything committed into the output folder at once by
+the one-machine build's commit (``write.output.Staging``: a failed or killed build
+leaves the old output whole).
+
+The workers write into the staging folder inside the output folder, so the client and
+every worker must see that folder (one machine, or shared storage). The client holds
+the site's description, each partition's list of files and its findings; never its
+URLs.
+
+Partitions, in the order of the one-machine build: the description's pages (each run
+of them one partition), each source (each part of a folder source), each built site,
+then each partition of a Dask DataFrame given as ``pages=``, named
+``<partition N>:ROW`` as ``build(pages=[frame_1, ..., frame_n])`` names them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+from collections.abc import Iterable, Mapping
+from importlib import import_module
+from typing import Any
+
+from ..codes import REGISTRY
+from ..diagnostics import Collector, Where
+from ..limits import MAX_STORED_PER_CODE
+from ..model import Site as SiteObject
+from ..read.normalised import NormalisedPage, PageStream, Unit
+from ..read.normalised import NormalisedSite as Site
+from ..rules.config import Policy
+from ..write.build import BuildResult, _staging, resolve_out_dir
+from ..write.files import no_pages
+from ..write.output import OutputError, Staging, cannot_write
+from ..write.site_yaml import load_site, load_site_data
+from . import identity
+from .index_tree import write_tree
+from .partition import PartitionBuilt, build_partition
+
+
+class DaskUnsupported(ValueError):
+    """What a build on Dask does not do (yet): a usage error, before anything is read."""
+
+
+def is_dask_frame(value: Any) -> bool:
+    """Whether ``value`` is a Dask DataFrame (told by its type's module: no import)."""
+    kind = type(value)
+    return kind.__module__.partition(".")[0] in ("dask", "dask_expr") and kind.__name__ == "DataFrame"
+
+
+def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.PathLike[str] | None = None, *,
+                  pages: Any = None, client: Any = None,
+                  gzip: bool | None = None, now: str | dt.datetime | dt.date | None = None,
+                  env: Mapping[str, str] | None = None, strict: bool = False, collector: Collector | None = None,
+                  allow_read: Iterable[str] = (), max_per_code: int | None = MAX_STORED_PER_CODE, policy: Policy | None = None,
+                  dry_run: bool = False, state: Any = None) -> BuildResult:
+    """``write.build.build`` with ``client=`` or a Dask DataFrame as ``pages=``."""
+    from ..dates import now_argument
+
+    path = os.fspath(path) if isinstance(path, os.PathLike) else path
+    out_dir = os.fspath(out_dir) if out_dir is not None else None
+    if dry_run or state is not None:
+        raise DaskUnsupported("a build on Dask does not support dry_run or state= yet: build without Dask")
+    if pages is not None and not is_dask_frame(pages):
+        raise DaskUnsupported("a build on Dask takes pages= as a Dask DataFrame")
+    collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
+    result = BuildResult(collector)
+    moment = now_argument(now)
+    stream = () if pages is not None else None
+    if isinstance(path, SiteObject):
+        site = load_site_data(path.as_yaml(), collector, now=moment, pages=stream)
+    else:
+        site = load_site(path, collector, env=env, now=moment, allow_read=tuple(allow_read), pages=stream)
+    if site is None:
+        return result
+    if gzip is not None:
+        site = dataclasses.replace(site, output=dataclasses.replace(site.output, gzip=gzip))
+    unsupported(site)
+    result.site = site
+    result.out_dir = resolve_out_dir(site, out_dir)
+    staging = _staging(path, result.out_dir, result)
+    if staging is None:
+        return result
+    own = None
+    try:
+        if client is None:
+            own = client = local_client()
+        _run(site, partitions(site, pages), client, staging, strict, result)
+    except OSError as exc:
+        cannot_write(collector, result.out_dir, exc)
+    finally:
+        staging.discard()
+        if own is not None:
+            own.close()
+            own.cluster.close()
+    return result
+
+
+def unsupported(site: Site) -> None:
+    """DaskUnsupported for a setting the Dask build does not write."""
+    out = site.output
+    assert site.scope is not None
+    for name, given in (("output.text", out.text), ("output.headers", out.headers is not None),
+                        ("output.state", out.state is not None), ("output.versioned", out.versioned),
+                        ("pages on several hosts", len(site.scope.origins) > 1)):
+        if given:
+            raise DaskUnsupported(f"a build on Dask does not support {name} yet: build without --dask")
+
+
+class NoDask(Exception):
+    """dask or distributed is not installed (a usage error: install the extra)."""
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler`` (``local``: a local cluster). Raises
+    NoDask without dask and distributed, OSError when the scheduler cannot be reached."""
+    try:
+        client = import_module("distributed").Client
+    except ImportError as exc:
+        raise NoDask(f"a build on Dask needs dask and distributed ({exc}): pip install 'sitemap-ext[dask]'") \
+            from None
+    if scheduler == "local":
+        return local_client()
+    try:
+        return client(scheduler, timeout="10s")
+    except (TimeoutError, ValueError) as exc:
+        raise OSError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
+
+
+def local_client() -> Any:
+    """A ``distributed.LocalCluster`` on this machine's cores, a process each."""
+    from ..pool import usable_cores
+
+    distributed = import_module("distributed")
+    return distributed.Client(distributed.LocalCluster(n_workers=usable_cores(), threads_per_worker=1, processes=True))
+
+
+def partitions(site: Site, pages: Any) -> list[tuple[Any, int]]:
+    """The site's partitions in build order, each with the number its rows are named by
+    (a frame's N in ``<partition N>``; the partition's own number otherwise)."""
+    found: list[tuple[Any, int]] = []
+    run: list[Unit] = []
+    for unit in site.units:
+        if isinstance(unit, NormalisedPage):
+            run.append(unit)
+            continue
+        if run:
+            found.append((tuple(run), len(found) + 1))
+            run = []
+        if not isinstance(unit, PageStream):
+            found.append(((unit,), len(found) + 1))
+    if run:
+        found.append((tuple(run), len(found) + 1))
+    if pages is not None:
+        found += [(frame, number) for number, frame in enumerate(pages.to_delayed(), 1)]
+    return found
+
+
+def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, out_dir: str | None,
+            settings: dict[str, Any], seen: dict[int, list[str]] | None = None) -> dict[int, Any]:
+    """Each partition (or, with ``seen``, each partition named in it) built on a worker:
+    its future, by its number (1, 2, ... in build order)."""
+    delayed = import_module("dask").delayed
+    tasks = {}
+    for number, (part, shown) in enumerate(parts, 1):
+        if seen is not None and number not in seen:
+            continue
+        where = os.path.join(folder, f"p{number:05d}" + ("" if seen is None else "-again"))
+        tasks[number] = delayed(build_partition, pure=False)(
+            site, part, number, where, out_dir=out_dir, seen=(seen or {}).get(number, ()), settings=settings,
+            shown=shown)
+    futures = client.compute(list(tasks.values()))
+    return dict(zip(tasks, futures, strict=True))
+
+
+def _run(site: Site, parts: list[tuple[Any, int]], client: Any, staging: Staging, strict: bool,
+         result: BuildResult) -> None:
+    collector = result.collector
+    settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
+    built = _submit(client, site, parts, staging.folder, result.out_dir, settings)
+    again = identity.repeats(client, [built[number] for number in sorted(built)])
+    if again:
+        built.update(_submit(client, site, parts, staging.folder, result.out_dir, settings, again))
+    summaries: list[PartitionBuilt] = client.gather([client.submit(PartitionBuilt.summary, built[number],
+                                                                   pure=False) for number in sorted(built)])
+    del built
+    sitemaps, moves = [], []
+    for one in summaries:
+        collector.merge(one.diagnostics, one.suppressed, one.ignored)
+        result.urls += one.urls
+        sitemaps += one.files
+        moves += [(path, stats.name) for path, stats in zip(one.paths, one.files, strict=True)]
+    if result.urls == 0 and collector.errors == 0:
+        no_pages(collector, site.file)
+    if collector.failed(strict):
+        return
+    tree_moves, tree = write_tree(site, staging, sitemaps)
+    try:
+        result.removed = staging.commit(moves + tree_moves)
+    except OutputError as exc:
+        collector.report(exc.code, str(exc), Where(result.out_dir))
+        result.partial = exc.partial
+        return
+    result.files = sitemaps + tree
