@@ -55,8 +55,8 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
                   pages: Any = None, client: Any = None,
                   gzip: bool | None = None, now: str | dt.datetime | dt.date | None = None,
                   env: Mapping[str, str] | None = None, strict: bool = False, collector: Collector | None = None,
-                  allow_read: Iterable[str] = (), max_per_code: int | None = MAX_STORED_PER_CODE, policy: Policy | None = None,
-                  dry_run: bool = False, state: Any = None) -> BuildResult:
+                  allow_read: Iterable[str] = (), max_per_code: int | None = MAX_STORED_PER_CODE,
+                  policy: Policy | None = None, dry_run: bool = False, state: Any = None) -> BuildResult:
     """``write.build.build`` with ``client=`` or a Dask DataFrame as ``pages=``."""
     from ..dates import now_argument
 
