@@ -22,7 +22,7 @@ def public_folder(site: Site) -> str:
     return public[: public.rindex("/") + 1]
 
 
-def index_names(index_file: str, count: int, per_index: int = MAX_SITEMAPS_PER_INDEX) -> list[str]:
+def index_names(index_file: str, count: int, per_index: int) -> list[str]:
     """The names of the indexes for ``count`` sitemaps: ``sitemap.xml`` alone, or
     ``sitemap-index-1.xml``, ... past ``per_index``."""
     needed = max(1, -(-count // per_index))
@@ -33,11 +33,12 @@ def index_names(index_file: str, count: int, per_index: int = MAX_SITEMAPS_PER_I
 
 
 def write_tree(site: Site, staging: Staging, sitemaps: list[WrittenFile],
-               per_index: int = MAX_SITEMAPS_PER_INDEX) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
+               per_index: int | None = None) -> tuple[list[tuple[str, str]], list[WrittenFile]]:
     """The indexes (and the stylesheet and robots.txt line where asked) over
     ``sitemaps`` (named, with their URLs); the moves and the files written."""
     out = site.output
     public = public_folder(site)
+    per_index = per_index or MAX_SITEMAPS_PER_INDEX
     moves: list[tuple[str, str]] = []
     written: list[WrittenFile] = []
     if out.xsl:
