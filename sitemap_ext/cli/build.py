@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
 def _on_dask(args: argparse.Namespace, policy: Policy) -> BuildResult | int:
     """The build on the Dask cluster ``--dask`` names; an exit code when it cannot run
     (2: no dask installed, a setting it does not support; 3: no scheduler reached)."""
-    from ..dask_build.driver import DaskUnsupported, NoDask, build_on_dask, connect  # (only --dask loads it)
+    from ..dask_build.driver import NoDask, build_on_dask, connect  # (only --dask loads it, and dask)
+    from ..dask_build.steps import DaskUnsupported
 
     try:
         client = connect(args.dask)

@@ -18,31 +18,18 @@ then each partition of a Dask DataFrame given as ``pages=``, named
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
 import os
-from collections.abc import Iterable, Mapping
 from importlib import import_module
 from typing import Any
 
-from ..codes import REGISTRY
-from ..diagnostics import Collector, Where
-from ..limits import MAX_STORED_PER_CODE
 from ..model import Site as SiteObject
 from ..read.normalised import NormalisedPage, PageStream, Unit
 from ..read.normalised import NormalisedSite as Site
-from ..rules.config import Policy
-from ..write.build import BuildResult, _staging, resolve_out_dir
-from ..write.files import no_pages
-from ..write.output import OutputError, Staging, cannot_write
-from ..write.site_yaml import load_site, load_site_data
+from ..write.build import BuildResult
+from ..write.output import cannot_write
 from . import identity
-from .index_tree import write_tree
 from .partition import PartitionBuilt, build_partition
-
-
-class DaskUnsupported(ValueError):
-    """What a build on Dask does not do (yet): a usage error, before anything is read."""
+from .steps import DaskUnsupported, Opened, finish_build, open_build
 
 
 def is_dask_frame(value: Any) -> bool:
@@ -52,62 +39,30 @@ def is_dask_frame(value: Any) -> bool:
 
 
 def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.PathLike[str] | None = None, *,
-                  pages: Any = None, client: Any = None,
-                  gzip: bool | None = None, now: str | dt.datetime | dt.date | None = None,
-                  env: Mapping[str, str] | None = None, strict: bool = False, collector: Collector | None = None,
-                  allow_read: Iterable[str] = (), max_per_code: int | None = MAX_STORED_PER_CODE,
-                  policy: Policy | None = None, dry_run: bool = False, state: Any = None) -> BuildResult:
-    """``write.build.build`` with ``client=`` or a Dask DataFrame as ``pages=``."""
-    from ..dates import now_argument
-
-    path = os.fspath(path) if isinstance(path, os.PathLike) else path
-    out_dir = os.fspath(out_dir) if out_dir is not None else None
+                  pages: Any = None, client: Any = None, strict: bool = False, dry_run: bool = False,
+                  state: Any = None, **options: Any) -> BuildResult:
+    """``write.build.build`` with ``client=`` or a Dask DataFrame as ``pages=``
+    (``options``: ``steps.open_build``'s)."""
     if dry_run or state is not None:
         raise DaskUnsupported("a build on Dask does not support dry_run or state= yet: build without Dask")
     if pages is not None and not is_dask_frame(pages):
         raise DaskUnsupported("a build on Dask takes pages= as a Dask DataFrame")
-    collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
-    result = BuildResult(collector)
-    moment = now_argument(now)
-    stream = () if pages is not None else None
-    if isinstance(path, SiteObject):
-        site = load_site_data(path.as_yaml(), collector, now=moment, pages=stream)
-    else:
-        site = load_site(path, collector, env=env, now=moment, allow_read=tuple(allow_read), pages=stream)
-    if site is None:
-        return result
-    if gzip is not None:
-        site = dataclasses.replace(site, output=dataclasses.replace(site.output, gzip=gzip))
-    unsupported(site)
-    result.site = site
-    result.out_dir = resolve_out_dir(site, out_dir)
-    staging = _staging(path, result.out_dir, result)
-    if staging is None:
-        return result
+    opened = open_build(path, out_dir, frames=pages is not None, **options)
+    if opened.site is None or opened.staging is None:
+        return opened.result
     own = None
     try:
         if client is None:
             own = client = local_client()
-        _run(site, partitions(site, pages), client, staging, strict, result)
+        _run(opened, partitions(opened.site, pages), client, strict)
     except OSError as exc:
-        cannot_write(collector, result.out_dir, exc)
+        cannot_write(opened.result.collector, opened.result.out_dir, exc)
     finally:
-        staging.discard()
+        opened.close()
         if own is not None:
             own.close()
             own.cluster.close()
-    return result
-
-
-def unsupported(site: Site) -> None:
-    """DaskUnsupported for a setting the Dask build does not write."""
-    out = site.output
-    assert site.scope is not None
-    for name, given in (("output.text", out.text), ("output.headers", out.headers is not None),
-                        ("output.state", out.state is not None), ("output.versioned", out.versioned),
-                        ("pages on several hosts", len(site.scope.origins) > 1)):
-        if given:
-            raise DaskUnsupported(f"a build on Dask does not support {name} yet: build without --dask")
+    return opened.result
 
 
 class NoDask(Exception):
@@ -176,32 +131,14 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
     return dict(zip(tasks, futures, strict=True))
 
 
-def _run(site: Site, parts: list[tuple[Any, int]], client: Any, staging: Staging, strict: bool,
-         result: BuildResult) -> None:
-    collector = result.collector
-    settings = {"policy": collector.policy, "redactions": dict(collector.redactions)}
-    built = _submit(client, site, parts, staging.folder, result.out_dir, settings)
+def _run(opened: Opened, parts: list[tuple[Any, int]], client: Any, strict: bool) -> None:
+    site, out_dir = opened.site, opened.result.out_dir
+    assert site is not None
+    built = _submit(client, site, parts, opened.folder, out_dir, opened.settings)
     again = identity.repeats(client, [built[number] for number in sorted(built)])
     if again:
-        built.update(_submit(client, site, parts, staging.folder, result.out_dir, settings, again))
+        built.update(_submit(client, site, parts, opened.folder, out_dir, opened.settings, again))
     summaries: list[PartitionBuilt] = client.gather([client.submit(PartitionBuilt.summary, built[number],
                                                                    pure=False) for number in sorted(built)])
-    del built
-    sitemaps, moves = [], []
-    for one in summaries:
-        collector.merge(one.diagnostics, one.suppressed, one.ignored)
-        result.urls += one.urls
-        sitemaps += one.files
-        moves += [(path, stats.name) for path, stats in zip(one.paths, one.files, strict=True)]
-    if result.urls == 0 and collector.errors == 0:
-        no_pages(collector, site.file)
-    if collector.failed(strict):
-        return
-    tree_moves, tree = write_tree(site, staging, sitemaps)
-    try:
-        result.removed = staging.commit(moves + tree_moves)
-    except OutputError as exc:
-        collector.report(exc.code, str(exc), Where(result.out_dir))
-        result.partial = exc.partial
-        return
-    result.files = sitemaps + tree
+    del built  # (the workers let the partitions' URLs go)
+    finish_build(opened, summaries, strict)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -54,12 +55,18 @@ class PartitionBuilt:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressed: Counter[str] = field(default_factory=Counter)
     ignored: Counter[str] = field(default_factory=Counter)
-    locs: list[str] = field(default_factory=list)
-    keys: list[int] = field(default_factory=list)
+    # Its URLs, joined by newlines (no URL written holds one), and their keys: compact
+    # while they wait for the shuffle (a list of str costs about 100 bytes a URL more).
+    joined: str = ""
+    keys: array[int] = field(default_factory=lambda: array("q"))
 
     def summary(self) -> PartitionBuilt:
         """This result without its URLs: what the client takes."""
-        return dataclasses.replace(self, locs=[], keys=[])
+        return dataclasses.replace(self, joined="", keys=array("q"))
+
+    @property
+    def locs(self) -> list[str]:
+        return self.joined.split("\n") if self.joined else []
 
     def facts(self) -> Any:
         """Its URLs as a pandas DataFrame (key, loc, part), for the shuffle."""
@@ -130,6 +137,7 @@ def build_partition(site: Site, partition: Partition, number: int, folder: str, 
         if stats.kind == "urlset":
             built.files.append(stats)
             built.paths.append(staged[stats.name])
+    built.joined = "\n".join(taken.locs)
     built.diagnostics, built.suppressed, built.ignored = collector.diagnostics, collector.suppressed, \
         collector.ignored
     return built
@@ -162,8 +170,9 @@ class _Taken:
         self.built = built
         self.files = judged.files
         self.judge = judged.judge
+        self.locs: list[str] = []
 
     def add(self, record: Any) -> None:
         self.judged.add(record)
-        self.built.locs.extend(record.locs)
+        self.locs.extend(record.locs)
         self.built.keys.extend(url_key(loc) for loc in record.locs)
