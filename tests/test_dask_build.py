@@ -253,3 +253,23 @@ def test_random_rows_and_partitions_give_what_one_machine_gives(tmp_path_factory
     assert findings(many, out_dask) == findings(one, out_one)
     if one.ok:
         assert entries(out_dask) == entries(out_one)
+
+
+def test_process_workers_build_what_one_machine_builds_with_a_stylesheet(tmp_path: Path) -> None:
+    """Two worker processes (the site and the partitions pickled to them); output.xsl:
+    every partition's file names the stylesheet, written once by the client."""
+    yaml = TWO.replace("robots: robots.txt", "xsl: true\n  html: false")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with distributed.Client(cluster) as procs:
+            one, many, out_one, out_dask = both(tmp_path, yaml, [dict(r, lastmod="2026-01-05") for r in ROWS], 3,
+                                                procs)
+    finally:
+        cluster.close()
+    assert many.ok and one.ok
+    assert entries(out_dask) == entries(out_one)
+    assert findings(many, out_dask) == findings(one, out_one)
+    heads = {p.read_bytes().split(b"<urlset")[0] for p in out_dask.glob("sitemap-p*.xml")}
+    assert heads == {(out_one / "sitemap-1.xml").read_bytes().split(b"<urlset")[0]}
+    assert b"sitemap.xsl" in heads.pop()
+    assert (out_dask / "sitemap.xsl").read_bytes() == (out_one / "sitemap.xsl").read_bytes()

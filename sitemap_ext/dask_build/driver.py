@@ -28,7 +28,7 @@ from ..read.normalised import NormalisedSite as Site
 from ..write.build import BuildResult
 from ..write.output import cannot_write
 from . import identity
-from .partition import PartitionBuilt, build_partition
+from .partition import PartitionBuilt, build_partition, rebuild
 from .steps import DaskUnsupported, Opened, finish_build, open_build
 
 
@@ -115,18 +115,22 @@ def partitions(site: Site, pages: Any) -> list[tuple[Any, int]]:
 
 
 def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, out_dir: str | None,
-            settings: dict[str, Any], seen: dict[int, list[str]] | None = None) -> dict[int, Any]:
-    """Each partition (or, with ``seen``, each partition named in it) built on a worker:
-    its future, by its number (1, 2, ... in build order)."""
+            settings: dict[str, Any], again: dict[int, tuple[PartitionBuilt, list[int]]] | None = None
+            ) -> dict[int, Any]:
+    """Each partition built on a worker (or, with ``again``, each partition named in it,
+    built again without the URLs at those positions of its first build): its future,
+    by its number (1, 2, ... in build order)."""
     delayed = import_module("dask").delayed
     tasks = {}
     for number, (part, shown) in enumerate(parts, 1):
-        if seen is not None and number not in seen:
-            continue
-        where = os.path.join(folder, f"p{number:05d}" + ("" if seen is None else "-again"))
-        tasks[number] = delayed(build_partition, pure=False)(
-            site, part, number, where, out_dir=out_dir, seen=(seen or {}).get(number, ()), settings=settings,
-            shown=shown)
+        options = {"out_dir": out_dir, "settings": settings, "shown": shown}
+        if again is None:
+            where = os.path.join(folder, f"p{number:05d}")
+            tasks[number] = delayed(build_partition, pure=False)(site, part, number, where, **options)
+        elif number in again:
+            first, positions = again[number]
+            where = os.path.join(folder, f"p{number:05d}-again")
+            tasks[number] = delayed(rebuild, pure=False)(site, part, first, positions, where, **options)
     futures = client.compute(list(tasks.values()))
     return dict(zip(tasks, futures, strict=True))
 
@@ -134,11 +138,13 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
 def _run(opened: Opened, parts: list[tuple[Any, int]], client: Any, strict: bool) -> None:
     site, out_dir = opened.site, opened.result.out_dir
     assert site is not None
-    built = _submit(client, site, parts, opened.folder, out_dir, opened.settings)
-    again = identity.repeats(client, [built[number] for number in sorted(built)])
-    if again:
-        built.update(_submit(client, site, parts, opened.folder, out_dir, opened.settings, again))
-    summaries: list[PartitionBuilt] = client.gather([client.submit(PartitionBuilt.summary, built[number],
-                                                                   pure=False) for number in sorted(built)])
-    del built  # (the workers let the partitions' URLs go)
-    finish_build(opened, summaries, strict)
+    futures = _submit(client, site, parts, opened.folder, out_dir, opened.settings)
+    numbers = sorted(futures)
+    repeated = identity.repeats(client, [futures[number] for number in numbers])
+    built: dict[int, PartitionBuilt] = dict(zip(numbers, client.gather([futures[n] for n in numbers]), strict=True))
+    del futures
+    if repeated:
+        again = {number: (built[number], positions) for number, positions in repeated.items()}
+        rebuilt = _submit(client, site, parts, opened.folder, out_dir, opened.settings, again)
+        built.update(zip(rebuilt, client.gather(list(rebuilt.values())), strict=True))
+    finish_build(opened, [built[number] for number in numbers], strict)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -42,38 +43,44 @@ from ..write.xml import Renderer
 Partition = Sequence[Unit] | Any
 
 
+URLS_FILE = ".urls"  # in a partition's folder: its URLs, a line each (never moved into the output)
+KEYS_FILE = ".keys"  # and their keys (``urls.url_key``), 8 bytes each
+
+
 @dataclass
 class PartitionBuilt:
     """What one partition's build gives: its files (``paths[i]`` is ``files[i]``'s
     staging path; ``files[i].name`` its name in the output folder), its findings, and
-    its URLs with their keys (the facts the shuffle on the URL key takes)."""
+    the folder that holds its URLs and their keys (the facts the shuffle on the URL key
+    takes). Small: its URLs stay in files, not in memory, until the shuffle asks."""
 
     number: int
+    folder: str = ""
     files: list[WrittenFile] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     urls: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressed: Counter[str] = field(default_factory=Counter)
     ignored: Counter[str] = field(default_factory=Counter)
-    # Its URLs, joined by newlines (no URL written holds one), and their keys: compact
-    # while they wait for the shuffle (a list of str costs about 100 bytes a URL more).
-    joined: str = ""
-    keys: array[int] = field(default_factory=lambda: array("q"))
-
-    def summary(self) -> PartitionBuilt:
-        """This result without its URLs: what the client takes."""
-        return dataclasses.replace(self, joined="", keys=array("q"))
-
-    @property
-    def locs(self) -> list[str]:
-        return self.joined.split("\n") if self.joined else []
 
     def facts(self) -> Any:
-        """Its URLs as a pandas DataFrame (key, loc, part), for the shuffle."""
+        """Its URLs' keys as a pandas DataFrame (key, part, position): what the shuffle takes."""
+        numpy = import_module("numpy")
         pandas = import_module("pandas")
-        return pandas.DataFrame({"key": pandas.Series(self.keys, dtype="int64"),
-                                 "loc": pandas.Series(self.locs, dtype="object"),
-                                 "part": pandas.Series([self.number] * len(self.keys), dtype="int64")})
+        keys = numpy.fromfile(os.path.join(self.folder, KEYS_FILE), dtype="<i8")
+        return pandas.DataFrame({"key": keys, "part": numpy.full(len(keys), self.number, dtype="int64"),
+                                 "position": numpy.arange(len(keys), dtype="int64")})
+
+    def locs_at(self, positions: Iterable[int]) -> list[str]:
+        """The URLs at these positions (a URL a line of its file, in the order written)."""
+        wanted = set(positions)
+        found = []
+        with open(os.path.join(self.folder, URLS_FILE), encoding="utf-8", errors="surrogatepass",
+                  newline="\n") as handle:
+            for position, line in enumerate(handle):
+                if position in wanted:
+                    found.append(line[:-1])
+        return found
 
 
 class _Folder:
@@ -97,10 +104,10 @@ def part_pattern(pattern: str, number: int) -> str:
 
 def partition_output(output: OutputConfig, number: int) -> OutputConfig:
     """The output settings a partition writes with: its own names, no index, views,
-    robots line or stylesheet of its own (the client writes those for the whole site)."""
+    robots line of its own (the client writes those, and the stylesheet, for the whole site)."""
     return dataclasses.replace(output, pattern=part_pattern(output.pattern, number),
                                news_pattern=part_pattern(output.news_pattern, number), index="always",
-                               index_file=f".index-p{number:05d}.xml", robots=None, html=False, xsl=False)
+                               index_file=f".index-p{number:05d}.xml", robots=None, html=False)
 
 
 def build_partition(site: Site, partition: Partition, number: int, folder: str, *, out_dir: str | None = None,
@@ -123,13 +130,16 @@ def build_partition(site: Site, partition: Partition, number: int, folder: str, 
         if loc not in flow.seen:
             flow.seen.add(loc)
     normaliser = PageNormaliser(site.scope, collector)
-    built = PartitionBuilt(number)
-    taken = _Taken(judged, built)
-    if isinstance(partition, Sequence):
-        units = dataclasses.replace(local, units=tuple(partition))
-        built.urls = one_machine._units(units, normaliser, flow, collector, cast(JudgedFiles, taken), None, 1)
-    else:
-        built.urls = _frame(partition, shown or number, _defaults(site), normaliser, flow, taken)
+    built = PartitionBuilt(number, folder)
+    taken = _Taken(judged, folder)
+    try:
+        if isinstance(partition, Sequence):
+            units = dataclasses.replace(local, units=tuple(partition))
+            built.urls = one_machine._units(units, normaliser, flow, collector, cast(JudgedFiles, taken), None, 1)
+        else:
+            built.urls = _frame(partition, shown or number, _defaults(site), normaliser, flow, taken)
+    finally:
+        taken.close()
     moves, written = files.finish(collector)
     judged.finish(out_dir)
     staged = dict((name, path) for path, name in moves)
@@ -137,10 +147,16 @@ def build_partition(site: Site, partition: Partition, number: int, folder: str, 
         if stats.kind == "urlset":
             built.files.append(stats)
             built.paths.append(staged[stats.name])
-    built.joined = "\n".join(taken.locs)
     built.diagnostics, built.suppressed, built.ignored = collector.diagnostics, collector.suppressed, \
         collector.ignored
     return built
+
+
+def rebuild(site: Site, partition: Partition, first: PartitionBuilt, positions: Iterable[int], folder: str,
+            **options: Any) -> PartitionBuilt:
+    """Partition ``first.number`` built again into ``folder``, without the URLs at
+    ``positions`` of its first build (an earlier partition wrote them: the shuffle said)."""
+    return build_partition(site, partition, first.number, folder, seen=first.locs_at(positions), **options)
 
 
 def _defaults(site: Site) -> Defaults:
@@ -163,16 +179,26 @@ def _frame(frame: Any, number: int, defaults: Defaults, normaliser: PageNormalis
 
 
 class _Taken:
-    """The judged files, and each URL written kept with its key (for the shuffle)."""
+    """The judged files, and each URL written kept in the partition's folder with its key
+    (for the shuffle)."""
 
-    def __init__(self, judged: JudgedFiles, built: PartitionBuilt) -> None:
+    def __init__(self, judged: JudgedFiles, folder: str) -> None:
         self.judged = judged
-        self.built = built
         self.files = judged.files
         self.judge = judged.judge
-        self.locs: list[str] = []
+        self.urls = open(os.path.join(folder, URLS_FILE), "w", encoding="utf-8", errors="surrogatepass",  # noqa: SIM115
+                         newline="\n")
+        self.keys = open(os.path.join(folder, KEYS_FILE), "wb")  # noqa: SIM115 (closed by close())
 
     def add(self, record: Any) -> None:
         self.judged.add(record)
-        self.locs.extend(record.locs)
-        self.built.keys.extend(url_key(loc) for loc in record.locs)
+        locs = record.locs
+        self.urls.write("".join(loc + "\n" for loc in locs))
+        keys = array("q", [url_key(loc) for loc in locs])
+        if sys.byteorder == "big":
+            keys.byteswap()  # (the file is little-endian: read on any machine)
+        self.keys.write(keys.tobytes())
+
+    def close(self) -> None:
+        self.urls.close()
+        self.keys.close()

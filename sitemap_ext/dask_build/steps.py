@@ -107,8 +107,8 @@ def unsupported(site: Site) -> None:
 
 
 def finish_build(opened: Opened, summaries: Iterable[PartitionBuilt], strict: bool = False) -> BuildResult:
-    """Step 3: every partition's result (in partition order, without its URLs:
-    ``PartitionBuilt.summary``) merged, the index tree written and the output
+    """Step 3: every partition's result (``PartitionBuilt``, in any order) merged in
+    partition order, the index tree written and the output
     committed, unless the build failed (an error, or a warning when ``strict``)."""
     site, staging, result = opened.site, opened.staging, opened.result
     assert site is not None and staging is not None
