@@ -81,7 +81,7 @@ def one(site: str, workers: int, out: str) -> dict[str, Any]:
     from distributed import Client, LocalCluster
 
     started = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                            memory_limit=0)
     client = Client(cluster)
     start = time.perf_counter() - started

@@ -43,7 +43,7 @@ SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
     with distributed.Client(cluster) as made:
         yield made
     cluster.close()
@@ -259,7 +259,7 @@ def test_process_workers_build_what_one_machine_builds_with_a_stylesheet(tmp_pat
     """Two worker processes (the site and the partitions pickled to them); output.xsl:
     every partition's file names the stylesheet, written once by the client."""
     yaml = TWO.replace("robots: robots.txt", "xsl: true\n  html: false")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     try:
         with distributed.Client(cluster) as procs:
             one, many, out_one, out_dask = both(tmp_path, yaml, [dict(r, lastmod="2026-01-05") for r in ROWS], 3,
