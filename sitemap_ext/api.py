@@ -34,7 +34,27 @@ from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from .model import Page, Site
 from .read.http import FetchOptions
 from .rules.config import Policy
-from .write.build import BuildResult, build
+from .write.build import BuildResult
+from .write.build import build as build_here
+
+
+def build(*args: Any, client: Any = None, **options: Any) -> BuildResult:
+    """Build a site's sitemaps: ``write.build.build``'s arguments (below), and ``client``.
+
+    ``client``: a ``distributed.Client``: the build runs on its cluster, a partition a
+    task (``dask_build``: the same entries and findings as here); so it does when
+    ``pages`` is a Dask DataFrame (on a local cluster when no client is given), its
+    partitions named ``<partition N>:ROW`` as ``pages=[frame_1, ..., frame_n]`` names them.
+    """
+    pages = options.get("pages")
+    if client is not None or type(pages).__module__.partition(".")[0] in ("dask", "dask_expr"):
+        from .dask_build.driver import build_on_dask  # (only a build on Dask loads it, and dask)
+
+        return build_on_dask(*args, client=client, **options)
+    return build_here(*args, **options)
+
+
+build.__doc__ = f"{build.__doc__}\n{build_here.__doc__}"
 
 
 class _End(enum.Enum):

@@ -74,7 +74,9 @@ def _build_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type
     build.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
                        help="processes sharing a large source (default: one per core, at most 4; "
                        "sources under 4 MiB take one): each renders a part of it; the output is the same")
-
+    build.add_argument("--dask", nargs="?", const="local", default=None, metavar="SCHEDULER",
+                       help="build on a Dask cluster: a scheduler's address, or local (the default) for one on "
+                       "this machine's cores (pip install 'sitemap-ext[dask]')")
     build.add_argument("--state", metavar="FILE",
                        help="keep the build state (each URL's content digest and dates, for lastmod: content and "
                        "submit) in FILE (default: output.state)")

@@ -7,6 +7,7 @@ import sys
 
 from ..dates import format_instant, parse_now
 from ..report.formats import (
+    EXIT_IO,
     EXIT_USAGE,
     clock_json,
     counts_line,
@@ -34,9 +35,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sitemap-ext build: {exc}\n")
         return EXIT_USAGE
     show = sys.stderr.isatty() and not args.quiet
-    result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
-                   jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
-                   max_per_code=args.max_per_code or None, policy=policy, state=args.state)
+    if getattr(args, "dask", None) is not None:
+        on_dask = _on_dask(args, policy)
+        if isinstance(on_dask, int):
+            return on_dask
+        result = on_dask
+    else:
+        result = build(args.site, args.out, gzip=args.gzip, now=args.now, engine=args.engine, strict=args.strict,
+                       jobs=args.jobs, progress=_show_progress if show else None, allow_read=args.allow_read,
+                       max_per_code=args.max_per_code or None, policy=policy, state=args.state)
     if show:
         sys.stderr.write("\r\033[K")  # clear the progress line
     collector = result.collector
@@ -58,6 +65,33 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         _summary(result)
     return code
+
+
+def _on_dask(args: argparse.Namespace, policy: Policy) -> BuildResult | int:
+    """The build on the Dask cluster ``--dask`` names; an exit code when it cannot run
+    (2: no dask installed, a setting it does not support; 3: no scheduler reached)."""
+    from ..dask_build.driver import NoDask, build_on_dask, connect  # (only --dask loads it, and dask)
+    from ..dask_build.steps import DaskUnsupported
+
+    try:
+        client = connect(args.dask)
+    except NoDask as exc:
+        sys.stderr.write(f"sitemap-ext build: {exc}\n")
+        return EXIT_USAGE
+    except OSError as exc:
+        sys.stderr.write(f"sitemap-ext build: {exc}\n")
+        return EXIT_IO
+    try:
+        return build_on_dask(args.site, args.out, gzip=args.gzip, now=args.now, strict=args.strict,
+                             allow_read=args.allow_read, max_per_code=args.max_per_code or None, policy=policy,
+                             state=args.state, client=client)
+    except DaskUnsupported as exc:
+        sys.stderr.write(f"sitemap-ext build: {exc}\n")
+        return EXIT_USAGE
+    finally:
+        client.close()
+        if args.dask == "local":
+            client.cluster.close()
 
 
 def _summary(result: BuildResult) -> None:
