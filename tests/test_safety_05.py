@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_ext.cli import main
+from sitemap_ext.limits import MAX_CATALOGUE_BYTES
 from sitemap_ext.rules import examples as catalogue_examples
 
 # --- the rule catalogue (sitemap-ext rules CODE, the docs-site hook) -----------------
@@ -29,7 +30,7 @@ def catalogue_at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Pa
 
 def _fill(path: Path, how: str) -> None:
     if how == "oversized":
-        path.write_bytes(b"#" * (catalogue_examples.MAX_CATALOGUE_BYTES + 1))
+        path.write_bytes(b"#" * (MAX_CATALOGUE_BYTES + 1))
     elif how == "not utf-8":
         path.write_bytes(b"# Rule catalogue \xff\xfe\n")
     elif how == "a folder":
