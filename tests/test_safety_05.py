@@ -53,3 +53,62 @@ def test_rules_with_a_catalogue_that_cannot_be_read_is_a_clear_error(
     assert err.startswith("sitemap-ext rules: ") and "Traceback" not in err, err
     assert str(catalogue_at) in err or "catalogue" in err
     assert main(["rules"]) == 0  # the list of codes does not need the examples
+
+
+# --- Parquet sources and partitions ---------------------------------------------------
+
+HEAD = "site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\nsources:\n  - file: p.parquet\n"
+
+
+def _far_dates() -> dict[str, object]:
+    """Dates and times pyarrow stores that Python's datetime cannot hold (past year 9999)."""
+    pa = pytest.importorskip("pyarrow")
+    return {"timestamp": pa.array([1, 2**62], pa.timestamp("us")),
+            "date": pa.array([1, 2**30], pa.date32())}
+
+
+@pytest.mark.parametrize("kind", ["timestamp", "date"])
+def test_a_parquet_date_past_year_9999_is_s101_at_its_batch_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """pyarrow raises OverflowError (neither OSError nor ValueError) turning such a value
+    into Python: the build said a traceback and exit 1; now S101 at the file's first row
+    of the batch, exit 1, and no binary "source line" quoted under it."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    monkeypatch.chdir(tmp_path)
+    pq.write_table(pa.table({"loc": ["/a", "/b"], "lastmod": _far_dates()[kind]}), "p.parquet")
+    Path("site.yaml").write_text(HEAD)
+    assert main(["build", "site.yaml", "-o", "out"]) == 1
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    assert out.out.splitlines()[0].startswith("p.parquet:1: error S101 Parquet source cannot be read"), out.out
+    assert "PAR1" not in out.out  # a Parquet file's row is no line of text to quote
+    assert not os.path.exists("out") or not os.listdir("out")  # nothing written
+
+
+@pytest.mark.parametrize("kind", ["timestamp", "date"])
+def test_a_partition_s_date_past_year_9999_is_s101_at_the_partition(tmp_path: Path, kind: str) -> None:
+    """build(pages=[Table]) with such a value: S101 at <partition 1>, row 1 (before: OverflowError)."""
+    pa = pytest.importorskip("pyarrow")
+    from sitemap_ext import build
+
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\n")
+    result = build(str(site), str(tmp_path / "out"),
+                   pages=[pa.table({"loc": ["/a", "/b"], "lastmod": _far_dates()[kind]})])
+    found = [(d.code, d.file, d.line) for d in result.collector.sorted()]
+    assert found == [("S101", "<partition 1>", 1)], found
+
+
+def test_a_finding_in_a_parquet_row_quotes_no_bytes_of_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Parquet finding's line is its row: the text report quoted that "line" of the
+    binary file (PAR1 and escapes) under it; now it quotes nothing."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    monkeypatch.chdir(tmp_path)
+    pq.write_table(pa.table({"loc": ["/a", "/b"], "priority": [float("nan"), 0.5]}), "p.parquet")
+    Path("site.yaml").write_text(HEAD)
+    assert main(["build", "site.yaml", "-o", "out"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("p.parquet:1: error D105 priority 'nan' must be a number"), lines

@@ -51,7 +51,12 @@ class FrameReader(SourceReader):
         self.columns = [header[k] for k in keep]
         row = 1
         for batch in table.select(keep).to_batches(max_chunksize=BATCH_ROWS):
-            values = [plain_values(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
+            try:
+                values = [plain_values(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
+            except (OverflowError, ValueError) as exc:  # (a date or time past Python's years 1 to 9999)
+                unreadable_source(self.collector.report, f"partition cannot be read to the end: {exc}",
+                                  Where(display, row))
+                return
             for number, found in enumerate(zip(*values, strict=True), row):
                 yield list(found), number
             row += batch.num_rows

@@ -115,7 +115,7 @@ class ParquetPart:
                 if meter is not None:
                     meter[0] += size * (row - 1 + batch.num_rows) // total - size * (row - 1) // total
                 row += batch.num_rows
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, OverflowError) as exc:  # (a date or time past Python's years 1 to 9999)
             raise Unreadable(f"it cannot be read to the end ({exc})", row) from exc
 
 
