@@ -14,7 +14,8 @@ that nothing uploads a file that is not there) and ``status`` (the tool's exit c
 to GITHUB_OUTPUT and exits 0: a later step fails the job, after the upload.
 
 Exit 2 without running the tool: an input that cannot be split (an unclosed quote),
-no path to check, or a SARIF path with a line break.
+no path to check, or a SARIF path with a line break or outside GITHUB_WORKSPACE
+(after links: the step removes a report left from before, and writes one there).
 
 Only the standard library: it runs with whichever sitemap-ext the action installed.
 """
@@ -60,8 +61,19 @@ def command() -> tuple[list[str], str]:
     sarif = os.environ.get("SARIF") or "sitemap-ext.sarif"
     if "\n" in sarif or "\r" in sarif:
         raise Stop("the input sarif holds a line break")
+    if not inside_workspace(sarif):  # (the step removes a report left from before: never a file elsewhere)
+        raise Stop(f"the input sarif {sarif} lies outside the workspace (GITHUB_WORKSPACE); name a file in it")
     # (the report's format and file come last: they win over any given in args)
     return ["sitemap-ext", "check", *paths, *options, *words("ARGS", "args"), "--format", "sarif", "-o", sarif], sarif
+
+
+def inside_workspace(path: str) -> bool:
+    """Whether ``path`` (after links) lies in GITHUB_WORKSPACE; True where none is set."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace:
+        return True
+    root, real = os.path.realpath(workspace), os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def escaped(text: str, *, prop: bool = False) -> str:

@@ -112,3 +112,32 @@ def test_a_finding_in_a_parquet_row_quotes_no_bytes_of_the_file(
     assert main(["build", "site.yaml", "-o", "out"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 and lines[0].startswith("p.parquet:1: error D105 priority 'nan' must be a number"), lines
+
+
+# --- the Action's check script ----------------------------------------------------------
+
+RUN_CHECK = Path(__file__).resolve().parent.parent / "action" / "run_check.py"
+
+
+@pytest.mark.parametrize("sarif", ["../elsewhere.sarif", "{outside}/elsewhere.sarif", "link/elsewhere.sarif"])
+def test_a_sarif_path_outside_the_workspace_stops_the_step_and_touches_nothing(tmp_path: Path, sarif: str) -> None:
+    """The step removes a report left from before at the SARIF path, then has the tool
+    write one there: a path leaving GITHUB_WORKSPACE (.., absolute, through a link) had
+    a file outside the workspace deleted and overwritten; now exit 2 and an ::error."""
+    import subprocess
+    import sys
+
+    workspace, outside = tmp_path / "ws", tmp_path / "outside"
+    workspace.mkdir()
+    outside.mkdir()
+    (workspace / "link").symlink_to(outside)
+    victim = (outside / "elsewhere.sarif") if "outside" in sarif or "link" in sarif else tmp_path / "elsewhere.sarif"
+    victim.write_text("precious", encoding="utf-8")
+    env = {"PATH": os.environ.get("PATH", ""), "GITHUB_WORKSPACE": str(workspace), "CHECK": "public",
+           "SARIF": sarif.format(outside=outside), "GITHUB_OUTPUT": str(tmp_path / "output.txt")}
+    run = subprocess.run([sys.executable, str(RUN_CHECK)], cwd=workspace, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    assert run.stderr.startswith("::error title=sitemap-ext::the input sarif "), run.stderr
+    assert "outside the workspace" in run.stderr
+    assert victim.read_text(encoding="utf-8") == "precious" and not (tmp_path / "output.txt").exists()
