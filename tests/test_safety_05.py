@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_ext.cli import main
 from sitemap_ext.limits import MAX_CATALOGUE_BYTES
@@ -141,3 +143,43 @@ def test_a_sarif_path_outside_the_workspace_stops_the_step_and_touches_nothing(t
     assert run.stderr.startswith("::error title=sitemap-ext::the input sarif "), run.stderr
     assert "outside the workspace" in run.stderr
     assert victim.read_text(encoding="utf-8") == "precious" and not (tmp_path / "output.txt").exists()
+
+
+# --- a lastmod per version (and every lastmod): dates at the ends of the calendar -------
+
+EDGE = "9999-12-31T23:59:59-23:59"  # W3C's form; in UTC the year 10000
+
+
+@given(day=st.sampled_from(["0001-01-01", "9999-12-31"]), hour=st.integers(0, 24), minute=st.integers(0, 59),
+       sign=st.sampled_from("+-"), zone_h=st.integers(0, 23), zone_m=st.integers(0, 59))
+@settings(max_examples=300, deadline=None)
+def test_a_lastmod_at_the_ends_of_the_calendar_is_a_verdict_never_an_exception(
+        day: str, hour: int, minute: int, sign: str, zone_h: int, zone_m: int) -> None:
+    """A date-time of 0001-01-01 or 9999-12-31 whose zone takes it past the years 0001 to
+    9999 in UTC (or 24:00 on the last day): format_instant raised ValueError or
+    OverflowError out of parse_w3c (a traceback from a build or a check); now D101."""
+    from sitemap_ext.dates import parse_w3c
+
+    lastmod, problems = parse_w3c(f"{day}T{hour:02d}:{minute:02d}:00{sign}{zone_h:02d}:{zone_m:02d}")
+    assert lastmod is not None or [p.code for p in problems] == ["D101"]
+
+
+def test_a_version_s_lastmod_past_year_9999_in_utc_is_d101_at_its_value(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("site.yaml").write_text("site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\npages:\n"
+                                 f"  - urls: {{en: /en/a, de: {{url: /de/a, lastmod: {EDGE}}}}}\n")
+    assert main(["build", "site.yaml", "-o", "out"]) == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if " error " in line]
+    assert errors == [f"site.yaml:5:40: error D101 '{EDGE}' is not a valid lastmod: in UTC it falls outside the "
+                      "years 0001 to 9999; write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm (W3C Datetime)"], errors
+
+
+def test_a_sitemap_s_lastmod_past_year_9999_in_utc_is_d101_and_such_a_clock_a_usage_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.xml").write_text('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+                             f"<loc>https://e.com/a</loc><lastmod>{EDGE}</lastmod></url></urlset>")
+    assert main(["check", "s.xml", "--now", "2026-11-29T00:00:00Z"]) == 1
+    assert capsys.readouterr().out.startswith(f"s.xml:1: error D101 '{EDGE}' is not a valid lastmod")
+    assert main(["check", "s.xml", "--now", "9999-12-31T23:59:59-14:00"]) == 2
