@@ -183,3 +183,50 @@ def test_a_sitemap_s_lastmod_past_year_9999_in_utc_is_d101_and_such_a_clock_a_us
     assert main(["check", "s.xml", "--now", "2026-11-29T00:00:00Z"]) == 1
     assert capsys.readouterr().out.startswith(f"s.xml:1: error D101 '{EDGE}' is not a valid lastmod")
     assert main(["check", "s.xml", "--now", "9999-12-31T23:59:59-14:00"]) == 2
+
+
+# --- the Django middleware --------------------------------------------------------------
+
+SERVE = """
+import sys
+import django
+from django.conf import settings
+settings.configure(SITEMAP_EXT={"base_url": "https://e.com/maps/", "out_dir": sys.argv[1]}, ALLOWED_HOSTS=["*"])
+django.setup()
+from django.test import RequestFactory
+from sitemap_ext.integrations.django.middleware import SitemapFilesMiddleware
+serve = SitemapFilesMiddleware(lambda request: "handed on")
+factory = RequestFactory()
+for path in sys.argv[2:]:
+    method, _, path = path.partition(" ")
+    answer = serve(getattr(factory, method.lower())(path, HTTP_IF_MODIFIED_SINCE="garbage, 99 Foo"))
+    print(answer if isinstance(answer, str) else answer.status_code)
+"""
+
+
+def test_the_middleware_serves_only_the_folder_s_own_regular_files(tmp_path: Path) -> None:
+    """Guard: '..', encoded slashes and dots, NUL, a name past NAME_MAX, the build's
+    reserved files, a link, a folder named like a sitemap and a FIFO are handed on
+    (never opened in a way that blocks or leaves the folder); HEAD and a conditional
+    request with a date that is none are answered as GET is."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("django")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    (tmp_path / "secret.xml").write_text("secret", encoding="utf-8")
+    (out / ".sitemap-ext-manifest.json").write_text("{}", encoding="utf-8")
+    (out / "sitemap-1.xml").mkdir()
+    (out / "link.xml").symlink_to(tmp_path / "secret.xml")
+    os.mkfifo(out / "fifo.xml")
+    paths = ["GET /maps/sitemap.xml", "HEAD /maps/sitemap.xml", "POST /maps/sitemap.xml", "GET /maps/../secret.xml",
+             "GET /maps/%2e%2e/secret.xml", "GET /maps/..%2fsecret.xml", "GET /maps/sitemap.xml%00",
+             "GET /maps/" + "a" * 5000 + ".xml", "GET /maps/.sitemap-ext-manifest.json", "GET /maps/sitemap-1.xml",
+             "GET /maps/link.xml", "GET /maps/fifo.xml", "GET /maps/", "GET /mapssitemap.xml"]
+    env = {**os.environ, "PYTHONPATH": ""}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    run = subprocess.run([sys.executable, "-c", SERVE, str(out), *paths], capture_output=True, text=True,
+                         timeout=60, env=env)
+    assert run.stdout.split() == ["200", "200", *["handed", "on"] * 12], run.stderr
