@@ -230,3 +230,34 @@ def test_the_middleware_serves_only_the_folder_s_own_regular_files(tmp_path: Pat
     run = subprocess.run([sys.executable, "-c", SERVE, str(out), *paths], capture_output=True, text=True,
                          timeout=60, env=env)
     assert run.stdout.split() == ["200", "200", *["handed", "on"] * 12], run.stderr
+
+
+# --- the placing pass and H104's second read ------------------------------------------
+
+ENTITIES = "<!ENTITY a0 'xxxxxxxxxx'>" + "".join(f"<!ENTITY a{k} '{f'&a{k - 1};' * 10}'>" for k in range(1, 10))
+BOMB = (f"<?xml version='1.0'?><!DOCTYPE urlset [{ENTITIES}]><urlset xmlns='http://www.sitemaps.org/schemas/"
+        "sitemap/0.9'>" + "".join(f"<url><loc>https://e.com/{k}</loc><priority>&a9;</priority></url>"
+                                  for k in range(3)) + "</urlset>")
+
+
+def test_the_second_reads_of_a_file_replaced_after_the_first_are_bounded(tmp_path: Path) -> None:
+    """Guard: what the placing pass (expat) and H104's second read find at the path when
+    the checked file was replaced after the first read (an entity bomb, a FIFO, a gzip
+    bomb, nothing at all): no element placed, no link found, at once, no exception."""
+    import gzip
+    import time
+
+    from sitemap_ext.checker import placing
+    from sitemap_ext.rules.link_places import link_places
+
+    (tmp_path / "bomb.xml").write_text(BOMB, encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo.xml")
+    (tmp_path / "zip.xml.gz").write_bytes(gzip.compress(b"<urlset>" + b" " * (80 << 20), compresslevel=1))
+    started = time.monotonic()
+    for name in ("bomb.xml", "fifo.xml", "zip.xml.gz", "gone.xml"):
+        path = str(tmp_path / name)
+        assert placing._entries(path, {"https://e.com/2", "https://e.com/9"}) == {}
+        assert link_places(path, [(1, "https://e.com/de/")]) == {}
+        assert list(placing._file_lines(path))[-1:] in ([b""], [b"<urlset>" + b" " * (placing._LONG_LINE - 8)],
+                                                        [BOMB.encode()])
+    assert time.monotonic() - started < 10
