@@ -261,3 +261,17 @@ def test_the_second_reads_of_a_file_replaced_after_the_first_are_bounded(tmp_pat
         assert list(placing._file_lines(path))[-1:] in ([b""], [b"<urlset>" + b" " * (placing._LONG_LINE - 8)],
                                                         [BOMB.encode()])
     assert time.monotonic() - started < 10
+
+
+def test_a_dataframe_column_pyarrow_has_no_type_for_is_s101_at_the_partition(tmp_path: Path) -> None:
+    """A column of complex numbers: pyarrow raises ArrowNotImplementedError (neither a
+    TypeError nor a ValueError), which came out of build(); now S101 at <partition 1>."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from sitemap_ext import build
+
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\n")
+    result = build(str(site), str(tmp_path / "out"), pages=[pd.DataFrame({"loc": ["/a"], "priority": [1 + 2j]})])
+    found = [(d.code, d.file, d.line, d.message.split(":")[0]) for d in result.collector.sorted()]
+    assert found == [("S101", "<partition 1>", None, "partition cannot be read as a table")], found

@@ -41,7 +41,8 @@ class FrameReader(SourceReader):
             unreadable_source(self.collector.report, "a partition is read through pyarrow (sitemap-ext's 'parquet' "
                               "extra), which is not installed: pip install pyarrow", Where(display))
             return
-        except (TypeError, ValueError) as exc:  # (pyarrow's ArrowTypeError and ArrowInvalid: a mixed column)
+        except (TypeError, ValueError, NotImplementedError) as exc:  # (pyarrow's ArrowTypeError, ArrowInvalid:
+            # a mixed column; ArrowNotImplementedError: a type it has none for, complex numbers)
             unreadable_source(self.collector.report, f"partition cannot be read as a table: {exc}", Where(display))
             return
         header = self._judge_header([str(name).strip() for name in table.schema.names], None, Where(display))
