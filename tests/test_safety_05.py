@@ -304,3 +304,37 @@ def test_h104_s_second_read_keeps_to_its_entry_whatever_the_prefix_of_its_end_ta
     assert main(["check", "s.xml", "--now", "2026-11-29T00:00:00Z"]) == 1
     found = [line.split(" https://")[0] for line in capsys.readouterr().out.splitlines() if " H104 " in line]
     assert found == ["s.xml:3: error H104"], found
+
+
+def test_a_folder_of_parts_with_a_fifo_a_socket_and_link_loops_builds_its_parts_without_blocking(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard: a FIFO and a socket named as parts are never opened (no build waits on a
+    writer), a link to the folder itself or to a link loop is not followed, a link out
+    of the folder is S108 at the source's file:."""
+    import socket
+
+    site = tmp_path / "site"
+    parts = site / "parts"
+    parts.mkdir(parents=True)
+    monkeypatch.chdir(site)
+    (parts / "a.csv").write_text("loc\n/a\n", encoding="utf-8")
+    os.mkfifo(parts / "b.csv")
+    listener = socket.socket(socket.AF_UNIX)
+    try:
+        listener.bind(str(parts / "c.jsonl"))
+        (parts / "self").symlink_to(parts)
+        (parts / "d.csv").symlink_to(parts / "e.csv")
+        (parts / "e.csv").symlink_to(parts / "d.csv")
+        Path("site.yaml").write_text("site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\n"
+                                     "sources:\n  - file: parts/\n")
+        assert main(["build", "site.yaml", "-o", "out"]) == 0
+        assert "<loc>https://e.com/a</loc>" in (site / "out" / "sitemap.xml").read_text(encoding="utf-8")
+        (parts / "f.csv").symlink_to(tmp_path / "outside.csv")
+        (tmp_path / "outside.csv").write_text("loc\n/b\n", encoding="utf-8")
+        from sitemap_ext import build
+
+        result = build("site.yaml", "out")
+        assert [(d.code, d.file, d.line, d.column) for d in result.collector.sorted()] == [
+            ("S108", "site.yaml", 5, 11)]
+    finally:
+        listener.close()
