@@ -338,3 +338,17 @@ def test_a_folder_of_parts_with_a_fifo_a_socket_and_link_loops_builds_its_parts_
             ("S108", "site.yaml", 5, 11)]
     finally:
         listener.close()
+
+
+def test_rules_of_an_install_with_no_catalogue_at_all_is_a_clear_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Neither the package's copy nor a checkout's specs/rules.md (a wheel built without
+    specs/): catalogue() raised FileNotFoundError through `rules CODE`; now exit 3."""
+    monkeypatch.setattr(catalogue_examples, "__file__", str(tmp_path / "sitemap_ext" / "rules" / "examples.py"))
+    catalogue_examples.examples.cache_clear()
+    try:
+        assert main(["rules", "H104"]) == 3
+    finally:
+        catalogue_examples.examples.cache_clear()
+    err = capsys.readouterr().err
+    assert err.startswith("sitemap-ext rules: the rule catalogue (specs/rules.md) is neither in "), err
