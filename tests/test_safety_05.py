@@ -63,10 +63,13 @@ HEAD = "site:\n  base_url: https://e.com/\n  now: 2026-11-29T00:00:00Z\nsources:
 
 
 def _far_dates() -> dict[str, object]:
-    """Dates and times pyarrow stores that Python's datetime cannot hold (past year 9999)."""
+    """Dates and times pyarrow stores that Python's datetime cannot hold (past year 9999),
+    and a string column of bytes that are no UTF-8 (a lone surrogate's, 0xff)."""
     pa = pytest.importorskip("pyarrow")
+    offsets = pa.py_buffer(pa.array([0, 5, 8], pa.int32()).buffers()[1].to_pybytes())
     return {"timestamp": pa.array([1, 2**62], pa.timestamp("us")),
-            "date": pa.array([1, 2**30], pa.date32())}
+            "date": pa.array([1, 2**30], pa.date32()),
+            "no utf-8": pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(b"/a\xed\xa0\x80/b\xff")])}
 
 
 @pytest.mark.parametrize("kind", ["timestamp", "date"])
@@ -88,9 +91,10 @@ def test_a_parquet_date_past_year_9999_is_s101_at_its_batch_not_a_traceback(
     assert not os.path.exists("out") or not os.listdir("out")  # nothing written
 
 
-@pytest.mark.parametrize("kind", ["timestamp", "date"])
+@pytest.mark.parametrize("kind", ["timestamp", "date", "no utf-8"])
 def test_a_partition_s_date_past_year_9999_is_s101_at_the_partition(tmp_path: Path, kind: str) -> None:
-    """build(pages=[Table]) with such a value: S101 at <partition 1>, row 1 (before: OverflowError)."""
+    """build(pages=[Table]) with such a value: S101 at <partition 1>, row 1 (before:
+    OverflowError, UnicodeDecodeError out of build())."""
     pa = pytest.importorskip("pyarrow")
     from sitemap_ext import build
 
