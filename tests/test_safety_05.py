@@ -356,3 +356,23 @@ def test_rules_of_an_install_with_no_catalogue_at_all_is_a_clear_error(
         catalogue_examples.examples.cache_clear()
     err = capsys.readouterr().err
     assert err.startswith("sitemap-ext rules: the rule catalogue (specs/rules.md) is neither in "), err
+
+
+def test_a_parquet_column_named_with_spaces_around_is_read_as_its_csv_column_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """' loc ' is the loc column in a CSV header and was judged so in a Parquet schema,
+    but its rows were asked of pyarrow as 'loc', which it skips without a word: every
+    row was lost and the build said O102 (no pages). A partition's column too."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    from sitemap_ext import build
+
+    monkeypatch.chdir(tmp_path)
+    table = pa.table({" loc ": ["/a"], "lastmod\t": ["2026-01-01"]})
+    pq.write_table(table, "p.parquet")
+    Path("site.yaml").write_text(HEAD)
+    Path("bare.yaml").write_text(HEAD.split("sources:")[0])
+    for out, result in (("out", build("site.yaml", "out")), ("out2", build("bare.yaml", "out2", pages=[table]))):
+        assert [d.code for d in result.collector.sorted()] == []
+        assert "<url><loc>https://e.com/a</loc><lastmod>2026-01-01</lastmod></url>" in Path(
+            out, "sitemap.xml").read_text(encoding="utf-8")

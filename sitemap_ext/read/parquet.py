@@ -105,6 +105,8 @@ class ParquetPart:
             first += metadata.row_group(group).num_rows
         if not columns:
             return
+        named = {name.strip(): name for name in self.names}  # (the columns are judged by their stripped names)
+        columns = [named.get(column, column) for column in columns]  # (pyarrow skips a name it lacks: no rows)
         row = 1
         size, total = os.fstat(self._handle.fileno()).st_size, max(metadata.num_rows, 1)
         try:
