@@ -376,3 +376,25 @@ def test_a_parquet_column_named_with_spaces_around_is_read_as_its_csv_column_is(
         assert [d.code for d in result.collector.sorted()] == []
         assert "<url><loc>https://e.com/a</loc><lastmod>2026-01-01</lastmod></url>" in Path(
             out, "sitemap.xml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("variable", "value"), [
+    ("NOW", "x\n::warning::injected"), ("ARGS", "--select 'X\n::warning::injected'"),
+    ("CHECK", "'public\r::warning::injected'"), ("BASE_URL", "'https://e.com/\n::warning::injected=public'")])
+def test_an_input_word_with_a_line_break_stops_the_step_before_the_tool_echoes_it(
+        tmp_path: Path, variable: str, value: str) -> None:
+    """A --now the tool refuses is echoed in its usage error on stderr: a line break in
+    it put '::warning::injected' at the start of a line of the job's log, a workflow
+    command (any input may be built from a pull request's title). Now exit 2, one
+    ::error, the tool not run."""
+    import subprocess
+    import sys
+
+    env = {"PATH": os.environ.get("PATH", ""), "CHECK": "public", "GITHUB_OUTPUT": str(tmp_path / "output.txt"),
+           variable: value}
+    run = subprocess.run([sys.executable, str(RUN_CHECK)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    lines = (run.stdout + run.stderr).splitlines()
+    assert len(lines) == 1 and lines[0].startswith("::error title=sitemap-ext::the input "), lines
+    assert "holds a line break inside a word" in lines[0]
