@@ -14,7 +14,10 @@ that nothing uploads a file that is not there) and ``status`` (the tool's exit c
 to GITHUB_OUTPUT and exits 0: a later step fails the job, after the upload.
 
 Exit 2 without running the tool: an input that cannot be split (an unclosed quote),
-no path to check, or a SARIF path with a line break.
+no path to check, a word of an input, NOW or the SARIF path holding a line break (a
+usage error could echo it into the log, where a line that starts with ``::`` is a
+workflow command), or a SARIF path outside GITHUB_WORKSPACE (after links: the step
+removes a report left from before, and writes one there).
 
 Only the standard library: it runs with whichever sitemap-ext the action installed.
 """
@@ -44,9 +47,21 @@ class Stop(Exception):
 def words(variable: str, name: str) -> list[str]:
     """The environment variable ``variable`` (the input ``name``) split as a shell would."""
     try:
-        return shlex.split(os.environ.get(variable, ""))
+        found = shlex.split(os.environ.get(variable, ""))
     except ValueError as exc:
         raise Stop(f"the input {name} cannot be split into words: {exc}") from exc
+    for word in found:
+        one_line(word, name)
+    return found
+
+
+def one_line(word: str, name: str) -> str:
+    """``word`` when it holds no line break: the tool may echo a word it refuses (a
+    usage error on stderr), and a line of the log that starts with ``::`` is a
+    workflow command."""
+    if "\n" in word or "\r" in word:
+        raise Stop(f"the input {name} holds a line break inside a word (in quotes); write it on one line")
+    return word
 
 
 def command() -> tuple[list[str], str]:
@@ -56,12 +71,23 @@ def command() -> tuple[list[str], str]:
         raise Stop("the input check names no path to check")
     options = [word for pair in words("BASE_URL", "base-url") for word in ("--base-url", pair)]
     if os.environ.get("NOW"):
-        options += ["--now", os.environ["NOW"]]
+        options += ["--now", one_line(os.environ["NOW"], "now")]
     sarif = os.environ.get("SARIF") or "sitemap-ext.sarif"
     if "\n" in sarif or "\r" in sarif:
         raise Stop("the input sarif holds a line break")
+    if not inside_workspace(sarif):  # (the step removes a report left from before: never a file elsewhere)
+        raise Stop(f"the input sarif {sarif} lies outside the workspace (GITHUB_WORKSPACE); name a file in it")
     # (the report's format and file come last: they win over any given in args)
     return ["sitemap-ext", "check", *paths, *options, *words("ARGS", "args"), "--format", "sarif", "-o", sarif], sarif
+
+
+def inside_workspace(path: str) -> bool:
+    """Whether ``path`` (after links) lies in GITHUB_WORKSPACE; True where none is set."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace:
+        return True
+    root, real = os.path.realpath(workspace), os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def escaped(text: str, *, prop: bool = False) -> str:

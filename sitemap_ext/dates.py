@@ -119,7 +119,10 @@ def _schema_verdict(raw: str, text: str, parsed: Parsed) -> Parsed:
     if date_accepted(raw):
         return lastmod, no_zone or tuple(p for p in problems if p.xsd)
     if not date_accepted(lastmod.text):  # a zone past 14:00, which the XSD's dateTime rejects: in UTC
-        lastmod = Lastmod(format_instant(lastmod.instant), lastmod.instant)
+        try:
+            lastmod = Lastmod(format_instant(lastmod.instant), lastmod.instant)
+        except (ValueError, OverflowError):  # (9999-12-31T23:59:59-23:59 is in the year 10000 in UTC)
+            return _invalid(raw, "in UTC it falls outside the years 0001 to 9999")
     out = lastmod.text
     return lastmod, (*no_zone, DateProblem("D106", f"lastmod '{raw}' is written as {out}{_rejected_form(text)}", out))
 
@@ -172,6 +175,8 @@ def _date_time(raw: str, date: tuple[int, int, int],
     hh, mm, ss, frac, tzd = clock
     hour, minute, second = int(hh), int(mm), int(ss or 0)
     if hour == 24 and tzd is not None and date_accepted(raw):  # the XSD's end of day: the next day's midnight
+        if (year, month, day) == (9999, 12, 31):  # (no date follows it)
+            return _invalid(raw, "in UTC it falls outside the years 0001 to 9999")
         next_day = dt.date(year, month, day) + dt.timedelta(days=1)
         lastmod, _ = _date_time(raw, (next_day.year, next_day.month, next_day.day), ("00", "00", "00", None, tzd))
         return (lastmod, (_outside(raw, lastmod.text, "24:00:00"),)) if lastmod is not None else \
@@ -279,7 +284,13 @@ def parse_now(raw: str) -> float | None:
     lastmod, problems = parse_w3c(raw)
     if lastmod is None or any(p.code == "D101" for p in problems):
         return None
+    if not _MIN_INSTANT <= lastmod.instant <= _MAX_INSTANT:  # (no clock past 9999-12-31T23:59:59Z is written)
+        return None
     return lastmod.instant
+
+
+_MIN_INSTANT = (dt.datetime(1, 1, 1, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
+_MAX_INSTANT = (dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc) - _EPOCH).total_seconds()
 
 
 def format_instant(instant: float) -> str:

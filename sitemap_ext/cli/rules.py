@@ -12,14 +12,22 @@ from typing import Any
 
 from ..codes import REGISTRY
 from ..diagnostics import Code
-from ..report.formats import EXIT_USAGE
+from ..report.formats import EXIT_IO, EXIT_USAGE
 from ..rules import clusters
 from ..rules.config import ConfigError, code_of
-from ..rules.examples import NOW, example
+from ..rules.examples import NOW, CatalogueError, example
 from ..rules.rule_set import CLUSTER_CODES, RULES
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except CatalogueError as exc:  # the catalogue missing, too large or damaged: no traceback
+        sys.stderr.write(f"sitemap-ext rules: {exc}\n")
+        return EXIT_IO
+
+
+def _run(args: argparse.Namespace) -> int:
     if not args.names:
         return _all(args.format)
     chosen: list[Code] = []

@@ -41,7 +41,8 @@ class FrameReader(SourceReader):
             unreadable_source(self.collector.report, "a partition is read through pyarrow (sitemap-ext's 'parquet' "
                               "extra), which is not installed: pip install pyarrow", Where(display))
             return
-        except (TypeError, ValueError) as exc:  # (pyarrow's ArrowTypeError and ArrowInvalid: a mixed column)
+        except (TypeError, ValueError, NotImplementedError) as exc:  # (pyarrow's ArrowTypeError, ArrowInvalid:
+            # a mixed column; ArrowNotImplementedError: a type it has none for, complex numbers)
             unreadable_source(self.collector.report, f"partition cannot be read as a table: {exc}", Where(display))
             return
         header = self._judge_header([str(name).strip() for name in table.schema.names], None, Where(display))
@@ -51,7 +52,12 @@ class FrameReader(SourceReader):
         self.columns = [header[k] for k in keep]
         row = 1
         for batch in table.select(keep).to_batches(max_chunksize=BATCH_ROWS):
-            values = [plain_values(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
+            try:
+                values = [plain_values(batch.column(i).to_pylist()) for i in range(batch.num_columns)]
+            except (OverflowError, ValueError) as exc:  # (a date or time past Python's years 1 to 9999)
+                unreadable_source(self.collector.report, f"partition cannot be read to the end: {exc}",
+                                  Where(display, row))
+                return
             for number, found in enumerate(zip(*values, strict=True), row):
                 yield list(found), number
             row += batch.num_rows

@@ -105,6 +105,8 @@ class ParquetPart:
             first += metadata.row_group(group).num_rows
         if not columns:
             return
+        named = {name.strip(): name for name in self.names}  # (the columns are judged by their stripped names)
+        columns = [named.get(column, column) for column in columns]  # (pyarrow skips a name it lacks: no rows)
         row = 1
         size, total = os.fstat(self._handle.fileno()).st_size, max(metadata.num_rows, 1)
         try:
@@ -115,7 +117,7 @@ class ParquetPart:
                 if meter is not None:
                     meter[0] += size * (row - 1 + batch.num_rows) // total - size * (row - 1) // total
                 row += batch.num_rows
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, OverflowError) as exc:  # (a date or time past Python's years 1 to 9999)
             raise Unreadable(f"it cannot be read to the end ({exc})", row) from exc
 
 

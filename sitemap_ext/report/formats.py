@@ -142,7 +142,7 @@ class _Lines:
     def _read(file: str) -> list[str] | None:
         """The lines of a file a diagnostic names (one the run read: a regular file,
         at most 8 MiB, not gzip); None where they are not to be shown."""
-        if file.endswith(".gz"):
+        if file.endswith((".gz", ".parquet")):  # (a Parquet finding's line is its row: no text to quote)
             return None
         try:
             data = read_bounded(file, _SOURCE_LINE_LIMIT)

@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from ..limits import MAX_CATALOGUE_BYTES
-from ..safeio import read_bounded
+from ..safeio import Refused, read_bounded
 
 NOW = "2026-11-21T12:00:00Z"  # the instant the examples' dates are judged at
 _NAMESPACES = ('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"\n'
@@ -47,7 +47,8 @@ _REQUIRED = ("failing", "passing")
 
 
 class CatalogueError(ValueError):
-    """A block of the catalogue that should be an example and is not one, with its line."""
+    """A block of the catalogue that should be an example and is not one, with its line;
+    or a catalogue that is missing or cannot be read (too large, no file, not UTF-8)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,11 @@ class Example:
 def examples() -> dict[str, Example]:
     """Every example, by code (read once from the catalogue, bounded)."""
     path = catalogue()
-    return parse(read_bounded(str(path), MAX_CATALOGUE_BYTES).decode("utf-8"), str(path))
+    try:
+        text = read_bounded(str(path), MAX_CATALOGUE_BYTES).decode("utf-8")
+    except (OSError, Refused, UnicodeDecodeError) as exc:  # a catalogue missing, too large, a FIFO, not UTF-8
+        raise CatalogueError(f"{path}: the rule catalogue cannot be read: {exc}") from exc
+    return parse(text, str(path))
 
 
 def example(code: str) -> Example | None:
@@ -97,7 +102,7 @@ def catalogue() -> Path:
     for path in (package / "specs" / "rules.md", package.parent / "specs" / "rules.md"):
         if path.is_file():
             return path
-    raise FileNotFoundError(f"the rule catalogue (specs/rules.md) is neither in {package} nor beside it")
+    raise CatalogueError(f"the rule catalogue (specs/rules.md) is neither in {package} nor beside it")
 
 
 def parse(text: str, where: str = "specs/rules.md") -> dict[str, Example]:

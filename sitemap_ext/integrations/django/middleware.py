@@ -75,11 +75,11 @@ class SitemapFilesMiddleware:
             descriptor = os.open(os.path.join(self.folder, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:  # (no such file, a symbolic link, unreadable: not ours to serve)
             return None
-        handle = os.fdopen(descriptor, "rb")
-        status = os.fstat(handle.fileno())
-        if not stat.S_ISREG(status.st_mode):
-            handle.close()
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):  # (before fdopen, which raises for a folder: a 500 before)
+            os.close(descriptor)
             return None
+        handle = os.fdopen(descriptor, "rb")
         if not was_modified_since(request.META.get("HTTP_IF_MODIFIED_SINCE"), int(status.st_mtime)):
             handle.close()
             return HttpResponseNotModified()
