@@ -398,3 +398,18 @@ def test_an_input_word_with_a_line_break_stops_the_step_before_the_tool_echoes_i
     lines = (run.stdout + run.stderr).splitlines()
     assert len(lines) == 1 and lines[0].startswith("::error title=sitemap-ext::the input "), lines
     assert "holds a line break inside a word" in lines[0]
+
+
+@pytest.mark.parametrize("verb", ["build", "check"])
+def test_a_refused_now_is_echoed_with_its_line_breaks_escaped(verb: str, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A usage error shows the value it refuses, with a line break as its escape: echoed
+    raw, 'x<newline>::warning::...' would start a line of a CI log with a command."""
+    from sitemap_ext.cli import main
+
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n", encoding="utf-8")
+    target = [str(site), "-o", str(tmp_path / "out")] if verb == "build" else [str(site)]
+    assert main([verb, *target, "--now", "x\n::warning::hi"]) == 2
+    err = capsys.readouterr().err
+    assert "x\\x0a::warning::hi" in err and "\n::warning::" not in err

@@ -14,6 +14,7 @@ from ..report.formats import (
     exit_code,
     hidden_unread_line,
     plural,
+    visible,
     write_clock,
     write_findings,
     write_json,
@@ -26,7 +27,7 @@ from ..write.build import BuildResult, Progress, build
 
 def run(args: argparse.Namespace) -> int:
     if args.now is not None and parse_now(args.now) is None:
-        sys.stderr.write(f"sitemap-ext build: --now '{args.now}' is not a W3C date or date-time "
+        sys.stderr.write(f"sitemap-ext build: --now '{visible(args.now)}' is not a W3C date or date-time "
                          "(2026-11-21T09:00:00Z)\n")
         return EXIT_USAGE
     try:

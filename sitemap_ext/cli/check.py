@@ -25,6 +25,7 @@ from ..report.formats import (
     hidden_unread_line,
     plural,
     read_line,
+    visible,
     write_clock,
     write_findings,
     write_json,
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
                        only_site_yaml=args.only_site_yaml,
                        coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except (Usage, LiveUnavailable, BaselineError) as exc:
-        sys.stderr.write(f"sitemap-ext check: {exc}\n")
+    except (Usage, LiveUnavailable, BaselineError) as exc:  # (a value echoed shows its line breaks as escapes)
+        sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
         return EXIT_USAGE
     collector = result.collector
     unwritten = None  # (a baseline that could not be written: the findings are still shown, then exit 3)

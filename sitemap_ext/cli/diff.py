@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
                       html=args.html, fetch=fetch, fail_on_removed=args.fail_on_removed,
                       progress=None if args.quiet else _progress)
     except (Usage, LiveUnavailable, ValueError) as exc:
-        sys.stderr.write(f"sitemap-ext diff: {str(exc).replace('diff(old=...): ', '').replace('diff(new=...): ', '')}"
-                         "\n")
+        message = str(exc).replace("diff(old=...): ", "").replace("diff(new=...): ", "")
+        sys.stderr.write(f"sitemap-ext diff: {visible(message)}\n")
         return EXIT_USAGE
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r" + " " * 79 + "\r")  # (the progress line, cleared)
