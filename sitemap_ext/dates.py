@@ -17,7 +17,7 @@ import datetime as dt
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .xsd_values import date_accepted
@@ -49,6 +49,32 @@ class ContentDated(Lastmod):
 
 
 CONTENT = ContentDated("content", float("-inf"))
+
+
+def newer(one: Lastmod | None, other: Lastmod | None) -> Lastmod | None:
+    """The newer of two lastmods (``one`` where their instants are equal; either where
+    the other is None)."""
+    if one is None:
+        return other
+    if other is None or one.instant >= other.instant:
+        return one
+    return other
+
+
+def newest(lastmods: Iterable[Lastmod | None]) -> Lastmod | None:
+    """The newest lastmod given (the first of equal instants), None where none is."""
+    found = None
+    for one in lastmods:
+        found = newer(found, one)
+    return found
+
+
+def of_versions(lastmods: tuple[Lastmod | None, ...]) -> tuple[Lastmod | None, tuple[Lastmod | None, ...] | None]:
+    """A page's lastmod from its versions' own: the one they all give, and no list; else
+    the newest of them, and each version's kept."""
+    if len(set(lastmods)) == 1:
+        return lastmods[0], None
+    return newest(lastmods), lastmods
 
 
 @dataclass(frozen=True, slots=True)

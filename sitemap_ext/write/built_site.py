@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urljoin
 
-from ..dates import CONTENT, ContentDated, Lastmod
+from ..dates import CONTENT, ContentDated, Lastmod, of_versions
 from ..diagnostics import Collector, Where
 from ..read.description_file import display_name
 from ..read.git_times import commit_times as _commit_times  # (the tests read it here)
@@ -367,27 +367,14 @@ def _pairs(source: BuiltSite, url: str, display: str, resolved: list[tuple[str, 
 
 def _dated(page: Page, source: BuiltSite, known: _Known) -> Page:
     """Each version's own lastmod (a page that gives none takes the description's default)."""
-    lastmods = tuple(known.pages.get(url_key(loc)) or source.defaults.lastmod for loc in page.locs)
-    newest = None
-    for one in lastmods:
-        newest = _newer(newest, one)
-    if len(set(lastmods)) == 1:
-        return replace(page, lastmod=newest)
-    return replace(page, lastmod=newest, lastmods=lastmods)
+    lastmod, each = of_versions(tuple(known.pages.get(url_key(loc)) or source.defaults.lastmod for loc in page.locs))
+    return replace(page, lastmod=lastmod) if each is None else replace(page, lastmod=lastmod, lastmods=each)
 
 
 def _one(source: BuiltSite, raw: dict[str, str], display: str, where: Where, lastmod: Lastmod | None,
          normaliser: PageNormaliser) -> Page | None:
     defaults = source.defaults if lastmod is None else replace(source.defaults, lastmod=lastmod)
     return normaliser.page(raw, lambda _field: where, defaults, where)
-
-
-def _newer(one: Lastmod | None, other: Lastmod | None) -> Lastmod | None:
-    if one is None:
-        return other
-    if other is None or one.instant >= other.instant:
-        return one
-    return other
 
 
 def _git_times(source: BuiltSite, collector: Collector) -> dict[str, str] | None:

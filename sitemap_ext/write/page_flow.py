@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..dates import ContentDated
+from ..dates import ContentDated, newest
 from ..diagnostics import Collector, Where
 from ..ext.news import PREFIX as NEWS_PREFIX
 from ..read.normalised import Layout, Source
@@ -105,8 +105,7 @@ class PageFlow:
                     page.locs[0])  # (the version that asks, when versions have their own lastmods)
         content_unknown(self.collector.report, asks, "this build keeps no state (output.state, --state)", page.where)
         kept = tuple(None if isinstance(one, ContentDated) else one for one in lastmods)
-        newest = max((one for one in kept if one is not None), key=lambda one: one.instant, default=None)
-        return dataclasses.replace(page, lastmod=newest, lastmods=kept if page.lastmods is not None else None)
+        return dataclasses.replace(page, lastmod=newest(kept), lastmods=kept if page.lastmods is not None else None)
 
     def _by_rest(self, layout: Layout) -> bool:
         """Whether a layout's pages are kept as one key, their rest (see SeenUrls)."""

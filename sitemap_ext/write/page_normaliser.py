@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..dates import DateCache, Lastmod
+from ..dates import DateCache, Lastmod, of_versions
 from ..diagnostics import Collector, Where
 from ..read.description_findings import missing, mixed_forms
 from ..read.normalised import Defaults, Layout, Placed, Scope
@@ -184,11 +184,7 @@ def versions_dated(codes: tuple[str, ...], dated: Dated, lastmod: Lastmod | None
     """A cluster's lastmod and each version's (None when they are all one): a version
     that gives its own keeps it, the others take the page's ``lastmod``. The page's
     lastmod is then the newest of them, as a built site's cluster has it."""
-    lastmods = tuple([dated.get(code, lastmod) for code in codes])
-    if len(set(lastmods)) == 1:
-        return lastmods[0], None
-    newest = max((one for one in lastmods if one is not None), key=lambda one: one.instant, default=None)
-    return newest, lastmods
+    return of_versions(tuple([dated.get(code, lastmod) for code in codes]))
 
 
 __all__ = ["IMAGE_COLUMN", "LASTMOD_COLUMN", "PAGE_KEYS", "URL_COLUMN", "FieldNormaliser", "LocaleResolver",

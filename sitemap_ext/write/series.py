@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from ..dates import Lastmod
+from ..dates import Lastmod, newer
 from ..read.normalised import OutputConfig
 from .xml import URLSET_TAIL, urlset_head
 
@@ -157,14 +157,6 @@ class _Part:
             self.pending_bytes = 0
 
 
-def _newer(a: Lastmod | None, b: Lastmod | None) -> Lastmod | None:
-    if a is None:
-        return b
-    if b is None or a.instant >= b.instant:
-        return a
-    return b
-
-
 def _gzip(raw: BinaryIO) -> BinaryIO:
     # No file name and mtime 0 in the header: the same input gives the same bytes.
     if deflate_name() == "isal":
@@ -238,7 +230,7 @@ class UrlsetSeries:
             part.body_bytes += size
             part.prefixes = merged
             part.head_bytes = head
-            part.newest = _newer(part.newest, lastmod)
+            part.newest = newer(part.newest, lastmod)
         if split[0] != split[-1]:
             self.split = split
 
@@ -266,7 +258,7 @@ class UrlsetSeries:
             part.urls += used_urls
             part.body_bytes += used_bytes
             for lastmod in lastmods[:taken]:
-                part.newest = _newer(part.newest, lastmod)
+                part.newest = newer(part.newest, lastmod)
         return taken
 
     @property

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from ..dates import ContentDated, DateCache, Lastmod, format_instant
+from ..dates import ContentDated, DateCache, Lastmod, format_instant, of_versions
 from ..diagnostics import Where
 from ..folder import STATE, STATE_NEW, FolderBusy, StateError, lock_folder
 from ..read.description_file import OBJECTS
@@ -106,10 +106,7 @@ class BuildState:
         for index, loc in enumerate(locs):
             digest = digests[index] if len(digests) == len(locs) else digests[0]
             lastmods.append(self._one(loc, given_all[index], digest, page.where))
-        if len(set(lastmods)) == 1:
-            return _dated(page, lastmods[0], None)
-        newest = max((one for one in lastmods if one is not None), key=lambda one: one.instant, default=None)
-        return _dated(page, newest, tuple(lastmods))
+        return _dated(page, *of_versions(tuple(lastmods)))
 
     def _one(self, url: str, given: Lastmod | None, digest: bytes | None, where: Where) -> Lastmod | None:
         old = self.old.find(url) if self.old is not None else None
