@@ -109,18 +109,19 @@ def _entries(path: str) -> Iterator[_Entry]:
 
 class _Entry(NamedTuple):
     """What a view shows of one ``<url>``: its URL, lastmod, alternates (code, URL) in
-    the file's order, and its media as list items, rendered while the element lives."""
+    the file's order, and its media as list items (start tag, content), rendered while the
+    element lives."""
 
     loc: str
     lastmod: str
     alternates: tuple[tuple[str, str], ...]
-    media: tuple[str, ...]
+    media: tuple[tuple[str, str], ...]  # (the list item's start tag, its content)
 
 
 def _entry(url: etree._Element) -> _Entry:
     alternates = tuple((link.get("hreflang", ""), link.get("href", ""))
                        for link in url.iter(_XHTML_LINK) if link.get("hreflang"))
-    media = [f"<li>image {_url(i.findtext(f'{_IMAGE}loc') or '')}</li>" for i in url.iter(f"{_IMAGE}image")]
+    media = [("<li>", f"image {_url(i.findtext(f'{_IMAGE}loc') or '')}") for i in url.iter(f"{_IMAGE}image")]
     media += [_video(one) for one in url.iter(f"{_VIDEO}video")]
     media += [_article(one) for one in url.iter(f"{_NEWS}news")]
     return _Entry(url.findtext(f"{_SM}loc") or "", url.findtext(f"{_SM}lastmod") or "", alternates, tuple(media))
@@ -135,7 +136,7 @@ def _duration(seconds: str) -> str:
     return f"{hours}:{minute:02}:{second:02}" if hours else f"{minute}:{second:02}"
 
 
-def _video(video: etree._Element) -> str:
+def _video(video: etree._Element) -> tuple[str, str]:
     """A video: its thumbnail (loaded lazily, no referrer), title, duration and date."""
     thumbnail = video.findtext(f"{_VIDEO}thumbnail_loc") or ""
     picture = (f'<img src="{escape(thumbnail, quote=True)}" alt="" loading="lazy" referrerpolicy="no-referrer">'
@@ -143,17 +144,17 @@ def _video(video: etree._Element) -> str:
     facts = [_text(video.findtext(f"{_VIDEO}title") or "")]
     facts += [_duration(_text(video.findtext(f"{_VIDEO}duration") or ""))]
     facts += [_text(video.findtext(f"{_VIDEO}publication_date") or "")]
-    return f'<li class="media">{picture}video: {" · ".join(fact for fact in facts if fact)}</li>'
+    return '<li class="media">', f'{picture}video: {" · ".join(fact for fact in facts if fact)}'
 
 
-def _article(news: etree._Element) -> str:
+def _article(news: etree._Element) -> tuple[str, str]:
     """A news article: its title, its publication (name and language) and date."""
     name = news.findtext(f"{_NEWS}publication/{_NEWS}name") or ""
     language = news.findtext(f"{_NEWS}publication/{_NEWS}language") or ""
     publication = _text(name) + (f" ({_text(language)})" if language else "")
     facts = [_text(news.findtext(f"{_NEWS}title") or ""), publication,
              _text(news.findtext(f"{_NEWS}publication_date") or "")]
-    return f'<li>news: {" · ".join(fact for fact in facts if fact)}</li>'
+    return "<li>", f'news: {" · ".join(fact for fact in facts if fact)}'
 
 
 def _rows(entries: list[_Entry]) -> list[list[_Entry]]:
@@ -195,7 +196,7 @@ def _media(row: list[tuple[str, _Entry]]) -> str:
     items = []
     for code, entry in row:
         prefix = f"{_text(code)}: " if len(row) > 1 and code else ""
-        items += [item.replace(">", f">{prefix}", 1) for item in entry.media]
+        items += [f"{start}{prefix}{item}</li>" for start, item in entry.media]
     return _labelled("media", items)
 
 
