@@ -32,7 +32,7 @@ from ..read.normalised import NormalisedSite as Site
 from ..urls import url_key
 from ..write.files import Files
 from ..write.judge import BuildJudge, JudgedFiles
-from ..write.output import Staging
+from ..write.output import Staging, staged_path
 from ..write.page_flow import PageFlow
 from ..write.page_normaliser import PageNormaliser
 from ..write.series import WrittenFile
@@ -92,9 +92,7 @@ class _Folder:
         self.folder = folder
 
     def path(self, name: str) -> str:
-        full = os.path.join(self.folder, *name.split("/"))
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        return full
+        return staged_path(self.folder, name)
 
 
 def part_pattern(pattern: str, number: int) -> str:
@@ -127,8 +125,7 @@ def build_partition(site: Site, partition: Partition, number: int, folder: str, 
     judged = JudgedFiles(BuildJudge(collector, site.now), files, local)
     flow = PageFlow(collector, site.now, Renderer(), [locale.base for locale in site.scope.locales])
     for loc in seen:
-        if loc not in flow.seen:
-            flow.seen.add(loc)
+        flow.seen.add(loc)
     normaliser = PageNormaliser(site.scope, collector)
     built = PartitionBuilt(number, folder)
     taken = _Taken(judged, folder)

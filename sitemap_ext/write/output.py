@@ -64,8 +64,7 @@ UNWRITABLE = "F102"  # the output folder (or the build state beside it) cannot b
 
 
 class OutputError(Exception):
-    """The output folder cannot be used: ``code`` says why (F102 I/O, F103 locked,
-    O103-O105 the folder's content or the names)."""
+    """The output folder cannot be used: ``code`` says why (F102 I/O, F103 locked, O103-O105)."""
 
     def __init__(self, message: str, code: str = UNWRITABLE, *, partial: bool = False) -> None:
         super().__init__(message)
@@ -78,6 +77,16 @@ def owner_key(description: str, out_dir: str) -> str:
     folder (stable when both move together), '/'-separated."""
     relative = os.path.relpath(os.path.realpath(description), os.path.realpath(out_dir))
     return relative.replace(os.sep, "/")
+
+
+def staged_path(folder: str, name: str) -> str:
+    """An output name's path in a staging folder, its folders made (O103: a name that leaves it)."""
+    if not safe_relative_name(name):  # (names are checked where they are set; this is the last guard)
+        raise OutputError(f"'{name}' is not a name inside the output folder", "O103")
+    full = os.path.join(folder, *name.split("/"))
+    if (parent := os.path.dirname(full)) != folder:
+        os.makedirs(parent, exist_ok=True)
+    return full
 
 
 class Staging:
@@ -108,15 +117,8 @@ class Staging:
             self._unlock()
             raise
 
-    def path(self, name: str) -> str:
-        """The staging path of an output name."""
-        if not safe_relative_name(name):  # names are checked where they are set; this is the last guard
-            raise OutputError(f"'{name}' is not a name inside the output folder", "O103")
-        full = os.path.join(self.folder, *name.split("/"))
-        parent = os.path.dirname(full)
-        if parent != self.folder:
-            os.makedirs(parent, exist_ok=True)
-        return full
+    def path(self, name: str) -> str:  # (of an output name)
+        return staged_path(self.folder, name)
 
     # --- commit ---------------------------------------------------------------------
 
@@ -264,10 +266,8 @@ class Staging:
 
     def _target(self, name: str, *, create: bool) -> str | None:
         """The output path of ``name``, walking its folders without following a link.
-
-        Raises when a folder on the way, or the file it would replace, is a symbolic
-        link or not what it should be; with ``create`` missing folders are made, else
-        None is returned for them."""
+        Raises when a folder on the way, or the file it would replace, is a symbolic link
+        or not what it should be; with ``create`` missing folders are made, else None."""
         if not safe_relative_name(name) or reserved_name(name):
             raise OutputError(f"'{name}' is not a name inside the output folder", "O103")
         parts = name.split("/")
