@@ -32,6 +32,7 @@ from .diagnostics import Collector
 from .diff import DiffResult, Reading, diff_inputs, refused
 from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from .model import Page, Site
+from .read.frames import is_dask_frame
 from .read.http import FetchOptions
 from .rules.config import Policy
 from .write.build import BuildResult
@@ -47,7 +48,7 @@ def build(*args: Any, client: Any = None, **options: Any) -> BuildResult:
     partitions named ``<partition N>:ROW`` as ``pages=[frame_1, ..., frame_n]`` names them.
     """
     pages = options.get("pages")
-    if client is not None or type(pages).__module__.partition(".")[0] in ("dask", "dask_expr"):
+    if client is not None or is_dask_frame(pages):
         from .dask_build.driver import build_on_dask  # (only a build on Dask loads it, and dask)
 
         return build_on_dask(*args, client=client, **options)

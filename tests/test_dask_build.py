@@ -273,3 +273,18 @@ def test_process_workers_build_what_one_machine_builds_with_a_stylesheet(tmp_pat
     assert heads == {(out_one / "sitemap-1.xml").read_bytes().split(b"<urlset")[0]}
     assert b"sitemap.xsl" in heads.pop()
     assert (out_dask / "sitemap.xsl").read_bytes() == (out_one / "sitemap.xsl").read_bytes()
+
+
+@pytest.mark.parametrize("options,error", [({"allow_read": "docs"}, TypeError), ({"jobs": 2}, TypeError),
+                                           ({"gzip": "yes"}, TypeError)])
+def test_a_build_on_dask_checks_its_arguments_as_a_build_here_does(tmp_path: Path, options: dict[str, Any],
+                                                                    error: type[Exception]) -> None:
+    """build(client=) takes build()'s arguments with build()'s checks, before any cluster
+    is asked: allow_read='docs' is no list of folders (it was taken as 'd', 'o', 'c', 's')."""
+    from sitemap_ext import build
+
+    site = tmp_path / "site.yaml"
+    site.write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n", encoding="utf-8")
+    with pytest.raises(error):
+        build(str(site), str(tmp_path / "out"), client=object(), **options)
+    assert not (tmp_path / "out").exists()

@@ -23,19 +23,14 @@ from importlib import import_module
 from typing import Any
 
 from ..model import Site as SiteObject
+from ..read.frames import is_dask_frame
 from ..read.normalised import NormalisedPage, PageStream, Unit
 from ..read.normalised import NormalisedSite as Site
-from ..write.build import BuildResult
+from ..write.build import BuildResult, _arguments
 from ..write.output import cannot_write
 from . import identity
 from .partition import PartitionBuilt, build_partition, rebuild
 from .steps import DaskUnsupported, Opened, finish_build, open_build
-
-
-def is_dask_frame(value: Any) -> bool:
-    """Whether ``value`` is a Dask DataFrame (told by its type's module: no import)."""
-    kind = type(value)
-    return kind.__module__.partition(".")[0] in ("dask", "dask_expr") and kind.__name__ == "DataFrame"
 
 
 def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.PathLike[str] | None = None, *,
@@ -43,6 +38,14 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
                   state: Any = None, **options: Any) -> BuildResult:
     """``write.build.build`` with ``client=`` or a Dask DataFrame as ``pages=``
     (``options``: ``steps.open_build``'s)."""
+    path = os.fspath(path) if isinstance(path, os.PathLike) else path
+    taken = ("gzip", "now", "env", "collector", "allow_read", "max_per_code", "policy")
+    for name in options:
+        if name not in taken:
+            raise TypeError(f"a build on Dask takes no {name}= (it takes {', '.join(taken)})")
+    _arguments(path, out_dir, None, options.get("gzip"), dry_run, strict, "fast", options.get("collector"), None,
+               options.get("max_per_code"), None, options.get("policy"), options.get("allow_read", ()),
+               options.get("env"), state)  # (each of build()'s type and range, as a build here checks them)
     if dry_run or state is not None:
         raise DaskUnsupported("a build on Dask does not support dry_run or state= yet: build without Dask")
     if pages is not None and not is_dask_frame(pages):

@@ -23,6 +23,12 @@ def is_partition(item: Any) -> bool:
     return (kind.__module__.partition(".")[0], kind.__name__) in _KINDS
 
 
+def is_dask_frame(value: Any) -> bool:
+    """Whether ``value`` is a Dask DataFrame (told by its type's module: no import)."""
+    kind = type(value)
+    return kind.__module__.partition(".")[0] in ("dask", "dask_expr") and kind.__name__ == "DataFrame"
+
+
 class FrameReader(SourceReader):
     """A partition's rows, ``(values, row)`` with its rows numbered from 1, as
     ``SourceReader`` gives a source's (``columns``: its page-field columns)."""
