@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,6 +30,7 @@ from django.http import FileResponse, HttpResponseNotModified
 from django.utils.http import http_date
 from django.views.static import was_modified_since
 
+from ...safeio import Refused, open_regular
 from .sitemaps import settings_value
 
 # what a build writes, by suffix: the content type it is served with
@@ -72,14 +72,10 @@ class SitemapFilesMiddleware:
         if kind is None:
             return None
         try:
-            descriptor = os.open(os.path.join(self.folder, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:  # (no such file, a symbolic link, unreadable: not ours to serve)
+            handle = open_regular(os.path.join(self.folder, name), follow=False)
+        except (OSError, Refused):  # (no such file, a link, a folder, unreadable: not ours to serve)
             return None
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):  # (before fdopen, which raises for a folder: a 500 before)
-            os.close(descriptor)
-            return None
-        handle = os.fdopen(descriptor, "rb")
+        status = os.fstat(handle.fileno())
         if not was_modified_since(request.META.get("HTTP_IF_MODIFIED_SINCE"), int(status.st_mtime)):
             handle.close()
             return HttpResponseNotModified()
