@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from html import escape
 from typing import NamedTuple, cast
 from urllib.parse import quote, urlsplit
@@ -76,10 +75,8 @@ def _wrapped(value: str) -> str:
     return value.replace("&amp;", "&amp;<wbr>")
 
 
-@lru_cache(maxsize=4096)
 def _url(url: str) -> str:
-    """A link showing ``url`` with a chance to wrap after each of its separators
-    (memoised: a cluster's URLs are each shown in every member's row)."""
+    """A link showing ``url`` with a chance to wrap after each of its separators."""
     return f'<a href="{escape(url, quote=True)}">{_wrapped(url)}</a>'
 
 
