@@ -273,9 +273,19 @@ def language_of(tag: str) -> str:
     return tag if tag == X_DEFAULT else tag.split("-", 1)[0]
 
 
+# gettext's @modifiers that name a script (Sphinx's own sr@latin); any other (ca@valencia)
+# names no part of an hreflang code Google reads, and a .codeset (zh_TW.Big5) none either
+_GETTEXT_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva"}
+
+
 def from_locale(name: str) -> str:
-    """A tool's locale name (``pt_BR``, ``en-us``, ``de``) as the hreflang code it means,
-    in its canonical form where it is a valid tag (``pt-BR``, ``en-US``); else with its
-    underscores as hyphens, for the rules to judge as written."""
+    """A tool's locale name (``pt_BR``, ``en-us``, ``de``; gettext's ``sr@latin``,
+    ``zh_TW.Big5``) as the hreflang code it means, in its canonical form where it is a
+    valid tag (``pt-BR``, ``en-US``, ``sr-Latn``, ``zh-TW``); else with its underscores as
+    hyphens, for the rules to judge as written."""
+    if "@" in name or "." in name:
+        name, _, modifier = name.partition("@")
+        language, _, region = name.partition(".")[0].partition("_")
+        name = "_".join(part for part in (language, _GETTEXT_SCRIPTS.get(modifier.lower()), region) if part)
     tag = name.replace("_", "-")
     return judge(tag).canonical or tag

@@ -104,9 +104,9 @@ def test_a_language_that_is_none_fails_a_build_under_w_with_its_fix(project: Pat
 @pytest.mark.parametrize(("name", "code"), [("zh_CN", "zh-CN"), ("sr@latin", "sr-Latn"), ("zh_TW.Big5", "zh-TW"),
                                             ("ca@valencia", "ca"), ("pt_BR", "pt-BR"), ("jp", "jp")])
 def test_sphinxs_language_names_are_the_hreflang_codes_they_mean(name: str, code: str) -> None:
-    from sitemap_ext.integrations.sphinx import _hreflang
+    from sitemap_ext.langtags import from_locale
 
-    assert _hreflang(name) == code
+    assert from_locale(name) == code
 
 
 def test_a_language_sphinx_names_in_gettexts_way_passes_w(project: Path) -> None:

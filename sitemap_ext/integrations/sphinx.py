@@ -73,20 +73,6 @@ from . import _common
 logger = logging.getLogger(__name__)
 
 
-# gettext's @modifiers that name a script (Sphinx's own sr@latin); any other (ca@valencia)
-# names no part of an hreflang code Google reads, and a .codeset (zh_TW.Big5) none either
-_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva"}
-
-
-def _hreflang(name: str) -> str:
-    """Sphinx's language, a gettext locale name (``zh_CN``, ``sr@latin``,
-    ``zh_TW.Big5``), as the hreflang code it means (``zh-CN``, ``sr-Latn``, ``zh-TW``)."""
-    name, _, modifier = name.partition("@")
-    language, _, region = name.partition(".")[0].partition("_")
-    script = _SCRIPTS.get(modifier.lower())
-    return langtags.from_locale("_".join(part for part in (language, script, region) if part))
-
-
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     """Note the pages the builder makes of no document (``genindex``, ``py-modindex``,
     ``search``: pages of the site too), and write each listed page's language versions
@@ -106,7 +92,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
             any(fnmatch.fnmatchcase(pagename, pattern) for pattern in config.sitemap_ext_exclude):
         return
     link = app.builder.get_target_uri(pagename)
-    heads = [(_hreflang(language), _url(app, _common.folder_url(root), language, link))
+    heads = [(langtags.from_locale(language), _url(app, _common.folder_url(root), language, link))
              for language in config.sitemap_ext_languages]
     x_default = _x_default(app, _common.folder_url(root), link)
     if x_default:
@@ -202,7 +188,7 @@ def _languages_judged(config: Any) -> Iterator[tuple[str, str, str]]:
               if isinstance(name, str) and name not in names]
     for name in names:
         setting = "language" if name == config.language else "sitemap_ext_languages"
-        for problem in langtags.judge(_hreflang(name)).problems:
+        for problem in langtags.judge(langtags.from_locale(name)).problems:
             fix = "" if not problem.suggestion else f" (fix: language = {problem.suggestion!r})" \
                 if setting == "language" else f" (fix: {problem.suggestion!r})"
             yield REGISTRY[problem.code].severity.value, problem.code, \
