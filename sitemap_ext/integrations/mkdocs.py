@@ -40,7 +40,7 @@ Options, each a key of a site description:
   git-revision-date-localized sets); in ``heads`` mode the built-site source's list
   (``meta:NAME`` for a ``<meta>`` tag, ``time``, ``git``). Default: ``[meta:updated]``
   in ``i18n`` mode, the source's default in ``heads`` mode. Never the build date. In
-  ``i18n`` mode a page's versions get a lastmod where they all give the same one.
+  ``i18n`` mode each language version keeps its own.
 * ``exclude``: patterns of built files that are no pages (``drafts/*``; ``*`` matches
   across ``/``; default ``[404.html]``).
 * ``output``: the keys of ``output:`` (``gzip``, ``max_urls``, ``index_file``,
