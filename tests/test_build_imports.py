@@ -133,3 +133,19 @@ def test_probing_the_package_for_a_name_it_lacks_imports_nothing_and_runs_nothin
                             "assert not hasattr(sitemap_ext, 'no_such_module')\n"
                             "assert sitemap_ext.write.__name__ == 'sitemap_ext.write'", tmp_path)
     assert "sitemap_ext.__main__" not in loaded and "sitemap_ext.cli" not in loaded
+
+
+def test_langcodes_babel_and_lxml_load_only_where_a_tag_or_a_value_is_judged(tmp_path: Path) -> None:
+    """langtags, xsd_values and dates import cheaply: a site in one language builds
+    without langcodes or babel (no hreflang to judge), and the modules alone load
+    neither them nor lxml; a site in two locales judges its tags, and loads them."""
+    (tmp_path / "one.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
+    (tmp_path / "two.yaml").write_text(TWO_LOCALES)
+    alone = _modules_after("import sitemap_ext.langtags, sitemap_ext.xsd_values, sitemap_ext.dates", tmp_path)
+    assert [name for name in ("langcodes", "babel", "lxml") if name in alone] == []
+    one = _modules_after("from sitemap_ext.cli import main\n"
+                         "assert main(['build', 'one.yaml', '-o', 'one', '-q']) == 0\n", tmp_path)
+    assert "sitemap_ext.langtags" in one and "langcodes" not in one and "babel" not in one
+    two = _modules_after("from sitemap_ext.cli import main\n"
+                         "assert main(['build', 'two.yaml', '-o', 'two', '-q']) == 0\n", tmp_path)
+    assert "langcodes" in two and "babel" in two
