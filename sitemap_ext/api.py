@@ -21,23 +21,45 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .checker.check import CheckResult
-from .checker.given import Checkable, check_arguments
-from .checker.given import check as check_given
 from .codes import REGISTRY
 from .dates import now_argument
-from .deploys import Row, StateError, SubmitProgress, SubmitResult, state_rows, submit
 from .diagnostics import Collector
-from .diff import DiffResult, Reading, diff_inputs, refused
 from .limits import MAX_STORED_PER_CODE
 from .model import Page, Site
 from .read.frames import is_dask_frame
-from .read.http import FetchOptions
+from .read.http_types import FetchOptions
 from .rules.config import Policy
 from .write.build import BuildResult
 from .write.build import build as build_here
+
+if TYPE_CHECKING:  # (at run time each loads with the first call, or name, that needs it: see __getattr__)
+    from .checker.check import CheckResult
+    from .checker.given import Checkable
+    from .deploys import Row, StateError, SubmitProgress, SubmitResult, state_rows, submit
+    from .diff import DiffResult
+
+# The names of the check's result, diff's and the deploys' (submit, the build state) that
+# the api gives, imported when first asked for: a build through the api (as an
+# integration's) loads neither the checker, diff, submit nor SQLite.
+_DEPLOYS = frozenset({"Row", "StateError", "SubmitProgress", "SubmitResult", "state_rows", "submit"})
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CheckResult":
+        from .checker.check import CheckResult
+
+        return CheckResult
+    if name == "DiffResult":
+        from .diff import DiffResult
+
+        return DiffResult
+    if name in _DEPLOYS:
+        from . import deploys
+
+        return getattr(deploys, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build(*args: Any, client: Any = None, **options: Any) -> BuildResult:
@@ -252,6 +274,9 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
     ``progress`` is called with a line of progress now and then.
     """
+    from .checker.given import check as check_given
+    from .checker.given import check_arguments
+
     if isinstance(paths, Site):
         check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
                         html, fetch, None, delay, progress)  # (a Site's pages: an iterable, checked below)
@@ -264,6 +289,8 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
 def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None
                 ) -> CheckResult:
     """The pages of a program, checked as a dry build of its Site: every rule, nothing written."""
+    from .checker.check import CheckResult
+
     if pages == 0:  # (the default of a check of files: no pages)
         pages = None
     if pages is not None and (isinstance(pages, (int, str, bytes, Mapping)) or not isinstance(pages, Iterable)):
@@ -296,6 +323,9 @@ def diff(old: str | os.PathLike[str], new: str | os.PathLike[str], *,
     for the side whose folder holds DIR; the other arguments are ``check``'s, for both
     sides. ``progress`` is called with a line as each side is read.
     """
+    from .checker.given import check_arguments
+    from .diff import Reading, diff_inputs, refused
+
     check_arguments(base_urls, jobs, policy, (), (), None, False, 0, html, fetch, 0, 0.0, progress, "diff")
     sides = []
     for name, value in (("old", old), ("new", new)):

@@ -173,3 +173,20 @@ def test_a_small_build_loads_no_model_sqlite_or_process_pool(tmp_path: Path) -> 
     assert (tmp_path / "two" / "sitemap.xml").is_file()
     both = _modules_after(BUILD_BOTH, tmp_path)
     assert [name for name in NOT_FOR_A_SMALL_BUILD if name in both] == ["sitemap_ext.write.parallel"]
+
+
+def test_the_apis_build_and_check_load_the_checker_diff_and_submit_where_they_run(tmp_path: Path) -> None:
+    """``from sitemap_ext import build, check`` (an integration's import) loads neither
+    the checker, diff, submit nor SQLite; a build through the api loads none of them
+    either; a check, CheckResult, diff's and submit's names load theirs when used."""
+    (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
+    later = ("sitemap_ext.checker", "sitemap_ext.diff", "sitemap_ext.submit", "sitemap_ext.deploys", "sqlite3")
+    built = _modules_after("from sitemap_ext import build, check\n"
+                           "assert build('site.yaml', 'out', now='2026-01-02T00:00:00Z').ok\n", tmp_path)
+    assert [name for name in built if name in later or name.startswith(tuple(f"{n}." for n in later))] == []
+    used = _modules_after("from sitemap_ext import check, CheckResult, DiffResult, state_rows, submit\n"
+                          "assert check('out/sitemap.xml').ok and CheckResult.__name__ == 'CheckResult'\n"
+                          "assert DiffResult.__name__ == 'DiffResult' and callable(state_rows) and callable(submit)\n",
+                          tmp_path)
+    loaded_then = ("sitemap_ext.checker.run", "sitemap_ext.diff", "sitemap_ext.deploys")
+    assert [name for name in loaded_then if name not in used] == []
