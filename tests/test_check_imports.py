@@ -39,7 +39,10 @@ def test_the_version_and_the_help_load_no_verbs_module(tmp_path: Path) -> None:
     verbs = tuple(f"sitemap_ext.cli.{verb}" for verb in ("build", "check", "diff", "submit", "rules"))
     assert _loaded(loaded, (*verbs, "sitemap_ext.api", "sitemap_ext.rules", "sitemap_ext.write",
                             "sitemap_ext.checker", "sitemap_ext.submit", "lxml", "yaml", "langcodes")) == []
-    assert len([name for name in loaded if name.partition(".")[0] == "sitemap_ext"]) <= 14
+    # (115 of the package's modules when diff's and submit's arguments were defined in
+    # their modules, which imported the api; 14 with cli/options.py; 11 since
+    # report.formats loads read.sniff where a finding's line is shown.)
+    assert len([name for name in loaded if name.partition(".")[0] == "sitemap_ext"]) <= 11
 
 
 SMALL = ('<?xml version="1.0" encoding="UTF-8"?>\n'
