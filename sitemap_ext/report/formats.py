@@ -144,7 +144,6 @@ class _Lines:
         if file.endswith((".gz", ".parquet")):  # (a Parquet finding's line is its row: no text to quote)
             return None
         from ..read.sniff import wide_encoding  # (where a finding's line is shown: a clean run loads no reader)
-
         try:
             data = read_bounded(file, _SOURCE_LINE_LIMIT)
         except (OSError, Refused, ValueError):

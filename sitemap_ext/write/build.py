@@ -31,7 +31,7 @@ from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, PageStream, Source
 from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
-from ..read.sources import SourceReader
+from ..read.sources import Part, SourceReader
 from ..rules.config import Policy
 from ..write.site_yaml import load_site, load_site_data
 from .files import Files, no_pages
@@ -49,7 +49,6 @@ from .xml import RenderedPage as Rendered
 if TYPE_CHECKING:  # (the public model loads where objects are given: a build from a description loads none)
     from ..model import Page as PageObject
     from ..model import Site as SiteObject
-    from .parallel import Part
 
 DEFAULT_OUT_DIR = "sitemaps"
 
