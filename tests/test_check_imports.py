@@ -84,8 +84,9 @@ def test_a_check_of_one_sitemap_file_loads_no_build_diff_live_http_html_report_o
 
 
 def test_what_a_check_of_files_leaves_out_loads_where_its_input_asks(tmp_path: Path) -> None:
-    """The HTML report for --format html, the YAML reader and the build's dry run for a
-    site description: each loads there, and the check gives what it gave before."""
+    """The HTML report for --format html (and not diff's modules, which its diff page
+    uses), the YAML reader and the build's dry run for a site description: each loads
+    there, and the check gives what it gave before."""
     (tmp_path / "small.xml").write_text(SMALL)
     (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
     loaded = _modules_after("import contextlib, io\nfrom sitemap_ext.cli import main\n"
@@ -95,4 +96,5 @@ def test_what_a_check_of_files_leaves_out_loads_where_its_input_asks(tmp_path: P
                             "assert main(['check', 'site.yaml', '-q']) == 0\n", tmp_path)
     assert [name for name in ("sitemap_ext.report.html", "sitemap_ext.read.yaml_doc", "sitemap_ext.write.build")
             if name not in loaded] == []
-    assert _loaded(loaded, ("sitemap_ext.api", "sitemap_ext.cli.diff", "sitemap_ext.submit")) == []
+    assert _loaded(loaded, ("sitemap_ext.api", "sitemap_ext.cli.diff", "sitemap_ext.submit", "sitemap_ext.diff",
+                            "sitemap_ext.report.diff_formats", "sitemap_ext.read.http")) == []
