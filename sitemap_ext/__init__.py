@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .diagnostics import Diagnostic, Severity
-from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
-if TYPE_CHECKING:  # (at run time the api is imported on first use: see __getattr__)
+if TYPE_CHECKING:  # (at run time the api and the model are imported on first use: see __getattr__)
     from .api import (
         BuildResult,
         CheckResult,
@@ -43,6 +42,7 @@ if TYPE_CHECKING:  # (at run time the api is imported on first use: see __getatt
         state_rows,
         submit,
     )
+    from .model import Alternate, Image, Locale, NewsArticle, NewsPublication, Output, Page, Site, Video
 
 __all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult",
            "DiffResult", "Diagnostic", "Severity", "FetchOptions", "__version__", "state_rows", "Row", "StateError",
@@ -52,6 +52,8 @@ __all__ = ["build", "check", "diff", "render", "SitemapWriter", "Rendered", "Bui
 _API = frozenset({"build", "check", "diff", "render", "SitemapWriter", "Rendered", "BuildResult", "CheckResult",
                   "DiffResult", "FetchOptions", "state_rows", "Row", "StateError", "submit", "SubmitResult",
                   "SubmitProgress"})
+_MODEL = frozenset({"Alternate", "Image", "Locale", "NewsArticle", "NewsPublication", "Output", "Page", "Site",
+                    "Video"})
 
 
 def __getattr__(name: str) -> Any:
@@ -62,6 +64,10 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    if name in _MODEL:  # (the public types: a check of files, or --version, loads none of them)
+        from . import model
+
+        return getattr(model, name)
     if name.isidentifier() and not name.startswith("_"):  # a submodule, as when the api imported them here
         try:  # (never __main__, which runs the command line, nor a dunder a tool probes for)
             return importlib.import_module(f"{__name__}.{name}")
@@ -72,7 +78,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _API)
+    return sorted(set(globals()) | _API | _MODEL)
 
 
 class _Package(types.ModuleType):

@@ -21,22 +21,45 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any
 
-from . import arguments
-from .checker.check import CheckResult, check_inputs
 from .codes import REGISTRY
 from .dates import now_argument
-from .deploys import Row, StateError, SubmitProgress, SubmitResult, state_rows, submit
 from .diagnostics import Collector
-from .diff import DiffResult, Reading, diff_inputs, refused
-from .limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
+from .limits import MAX_STORED_PER_CODE
 from .model import Page, Site
 from .read.frames import is_dask_frame
-from .read.http import FetchOptions
+from .read.http_types import FetchOptions
 from .rules.config import Policy
 from .write.build import BuildResult
 from .write.build import build as build_here
+
+if TYPE_CHECKING:  # (at run time each loads with the first call, or name, that needs it: see __getattr__)
+    from .checker.check import CheckResult
+    from .checker.given import Checkable
+    from .deploys import Row, StateError, SubmitProgress, SubmitResult, state_rows, submit
+    from .diff import DiffResult
+
+# The names of the check's result, diff's and the deploys' (submit, the build state) that
+# the api gives, imported when first asked for: a build through the api (as an
+# integration's) loads neither the checker, diff, submit nor SQLite.
+_DEPLOYS = frozenset({"Row", "StateError", "SubmitProgress", "SubmitResult", "state_rows", "submit"})
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CheckResult":
+        from .checker.check import CheckResult
+
+        return CheckResult
+    if name == "DiffResult":
+        from .diff import DiffResult
+
+        return DiffResult
+    if name in _DEPLOYS:
+        from . import deploys
+
+        return getattr(deploys, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build(*args: Any, client: Any = None, **options: Any) -> BuildResult:
@@ -210,9 +233,6 @@ class _Abandoned(RuntimeError):
 
 # --- check ----------------------------------------------------------------------------
 
-Checkable = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]  # what check() reads
-
-
 def check(paths: Sequence[Checkable] | Checkable | Site, *,
           now: str | dt.datetime | dt.date | None = None, base_urls: Sequence[str] = (),
           jobs: int | None = None, policy: Policy | None = None,
@@ -254,82 +274,23 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
     ``progress`` is called with a line of progress now and then.
     """
-    _arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage, html,
-               fetch, None if isinstance(paths, Site) else pages, delay, progress)  # (a Site's: its pages)
+    from .checker.given import check as check_given
+    from .checker.given import check_arguments
+
     if isinstance(paths, Site):
+        check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
+                        html, fetch, None, delay, progress)  # (a Site's pages: an iterable, checked below)
         return _check_site(paths, pages, now, policy, max_per_code)
-    if isinstance(paths, (str, os.PathLike, bytes, bytearray, memoryview)) or _readable(paths):
-        paths = [paths]  # type: ignore[list-item]
-    if not isinstance(paths, Sequence) or not all(isinstance(p, (str, os.PathLike, bytes, bytearray, memoryview))
-                                                  or _readable(p) for p in paths):
-        raise TypeError("check() takes a path (str or os.PathLike), a URL, bytes, a binary file object, a Site, "
-                        "or a list of them")
-    with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
-        displays: dict[str, str] = {}
-        named = []
-        for number, item in enumerate(paths, 1):
-            if isinstance(item, (str, os.PathLike)):
-                named.append(os.fspath(item))
-                continue
-            local = os.path.join(held, f"input-{number}")
-            _hold(item, local)
-            name = getattr(item, "name", None)  # (sys.stdin.buffer is "<stdin>")
-            displays[local] = name if isinstance(name, str) and name.startswith("<") else f"<input {number}>"
-            named.append(local)
-        def describe(path: str, given: Any, collector: Collector) -> int:
-            return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls
-
-        return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
-                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY)
-
-
-def _arguments(base_urls: Any, jobs: Any, policy: Any, cross_submitted: Any, allow_read: Any, max_per_code: Any,
-               only_site_yaml: Any, coverage: Any, html: Any, fetch: Any, pages: Any, delay: Any,
-               progress: Any, function: str = "check") -> None:
-    """check()'s (or diff()'s) keyword arguments, each of its type (TypeError) and range (ValueError)."""
-    arguments.choice(function, "html", html, ("on", "drop-ext", "off"))
-    for name, value in (("base_urls", base_urls), ("cross_submitted", cross_submitted), ("allow_read", allow_read)):
-        arguments.strings(function, name, value)
-    bad = next((pair for pair in base_urls if "=" not in pair), None)
-    if bad is not None:
-        raise ValueError(f"{function}(base_urls=...) takes URL=DIR pairs, not {bad!r}")
-    arguments.whole(function, "jobs", jobs, least=1)
-    arguments.whole(function, "max_per_code", max_per_code, least=1)
-    arguments.whole(function, "coverage", coverage, none=False)
-    arguments.flag(function, "only_site_yaml", only_site_yaml)
-    arguments.instance(function, "policy", policy, Policy, "a Policy (see config.make_policy)")
-    arguments.instance(function, "fetch", fetch, FetchOptions, "a FetchOptions")
-    if pages != "all":
-        arguments.whole(function, "pages", pages)
-    arguments.seconds(function, "delay", delay)
-    arguments.callback(function, "progress", progress)
-
-
-def _readable(item: object) -> bool:
-    return hasattr(item, "read") and not isinstance(item, (str, bytes))
-
-
-def _hold(item: object, local: str) -> None:
-    """Bytes or a binary file object written to a file of the check's own, read no
-    further than the protocol's limit (and one byte more, so that X109 still says so)."""
-    with open(local, "wb") as out:
-        if isinstance(item, (bytes, bytearray, memoryview)):
-            out.write(bytes(item)[:MAX_BYTES_PER_FILE + 1])
-            return
-        left = MAX_BYTES_PER_FILE + 1
-        while left > 0:
-            chunk = item.read(min(left, 1 << 16))  # type: ignore[attr-defined]
-            if not chunk:
-                return
-            if not isinstance(chunk, (bytes, bytearray)):
-                raise TypeError("check() takes binary file objects (open(..., 'rb')), not text ones")
-            out.write(chunk)
-            left -= len(chunk)
+    return check_given(paths, now=now, base_urls=base_urls, jobs=jobs, policy=policy, cross_submitted=cross_submitted,
+                       allow_read=allow_read, max_per_code=max_per_code, only_site_yaml=only_site_yaml,
+                       coverage=coverage, html=html, fetch=fetch, pages=pages, delay=delay, progress=progress)
 
 
 def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None
                 ) -> CheckResult:
     """The pages of a program, checked as a dry build of its Site: every rule, nothing written."""
+    from .checker.check import CheckResult
+
     if pages == 0:  # (the default of a check of files: no pages)
         pages = None
     if pages is not None and (isinstance(pages, (int, str, bytes, Mapping)) or not isinstance(pages, Iterable)):
@@ -362,7 +323,10 @@ def diff(old: str | os.PathLike[str], new: str | os.PathLike[str], *,
     for the side whose folder holds DIR; the other arguments are ``check``'s, for both
     sides. ``progress`` is called with a line as each side is read.
     """
-    _arguments(base_urls, jobs, policy, (), (), None, False, 0, html, fetch, 0, 0.0, progress, "diff")
+    from .checker.given import check_arguments
+    from .diff import Reading, diff_inputs, refused
+
+    check_arguments(base_urls, jobs, policy, (), (), None, False, 0, html, fetch, 0, 0.0, progress, "diff")
     sides = []
     for name, value in (("old", old), ("new", new)):
         if not isinstance(value, (str, os.PathLike)):

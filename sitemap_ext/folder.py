@@ -7,6 +7,7 @@ build kept are no sitemaps to judge twice)."""
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 import re
 import stat
@@ -204,6 +205,26 @@ def _valid_state(state: Any) -> bool:
         return True
     return isinstance(state, list) and len(state) == 2 and all(isinstance(p, str) and os.path.isabs(p)
                                                                 for p in state) and state[0] == state[1] + STATE_NEW
+
+
+# Error routes: served with an error status, never pages to list. A route is one when
+# its file, or its folder with index.html, is named for a 4xx or 5xx status (404.html,
+# 500/index.html: Hugo, Jekyll, MkDocs, Docusaurus, Astro, Next and most hosts) or for
+# the class (4xx, 5xx: Drupal's system/4xx), in every language. A file so named is one
+# below any folder (en/latest/404.html); a folder so named only at the top, in a
+# language's folder (de/, pt-br/) or under system/ (Drupal's system/401), as numbered
+# folders elsewhere are pages (page/404/ of a long pagination, node/500/). fnmatch
+# patterns on the '/'-separated path in the built folder (``*`` crosses '/').
+DEFAULT_EXCLUDE = tuple(f"{below}{status}{route}" for status in ("[45][0-9][0-9]", "[45]xx")
+                        for route, places in ((".html", ("", "*/")),
+                                              ("/index.html", ("", "[a-z][a-z]/", "[a-z][a-z]-[A-Za-z][A-Za-z]/",
+                                                               "system/", "*/system/")))
+                        for below in places)
+
+
+def is_error_page(relative: str) -> bool:
+    """Whether a built file (its '/'-separated path in the folder) is an error route."""
+    return any(fnmatch.fnmatchcase(relative, pattern) for pattern in DEFAULT_EXCLUDE)
 
 
 INDEX_VIEW = "sitemaps.html"  # each host's list of its sitemaps (output.html), beside sitemap.xml

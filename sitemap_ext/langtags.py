@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-import langcodes
-from babel import Locale
+if TYPE_CHECKING:
+    from babel import Locale
 
 X_DEFAULT = "x-default"
 
@@ -44,23 +45,39 @@ DEPRECATED = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 NO_LANGUAGE = {"und": "undetermined", "mul": "multiple languages", "zxx": "no linguistic content",
                "mis": "uncoded languages"}
 
-_ENGLISH = Locale("en")
-_REGIONS = frozenset(t for t in _ENGLISH.territories if isinstance(t, str) and len(t) == 2 and t.isalpha()) \
-    - set(NOT_REGIONS)
-_SCRIPTS = frozenset(s for s in _ENGLISH.scripts if isinstance(s, str) and len(s) == 4 and not s.startswith("Q"))
 _SHAPE = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|[0-9]{3}))?")
+
+
+# langcodes and babel load when a tag is first judged or named (most of a start-up's
+# import time where no hreflang is written or read): _english(), _regions(), _scripts().
+@cache
+def _english() -> Locale:
+    from babel import Locale
+
+    return Locale("en")
+
+
+@cache
+def _regions() -> frozenset[str]:
+    return frozenset(t for t in _english().territories if isinstance(t, str) and len(t) == 2 and t.isalpha()) \
+        - set(NOT_REGIONS)
+
+
+@cache
+def _scripts() -> frozenset[str]:
+    return frozenset(s for s in _english().scripts if isinstance(s, str) and len(s) == 4 and not s.startswith("Q"))
 
 
 def is_country(code: str) -> bool:
     """An assigned ISO 3166-1 alpha-2 country code, in upper case (CLDR's territories,
     less macro-regions and reserved or user-assigned codes such as UK, EU, XK, ZZ)."""
-    return code in _REGIONS
+    return code in _regions()
 
 
 def country_fix(code: str) -> str | None:
     """The assigned code meant by a misspelt one (gb for GB, UK for GB), if evident."""
     upper = REGION_FIXES.get(code.upper(), code.upper())
-    return upper if upper in _REGIONS else None
+    return upper if upper in _regions() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +110,12 @@ def display_name(tag: str) -> str | None:
     if match is None:
         return None
     lang, script, region = match.groups()
-    name = _ENGLISH.languages.get(lang.lower())
+    english = _english()
+    name = english.languages.get(lang.lower())
     if name is None:
         return None
-    details = [d for d in (_ENGLISH.scripts.get(script.title()) if script else None,
-                           _ENGLISH.territories.get(region.upper()) if region else None) if d]
+    details = [d for d in (english.scripts.get(script.title()) if script else None,
+                           english.territories.get(region.upper()) if region else None) if d]
     return f"{name} ({', '.join(details)})" if details else name
 
 
@@ -110,6 +128,8 @@ def _is_language(code: str) -> bool:
     code = code.lower()
     if code in NO_LANGUAGE or "qaa" <= code <= "qtz":
         return False
+    import langcodes
+
     try:
         return bool(langcodes.Language.get(code, normalize=False).is_valid())
     except (ValueError, LookupError):
@@ -117,6 +137,8 @@ def _is_language(code: str) -> bool:
 
 
 def _likely_language(region: str) -> str | None:
+    import langcodes
+
     try:
         language = langcodes.Language.get(f"und-{region}").maximize().language
     except (ValueError, LookupError):
@@ -162,7 +184,7 @@ def judge(tag: str) -> Verdict:
     if len(low) == 3:
         problems.append(TagProblem("L109", f"'{lang}' ({display_name(low) or 'a language'}) has no ISO 639-1 "
                                    "code; Google documents two-letter codes, so check it is recognised"))
-    if script is not None and script.title() not in _SCRIPTS:
+    if script is not None and script.title() not in _scripts():
         return _error(tag, "L111", f"'{script}' in '{tag}' is not an ISO 15924 script")
     if region is not None:
         wrong = _judge_region(tag, low, script, region, problems)
@@ -202,6 +224,8 @@ def _misused_language(tag: str, lang: str, script: str | None, region: str | Non
         return _error(tag, "L104", f"'{lang}' is a withdrawn ISO 639 code; use '{DEPRECATED[low]}': "
                       f"{_named(fix)}", fix)
     if len(low) == 3:
+        import langcodes
+
         two = langcodes.standardize_tag(low)
         if len(two) == 2 and _is_language(two):
             fix = _compose(two, script, region)
@@ -226,7 +250,7 @@ def _judge_region(tag: str, low: str, script: str | None, region: str, problems:
     elif upper == "LA" and low != "lo":
         return _error(tag, "L102", f"'LA' is Laos, not Latin America; Google takes no region for Latin "
                       f"America: use '{low}', or one tag per country ({low}-MX, {low}-AR, ...)", low)
-    elif upper not in _REGIONS:
+    elif upper not in _regions():
         return _error(tag, "L102", f"'{region}' is not an ISO 3166-1 country code", counts_as=low)
     return None
 
@@ -242,7 +266,7 @@ def _compose(lang: str, script: str | None, region: str | None) -> str:
 
 def _reject_language(tag: str, lang: str, script: str | None, region: str | None) -> Verdict:
     upper = lang.upper()
-    if len(lang) == 2 and upper in _REGIONS and script is None:
+    if len(lang) == 2 and upper in _regions() and script is None:
         if region is not None and _is_language(region):
             fix = _compose(region, None, upper)
             return _error(tag, "L106", f"'{tag}' has region and language reversed: {_named(fix)}", fix)

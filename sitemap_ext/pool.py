@@ -6,11 +6,16 @@ what they write or report is the same for any number of processes.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (multiprocessing and the pool load where a pool starts: a small build or check starts none)
+    from concurrent.futures import ProcessPoolExecutor
+
+
+class Sequential(Exception):
+    """A parallel run cannot match a sequential one here; run sequentially."""
 
 
 def usable_cores() -> int:
@@ -32,10 +37,19 @@ def default_jobs() -> int:
     return min(usable_cores(), 4)
 
 
+def can_fork() -> bool:
+    """Whether this platform starts a process as a copy of this one."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def pool_context() -> Any:
     """The start method of the pool: fork where the platform has it (a worker starts as
     a copy of this process), else the platform's default."""
-    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    import multiprocessing
+
+    return multiprocessing.get_context("fork" if can_fork() else None)
 
 
 def process_pool(jobs: int, initializer: Callable[..., None] | None = None,
@@ -43,5 +57,7 @@ def process_pool(jobs: int, initializer: Callable[..., None] | None = None,
     """A pool of ``jobs`` processes, forked where the platform can: a worker starts as a
     copy of this process, with its modules loaded and ``initargs`` in place (not
     pickled), in milliseconds. All of them start at the first task."""
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(), initializer=initializer,
                                initargs=initargs)

@@ -12,8 +12,10 @@ schema of one element of that type. Callers memoise per distinct value (``DateCa
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from lxml import etree
+if TYPE_CHECKING:  # (lxml loads with the first value judged: a command that judges none, --version, loads none)
+    from lxml import etree
 
 _SCHEMA = b"""<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <xsd:element name="date"><xsd:simpleType><xsd:union>
@@ -28,10 +30,14 @@ _SCHEMA = b"""<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
 
 @cache
 def _schema() -> etree.XMLSchema:
+    from lxml import etree
+
     return etree.XMLSchema(etree.fromstring(_SCHEMA))
 
 
 def _accepts(element: str, text: str) -> bool:
+    from lxml import etree
+
     node = etree.Element(element)
     try:
         node.text = text

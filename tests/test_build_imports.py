@@ -30,8 +30,11 @@ NEVER = ("sitemap_ext.checker", "sitemap_ext.report.html", "sitemap_ext.report.b
 # (the rule set, the engine, the rules across files: 12 modules); 79 with the XSD's
 # datatypes for lastmod and priority (xsd_values); 78 since lxml's element type is
 # imported for the type checker only where media fields are read (a build reads no XML);
-# 77 since the build state's file (state.py, SQLite) loads where a state is kept.
-# The issue asks for 40:
+# 77 since the build state's file (state.py, SQLite) loads where a state is kept; 78 with
+# the verbs' arguments in cli/options.py (out of diff's and submit's modules, which loaded
+# the api for --version); 77 since the public model (model.py) loads where a Site or pages
+# are given. (The standard library's SQLite, multiprocessing, concurrent.futures, logging
+# and socket no longer load either: see below.) The issue asks for 40:
 # what is left is the build's own modules (write/, the description's readers, ext/) and
 # the rules, each loaded at the top of the module that uses it.
 MOST_LOADED = 77
@@ -133,3 +136,57 @@ def test_probing_the_package_for_a_name_it_lacks_imports_nothing_and_runs_nothin
                             "assert not hasattr(sitemap_ext, 'no_such_module')\n"
                             "assert sitemap_ext.write.__name__ == 'sitemap_ext.write'", tmp_path)
     assert "sitemap_ext.__main__" not in loaded and "sitemap_ext.cli" not in loaded
+
+
+def test_langcodes_babel_and_lxml_load_only_where_a_tag_or_a_value_is_judged(tmp_path: Path) -> None:
+    """langtags, xsd_values and dates import cheaply: a site in one language builds
+    without langcodes or babel (no hreflang to judge), and the modules alone load
+    neither them nor lxml; a site in two locales judges its tags, and loads them."""
+    (tmp_path / "one.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
+    (tmp_path / "two.yaml").write_text(TWO_LOCALES)
+    alone = _modules_after("import sitemap_ext.langtags, sitemap_ext.xsd_values, sitemap_ext.dates", tmp_path)
+    assert [name for name in ("langcodes", "babel", "lxml") if name in alone] == []
+    one = _modules_after("from sitemap_ext.cli import main\n"
+                         "assert main(['build', 'one.yaml', '-o', 'one', '-q']) == 0\n", tmp_path)
+    assert "sitemap_ext.langtags" in one and "langcodes" not in one and "babel" not in one
+    two = _modules_after("from sitemap_ext.cli import main\n"
+                         "assert main(['build', 'two.yaml', '-o', 'two', '-q']) == 0\n", tmp_path)
+    assert "langcodes" in two and "babel" in two
+
+
+# What a build from a description does not use: the public model (its objects are a
+# program's), SQLite (no state kept), a process pool (a small build runs in one process).
+NOT_FOR_A_SMALL_BUILD = ("sitemap_ext.model", "sitemap_ext.write.parallel", "sqlite3", "multiprocessing",
+                         "concurrent.futures", "logging", "socket", "email", "http.client")
+
+
+def test_a_small_build_loads_no_model_sqlite_or_process_pool(tmp_path: Path) -> None:
+    """A site in two locales built on the command line: written whole, without the
+    model, SQLite or a pool; a CSV source under 4 MiB loads the parallel writer (which
+    says it is not worth its processes) and still no pool."""
+    (tmp_path / "two.yaml").write_text(TWO_LOCALES)
+    (tmp_path / "csv.yaml").write_text(FROM_CSV)
+    (tmp_path / "rows.csv").write_text("loc,lastmod\n/p/1,2026-01-01\n/p/2,2026-01-02\n")
+    two = _modules_after("from sitemap_ext.cli import main\n"
+                         "assert main(['build', 'two.yaml', '-o', 'two', '-q']) == 0\n", tmp_path)
+    assert [name for name in NOT_FOR_A_SMALL_BUILD if name in two] == []
+    assert (tmp_path / "two" / "sitemap.xml").is_file()
+    both = _modules_after(BUILD_BOTH, tmp_path)
+    assert [name for name in NOT_FOR_A_SMALL_BUILD if name in both] == ["sitemap_ext.write.parallel"]
+
+
+def test_the_apis_build_and_check_load_the_checker_diff_and_submit_where_they_run(tmp_path: Path) -> None:
+    """``from sitemap_ext import build, check`` (an integration's import) loads neither
+    the checker, diff, submit nor SQLite; a build through the api loads none of them
+    either; a check, CheckResult, diff's and submit's names load theirs when used."""
+    (tmp_path / "site.yaml").write_text("site:\n  base_url: https://e.com/\npages:\n  - loc: /a\n")
+    later = ("sitemap_ext.checker", "sitemap_ext.diff", "sitemap_ext.submit", "sitemap_ext.deploys", "sqlite3")
+    built = _modules_after("from sitemap_ext import build, check\n"
+                           "assert build('site.yaml', 'out', now='2026-01-02T00:00:00Z').ok\n", tmp_path)
+    assert [name for name in built if name in later or name.startswith(tuple(f"{n}." for n in later))] == []
+    used = _modules_after("from sitemap_ext import check, CheckResult, DiffResult, state_rows, submit\n"
+                          "assert check('out/sitemap.xml').ok and CheckResult.__name__ == 'CheckResult'\n"
+                          "assert DiffResult.__name__ == 'DiffResult' and callable(state_rows) and callable(submit)\n",
+                          tmp_path)
+    loaded_then = ("sitemap_ext.checker.run", "sitemap_ext.diff", "sitemap_ext.deploys")
+    assert [name for name in loaded_then if name not in used] == []

@@ -16,9 +16,8 @@ from ..dates import default_clock, format_instant, now_argument, parse_now
 from ..diagnostics import Code, Collector, Diagnostic, Where
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..pool import default_jobs
-from ..read.http import FetchOptions
+from ..read.http_types import FetchOptions
 from ..read.live import Remote, is_url
-from ..read.yaml_doc import is_site_yaml
 from ..rules.clusters import ClusterIndex, Coverage
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
@@ -241,6 +240,8 @@ def is_site_description(path: str) -> bool:
     ``site`` key (an include, a workflow or any other YAML has none). Read bounded,
     read as a stream of YAML events (``read.yaml_doc.is_site_yaml``), never raises; one that
     cannot be read is judged (and reported)."""
+    from ..read.yaml_events import is_site_yaml  # (the YAML reader: only where a YAML file is given)
+
     try:
         text = read_bounded(path, MAX_DESCRIPTION_BYTES).decode("utf-8-sig")
     except (OSError, Refused, UnicodeDecodeError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..diagnostics import Where
 from ..read.html import says_noindex
-from ..read.http import Fetched
+from ..read.http_types import Fetched
 from ..read.live import CHILD_WINDOW, LISTED_UNFETCHED, Input, Remote
 from ..read.sniff import sniff
 from ..rules.robots import named_disallowed

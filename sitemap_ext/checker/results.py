@@ -13,7 +13,7 @@ import os
 from array import array
 
 from ..diagnostics import Collector, Diagnostic, Where
-from ..folder import is_view
+from ..folder import is_error_page, is_view
 from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served_in
 from ..read.sniff import Sniffed
@@ -21,7 +21,6 @@ from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.files import name_not_utf8
 from ..urls import url_key
-from ..write.site_sources import is_error_page
 from .judge_file import FileResult
 from .placing import place
 from .workers import Pending

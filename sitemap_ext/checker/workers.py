@@ -8,15 +8,17 @@ so results are merged in a fixed order whatever the number of jobs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..diagnostics import Code
 from ..pool import process_pool
 from ..rules.cluster_log import ClusterLog
 from .judge_file import FileResult, Options, Task, check_file
+
+if TYPE_CHECKING:  # (the pool loads where one starts: a check of one file starts none)
+    from concurrent.futures import ProcessPoolExecutor
 
 PAGE_BATCH = 64  # built pages handed to a worker at once
 IN_FLIGHT = 8  # batches of pages per worker handed over and not yet taken

@@ -8,12 +8,12 @@ import os
 import sys
 from collections import Counter
 
-from ..api import check
 from ..checker.check import CheckResult
+from ..checker.given import check
 from ..dates import format_instant, parse_now
 from ..diagnostics import Collector
 from ..limits import MAX_BYTES_PER_FILE
-from ..read.http import FetchOptions, LiveUnavailable, seconds
+from ..read.http_types import FetchOptions, LiveUnavailable, seconds
 from ..report import baseline
 from ..report.baseline import BaselineError
 from ..report.formats import (
@@ -31,7 +31,6 @@ from ..report.formats import (
     write_json,
     write_step_summary,
 )
-from ..report.html import COVERAGE_ROWS, write_html
 from ..rules.config import ConfigError, Policy, load_policy
 
 
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                        cross_submitted=cross_submitted, allow_read=args.allow_read,
                        max_per_code=None if args.baseline else args.max_per_code or None,
                        only_site_yaml=args.only_site_yaml,
-                       coverage=COVERAGE_ROWS if args.format == "html" else 0, html=args.html, fetch=fetch,
+                       coverage=_coverage(args.format), html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
     except (Usage, LiveUnavailable, BaselineError) as exc:  # (a value echoed shows its line breaks as escapes)
         sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
@@ -84,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
                        skipped=result.skipped, now=clock_json(result.now, result.clock))
             return code
         if args.format == "html":
+            from ..report.html import write_html  # (the HTML report loads diff's modules: only for it)
+
             clock = None if result.now is None else f"{format_instant(result.now)} (from {result.clock})"
             write_html(collector, out, title="sitemap-ext check " + " ".join(args.paths), read=read_line(counts),
                        coverage=result.coverage, clock=clock, quiet=args.quiet)
@@ -99,6 +100,16 @@ def run(args: argparse.Namespace) -> int:
     if unwritten:
         sys.stderr.write(f"sitemap-ext check: {unwritten}\n")
     return code
+
+
+def _coverage(format_name: str) -> int:
+    """The clusters whose hreflang coverage is kept for the report: the HTML report's
+    rows, none for another format."""
+    if format_name != "html":
+        return 0
+    from ..report.html import COVERAGE_ROWS
+
+    return COVERAGE_ROWS
 
 
 class _Input(io.BytesIO):

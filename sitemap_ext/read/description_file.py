@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Collector, Where, unknown_keys
 from ..limits import MAX_DESCRIPTION_BYTES
 from ..safeio import Refused, read_bounded
 from .description_findings import out_of_range, unreadable, wrong_shape
-from .sniff import cannot_read
-from .yaml_doc import Doc, Path
+
+if TYPE_CHECKING:  # (their types: display_name, which a check of sitemaps names files with, loads no YAML)
+    from .yaml_doc import Doc, Path
 
 OBJECTS = "<site>"  # how findings name a site description made from objects
 
@@ -33,6 +34,8 @@ def display_name(path: str) -> str:
 
 
 def _cannot_read(collector: Collector, display: str, reason: str, code: str | None, where: Where | None) -> None:
+    from .sniff import cannot_read  # (F101's wording; a description that reads loads no sniffing)
+
     found, message = cannot_read(display, reason)
     collector.report(code or found, message, where or Where(display))
 

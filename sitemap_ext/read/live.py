@@ -27,17 +27,20 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..diagnostics import Collector, Where
 from ..folder import report_cache_removed
 from ..limits import HEAD_LIMIT
 from ..urls import origin_text
-from .http import Fetched, Fetcher, FetchOptions, refused
+from .http_types import Fetched, FetchOptions
 from .robots import CRAWLER, parse_robots
 from .sniff import SITEMAP_KINDS, is_sitemap, sniff
+
+if TYPE_CHECKING:
+    from .http import Fetcher
 
 USUAL_PLACES = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap.txt")
 _CONTENT_TYPES = ("xml", "text/plain", "gzip", "octet-stream")  # what a sitemap may be served as (by substring)
@@ -80,8 +83,10 @@ class Remote:
         self.options = options
         self.collector = collector
         self.progress = progress
+        from .http import Fetcher  # (the client and its transport load for a URL given: a check of files loads none)
+
         self._folder = tempfile.TemporaryDirectory(prefix="sitemap-ext-live-")
-        self.fetcher = Fetcher(options, self._folder.name)
+        self.fetcher: Fetcher = Fetcher(options, self._folder.name)
         self.robots: dict[str, Robots] = {}  # origin -> its robots.txt
         self._fetched: dict[str, Fetched] = {}
         self._kept: set[int] = set()  # the ids of the Fetched of inputs: their files stay for the whole check
@@ -118,6 +123,8 @@ class Remote:
         if len(distinct) <= 1:
             answers = [self.fetch(url, head_only=head_only) for url in distinct]
         else:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(max_workers=8) as pool:
                 answers = list(pool.map(lambda url: self.fetch(url, head_only=head_only), distinct))
         by_url = dict(zip(distinct, answers, strict=True))
@@ -163,6 +170,8 @@ class Remote:
         found: list[Input] = []
         for url in urls:
             self.fetcher.trust(url)
+        from .http import refused
+
         for url in urls:
             if url.lower().startswith("file://"):
                 self.collector.report(*refused("file:// URLs are not fetched; give the file's path instead"),
@@ -264,6 +273,8 @@ class Remote:
         chosen = urls if budget is None else urls[:budget]
         meter = _Meter(len(chosen), self.progress)
         last: dict[str, float] = {}
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
         with ThreadPoolExecutor(max_workers=8) as pool:
             for start in range(0, len(chosen), PAGE_WINDOW):
                 window = chosen[start:start + PAGE_WINDOW]

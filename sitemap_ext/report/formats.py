@@ -13,7 +13,6 @@ from urllib.parse import quote
 
 from ..dates import format_instant
 from ..diagnostics import Collector, Diagnostic, Severity
-from ..read.sniff import wide_encoding
 from ..safeio import Refused, read_bounded
 
 if TYPE_CHECKING:
@@ -144,6 +143,7 @@ class _Lines:
         at most 8 MiB, not gzip); None where they are not to be shown."""
         if file.endswith((".gz", ".parquet")):  # (a Parquet finding's line is its row: no text to quote)
             return None
+        from ..read.sniff import wide_encoding  # (where a finding's line is shown: a clean run loads no reader)
         try:
             data = read_bounded(file, _SOURCE_LINE_LIMIT)
         except (OSError, Refused, ValueError):

@@ -14,16 +14,16 @@ from __future__ import annotations
 import html
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote
 
 from ..codes import REGISTRY
 from ..diagnostics import Collector, Diagnostic, Severity
-from ..diff import ClusterChange, DiffResult
-from ..diff.clusters import GONE, NEW
 from ..rules.clusters import ABSENT, DIFFERS, WHOLE, Coverage
-from .diff_formats import STATES, failure_lines, totals_line
 from .formats import plural, visible
+
+if TYPE_CHECKING:  # (diff's modules load with a diff's report: a check's report loads none of them)
+    from ..diff import ClusterChange, DiffResult
 
 COVERAGE_ROWS = 2_000  # clusters drawn in the picture; the rest are counted
 DIFF_ROWS = 5_000  # rows of each list of a diff; the rest are counted
@@ -200,6 +200,8 @@ def _breakable(text: str) -> str:
 def write_diff_html(result: DiffResult, out: TextIO, *, title: str, clock: str | None = None) -> None:
     """A diff (``sitemap-ext diff``) as one HTML document: its counts, why it fails,
     then each list (at most ``DIFF_ROWS`` rows each; the text and JSON have all)."""
+    from .diff_formats import failure_lines, totals_line
+
     write = out.write
     write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -248,6 +250,9 @@ def _rows(write: Any, heading: str, rows: Sequence[Sequence[str]], total: int, c
 def _cluster_cell(change: ClusterChange) -> str:
     """A cluster's members, each change said as the text says it: + gained, - lost,
     ! broken (with its state)."""
+    from ..diff.clusters import GONE, NEW
+    from .diff_formats import STATES
+
     gained = {(m.hreflang, m.url) for m in change.gained}
     broken = {(m.hreflang, m.url): m.state for m in change.broken}
     parts = []

@@ -18,7 +18,7 @@ import datetime as dt
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import arguments
 from ..codes import REGISTRY
@@ -26,17 +26,14 @@ from ..dates import now_argument
 from ..diagnostics import Collector, Where, unknown_keys
 from ..folder import StateError, report_set_aside
 from ..limits import MAX_STORED_PER_CODE
-from ..model import Page as PageObject
-from ..model import Site as SiteObject
-from ..pool import default_jobs
+from ..pool import Sequential, default_jobs
 from ..read.description_file import OBJECTS
 from ..read.normalised import BuiltSite, PageStream, Source
 from ..read.normalised import NormalisedPage as Page
 from ..read.normalised import NormalisedSite as Site
-from ..read.sources import SourceReader
+from ..read.sources import Part, SourceReader
 from ..rules.config import Policy
 from ..write.site_yaml import load_site, load_site_data
-from . import parallel
 from .files import Files, no_pages
 from .judge import BuildJudge, JudgedFiles
 from .output import OutputError, Staging, cannot_write, owner_key
@@ -48,6 +45,10 @@ from .series import WrittenFile
 from .state import BuildState, open_state
 from .xml import ENGINES, Renderer, deprecated_engine
 from .xml import RenderedPage as Rendered
+
+if TYPE_CHECKING:  # (the public model loads where objects are given: a build from a description loads none)
+    from ..model import Page as PageObject
+    from ..model import Site as SiteObject
 
 DEFAULT_OUT_DIR = "sitemaps"
 
@@ -137,7 +138,7 @@ def build(
     collector = collector if collector is not None else Collector(REGISTRY, policy=policy, limit=max_per_code)
     result = BuildResult(collector)
     allow_read = tuple(allow_read)
-    if isinstance(path, SiteObject):
+    if not isinstance(path, str):  # (a Site: _arguments let nothing else through)
         site = load_site_data(path.as_yaml(), collector, now=now, pages=pages)
     else:
         site = load_site(path, collector, env=env, now=now, allow_read=allow_read, pages=pages)
@@ -161,7 +162,7 @@ def build(
         except OSError as exc:  # the disk filled, the folder went away, ...
             cannot_write(collector, result.out_dir, exc)
             return result
-        except parallel.Sequential:
+        except Sequential:
             # A worker's page repeats a URL from an earlier chunk: start again in one
             # process, which drops duplicates exactly where a sequential build does.
             # (Never with pages=: jobs is 1 then, and an iterable is read once.)
@@ -195,7 +196,7 @@ def _open(path: str | SiteObject, site: Site, out_dir: str | None, given: str | 
         if staging is None:
             return None
         files = Files(site, staging)
-    kept = open_state(site, folder, None if isinstance(path, SiteObject) else path, given, result.collector.report,
+    kept = open_state(site, folder, path if isinstance(path, str) else None, given, result.collector.report,
                       write=not dry_run)
     if kept is False:
         if staging is not None:
@@ -210,9 +211,12 @@ def _arguments(path: Any, out_dir: Any, pages: Any, gzip: Any, dry_run: Any, str
                env: Any, state: Any = None) -> None:
     """build()'s arguments, each of its type (TypeError) and range (ValueError), in this
     order; ``path`` with an os.PathLike already made a str."""
-    if not isinstance(path, (str, SiteObject)):
-        raise TypeError(f"build() takes the path of a site description (str or os.PathLike) or a Site, not "
-                        f"{type(path).__name__}")
+    if not isinstance(path, str):
+        from ..model import Site as SiteObject  # (the public model: where objects are given, and only there)
+
+        if not isinstance(path, SiteObject):
+            raise TypeError(f"build() takes the path of a site description (str or os.PathLike) or a Site, not "
+                            f"{type(path).__name__}")
     if pages is not None and (isinstance(pages, (str, bytes, Mapping)) or not isinstance(pages, Iterable)):
         raise TypeError(f"pages must be an iterable of Page objects or mappings, not {type(pages).__name__}")
     for name, value in (("out_dir", out_dir), ("state", state)):
@@ -239,7 +243,7 @@ def _staging(path: str | SiteObject, out_dir: str, result: BuildResult) -> Stagi
     """The output folder's staging (its lock taken, a killed build's commit finished);
     None when it cannot be had (reported)."""
     try:
-        staging = Staging(out_dir, OBJECTS if isinstance(path, SiteObject) else owner_key(path, out_dir))
+        staging = Staging(out_dir, owner_key(path, out_dir) if isinstance(path, str) else OBJECTS)
     except OutputError as exc:
         result.collector.report(exc.code, str(exc), Where(out_dir))
         return None
@@ -351,18 +355,20 @@ def _source(site: Site, unit: Source, normaliser: PageNormaliser, flow: PageFlow
             files: JudgedFiles, meter: _Meter | None, before: int, jobs: int) -> int:
     """A source's rows through the flow and into the files: by ``jobs`` processes when
     it can be split (see ``parallel``), else here."""
+    from . import parallel  # (a source's: a build of pages alone loads none of it)
+
     pieces = parallel.split(unit, jobs) if files.files is not None else None
     if pieces is None or files.files is None:
         return _rows(site, unit, normaliser, flow, collector, files, meter, before)
 
-    def own(piece: parallel.Part) -> int:
+    def own(piece: Part) -> int:
         return _rows(site, unit, normaliser, flow, collector, files, meter, before, piece)
     return parallel.render(pieces, jobs, unit, site, (SourceRows, PageFlow, type(flow.renderer)), collector,
                            flow.seen, files, own, meter.read if meter is not None else None)
 
 
 def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow, collector: Collector,
-          files: JudgedFiles, meter: _Meter | None, before: int, part: parallel.Part | None = None) -> int:
+          files: JudgedFiles, meter: _Meter | None, before: int, part: Part | None = None) -> int:
     """One source's rows (or one part's) through the flow and into the files."""
     rows = SourceRows(site, source, normaliser, flow)
     urls = 0
@@ -379,6 +385,8 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
 
 def _stream(unit: PageStream, normaliser: PageNormaliser, flow: PageFlow) -> Iterator[Rendered]:
     """Pages a program gives, each through the one normaliser, as it comes."""
+    from ..model import Page as PageObject
+
     for number, item in enumerate(unit.items, 1):
         if isinstance(item, PageObject):
             raw: Mapping[str, Any] = item.as_yaml()

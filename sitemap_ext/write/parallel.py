@@ -37,22 +37,19 @@ sources where processes cannot be forked (workers start as copies of this proces
 from __future__ import annotations
 
 import mmap
-import multiprocessing
 import os
 import pickle
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..codes import REGISTRY
 from ..dates import Lastmod
 from ..diagnostics import Collector, Diagnostic, Where
-from ..pool import pool_context, process_pool, usable_cores
+from ..pool import Sequential, can_fork, pool_context, process_pool, usable_cores
 from ..read.normalised import NormalisedSite as Site
 from ..read.normalised import Placed, Source
 from ..read.record import UrlEntry
@@ -61,26 +58,24 @@ from .page_normaliser import PageNormaliser, source_column
 from .seen_urls import SeenUrls
 from .xml import RenderedPage as Rendered
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
 MIN_BYTES = 4 << 20  # smaller sources are not worth the processes
 PIECE_BYTES = 1 << 18  # of source a piece: a worker's piece is one message each way
 MAX_EXPANSION = 128.0  # bytes written a byte read past which a piece is too large to pass (32 MiB)
 AHEAD = 2  # pieces per worker handed over and not yet taken
 
 
-class Sequential(Exception):
-    """A parallel run cannot match a sequential one here; run sequentially."""
-
-
 def split(source: Source, jobs: int) -> list[Part] | None:
     """The source cut into pieces at line ends, or None when it is not worth it or
     cannot be done (one job, gzipped, a quote in a CSV, no fork on this platform)."""
-    if jobs < 2 or source.format not in ("csv", "jsonl") or source.path.lower().endswith(".gz") \
-            or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs < 2 or source.format not in ("csv", "jsonl") or source.path.lower().endswith(".gz"):
         return None
     try:
         with open(source.path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size < MIN_BYTES:
+            if size < MIN_BYTES or not can_fork():
                 return None
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
                 return _cut(view, size, max(jobs, size // PIECE_BYTES), source.format == "csv")
@@ -336,6 +331,8 @@ def _steal(future: Future[str | None], claims: Any, k: int) -> bool:
 
 
 def _taken(future: Future[str | None]) -> Chunk:
+    from concurrent.futures.process import BrokenProcessPool  # (loaded with the pool already)
+
     try:
         path = future.result()
     except BrokenProcessPool as exc:  # a worker died (killed, out of memory): one process does it all

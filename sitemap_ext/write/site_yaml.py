@@ -20,6 +20,7 @@ from .. import dates, langtags
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..ext.media import Field, MediaContext
 from ..ext.news import parse_publication
+from ..folder import DEFAULT_EXCLUDE, is_error_page
 from ..read.description_file import OBJECTS, TypedDoc, display_name, read_text
 from ..read.description_findings import given_twice, missing, wrong_shape
 from ..read.normalised import BuiltSite, Defaults, OutputConfig, PageStream, Scope, Source, Unit
@@ -32,7 +33,7 @@ from ..rules.locs import unreachable_host
 from ..urls import normalise, origin_of, origin_text, unreachable
 from ..write.site_output import OUTPUT_KEYS, ROBOTS_FILE, read_output
 from .page_normaliser import PAGE_KEYS, PageNormaliser, parse_x_default, source_column
-from .site_sources import DEFAULT_EXCLUDE, SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries, is_error_page
+from .site_sources import SITE_SOURCE_KEYS, SOURCE_KEYS, SourceEntries
 
 # (The names other modules and the tests import from here, defined in the parts.)
 __all__ = [

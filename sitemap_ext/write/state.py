@@ -18,7 +18,6 @@ number of URLs.
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
@@ -34,6 +33,8 @@ from ..rules.credible import moved_same_content
 from .output import UNWRITABLE, owner_key
 
 if TYPE_CHECKING:  # (the state file itself is imported where one is opened: see BuildState)
+    import sqlite3
+
     from ..state import Row, State
 
 BATCH = 4096  # new rows written at a time
@@ -75,6 +76,8 @@ class BuildState:
             self._create(description, base_url)
 
     def _create(self, description: str, base_url: str) -> None:
+        import sqlite3
+
         from ..state import FORMAT, SCHEMA, VERSION, connect
 
         try:
@@ -144,6 +147,8 @@ class BuildState:
     def _flush(self) -> None:
         if self._new is None or not self._batch:
             return
+        import sqlite3  # (as every use of it here: a build that keeps no state loads no SQLite)
+
         try:
             self._new.executemany("INSERT OR REPLACE INTO urls VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._batch)
         except sqlite3.Error as exc:
@@ -156,6 +161,8 @@ class BuildState:
         if self._new is None:
             return None
         self._flush()
+        import sqlite3
+
         try:
             self._new.execute("COMMIT")
             self._new.close()
