@@ -50,9 +50,15 @@ def future(lastmod: Lastmod, now: float | None, report: Report, at: Any, url: st
                "changed", at, url=url)
 
 
-def lastmod(entry: object, ctx: Context) -> None:
+def lastmod(entry: object, ctx: Context) -> Lastmod | None:
     """D101, D102, D107, D108, D111 on the entry's lastmod; counts lastmods for D103 and D109."""
     found = judge_lastmod(entry.lastmod, ctx)  # type: ignore[attr-defined]
+    count_lastmod(found, ctx)
+    return found
+
+
+def count_lastmod(found: Lastmod | None, ctx: Context) -> None:
+    """An entry's lastmod (as judged: None, none valid) counted for D103 and D109."""
     if found is not None:
         facts = ctx.facts
         facts.lastmod_count += 1
@@ -152,9 +158,18 @@ def priority(entry: object, ctx: Context) -> None:
         judge_priority(value.text, ctx.report, value.line, ctx.loc)
 
 
+def _text(field: str) -> Any:
+    """The key of a rule on a value: its text (the verdict does not depend on its line)."""
+    def text(entry: Any) -> str | None:
+        value: Value = getattr(entry, field)
+        return value.text
+    return text
+
+
 RULES: tuple[Rule, ...] = (
-    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
-    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq"),
-    Rule("priority", "entry", ("D105",), priority, reads="priority"),
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod",
+         key=_text("lastmod"), tally=count_lastmod),
+    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq", key=_text("changefreq")),
+    Rule("priority", "entry", ("D105",), priority, reads="priority", key=_text("priority")),
     Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
 )
