@@ -158,21 +158,25 @@ def _run(rule: Rule, entries: Sequence[UrlEntry], numbers: list[int] | None, loc
     """One rule over the batch: each entry it reads, in order, but for an entry whose key
     it judged already without a word (then only its tally)."""
     check, key, tally = rule.check, rule.key, rule.tally
+    if numbers is None:
+        numbers = list(range(len(entries)))
+    if key is None:
+        for number in numbers:
+            ctx.loc, ctx.loc_key, ctx.judged = locs[number], keys[number], judged[number]
+            held.at = number
+            check(entries[number], ctx)
+        return
     quiet: dict[Hashable, Any] = {}  # key -> what check returned
-    for number in numbers if numbers is not None else range(len(entries)):
-        entry = entries[number]
-        value: Hashable = None
-        if key is not None:
-            value = key(entry)
-            if value in quiet:
-                if tally is not None:
-                    tally(quiet[value], ctx)
-                continue
+    for number, value in zip(numbers, map(key, [entries[number] for number in numbers]), strict=True):
+        if value in quiet:
+            if tally is not None:
+                tally(quiet[value], ctx)
+            continue
         ctx.loc, ctx.loc_key, ctx.judged = locs[number], keys[number], judged[number]
         held.at = number
         said = held.said
-        result = check(entry, ctx)
-        if key is not None and held.said == said:
+        result = check(entries[number], ctx)
+        if held.said == said:
             quiet[value] = result
 
 

@@ -10,6 +10,7 @@ XSDs for child order (a warning: search engines read any order).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..ext import image, news, video
@@ -97,10 +98,22 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
     news.parse(dict(item.fields), _context(ctx, ctx.loc, item), None)
 
 
+def _without(kind: str) -> Callable[[UrlEntry], Hashable]:
+    """The key of the rule on one kind of media: None for an entry without that kind (of
+    which the rule says nothing), else the entry's own (it is judged each time)."""
+    def key(entry: UrlEntry) -> Hashable:
+        for item in entry.media:
+            if item.kind == kind:
+                return id(entry)
+        return None
+    return key
+
+
 RULES: tuple[Rule, ...] = (
     Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media"),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media"),
+                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media",
+         key=_without("video")),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
-         news_article, reads="media"),
+         news_article, reads="media", key=_without("news")),
 )

@@ -10,6 +10,7 @@ ignored).
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, judge_date
@@ -158,18 +159,11 @@ def priority(entry: object, ctx: Context) -> None:
         judge_priority(value.text, ctx.report, value.line, ctx.loc)
 
 
-def _text(field: str) -> Any:
-    """The key of a rule on a value: its text (the verdict does not depend on its line)."""
-    def text(entry: Any) -> str | None:
-        value: Value = getattr(entry, field)
-        return value.text
-    return text
-
-
+# (The keys: a value's text; its verdict does not depend on its line.)
 RULES: tuple[Rule, ...] = (
     Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod",
-         key=_text("lastmod"), tally=count_lastmod),
-    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq", key=_text("changefreq")),
-    Rule("priority", "entry", ("D105",), priority, reads="priority", key=_text("priority")),
+         key=attrgetter("lastmod.text"), tally=count_lastmod),
+    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq", key=attrgetter("changefreq.text")),
+    Rule("priority", "entry", ("D105",), priority, reads="priority", key=attrgetter("priority.text")),
     Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
 )
