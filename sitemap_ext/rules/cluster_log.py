@@ -152,15 +152,17 @@ class ClusterLog:
 
     def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int], entry: int) -> None:
         code_ids = self._code_ids
-        for code, href in pairs:
+        ids: list[int] = []
+        for code, _ in pairs:
             code_id = code_ids.get(code)
             if code_id is None:
                 code_id = code_ids[code] = len(self.codes)
                 self.codes.append(code)
-            self.item_codes.append(code_id)
-            encoded = href.encode("utf-8", "surrogatepass")
-            self.href_bytes += encoded
-            self.href_lengths.append(len(encoded))
+            ids.append(code_id)
+        self.item_codes.extend(ids)
+        encoded = [href.encode("utf-8", "surrogatepass") for _, href in pairs]
+        self.href_bytes += b"".join(encoded)
+        self.href_lengths.extend([len(href) for href in encoded])
         self.item_keys.extend(keys)
         self.bounds.append(len(self.item_codes))
         self.firsts.append(entry)
