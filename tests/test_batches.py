@@ -129,3 +129,36 @@ def test_a_finding_on_a_repeated_value_is_said_at_each_entry(tmp_path: Path,
     found, _, _, _ = _verdict(path, 4096, monkeypatch, None)
     assert [(code, line, url) for code, line, _, url, *_ in found] == [
         ("D105", 5, "https://e.com/p0"), ("D105", 9, "https://e.com/p1"), ("D105", 13, "https://e.com/p2")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(seconds=st.lists(st.sampled_from([0.0, 0.4, 1.0, 1.5, 2.0, 3.0, 60.0, 3600.0]), min_size=1, max_size=30),
+       order=st.randoms(use_true_random=False))
+def test_lastmods_counted_at_once_are_counted_as_one_by_one(seconds: list[float], order: Any) -> None:
+    """A batch counts the entries sharing a lastmod at once (Rule.tally), after the rest:
+    the facts the file rules read are those of counting each entry in turn."""
+    from sitemap_ext.dates import DateCache
+    from sitemap_ext.read.record import FileFacts
+    from sitemap_ext.rules.context import Context
+    from sitemap_ext.rules.values import count_lastmod
+
+    dates = DateCache()
+    found = [dates.parse(f"2026-01-05T{int(s // 3600):02d}:{int(s % 3600 // 60):02d}:{s % 60:04.1f}Z")[0]
+             for s in seconds]
+    one = Context(FileFacts("a", kind="urlset"), print)
+    for lastmod in found:
+        count_lastmod(lastmod, one)
+    grouped = Context(FileFacts("a", kind="urlset"), print)
+    count_lastmod(found[0], grouped)  # (the first is judged, and counted, first)
+    rest: dict[float, tuple[Any, int]] = {}
+    for lastmod in found[1:]:
+        assert lastmod is not None
+        rest[lastmod.instant] = (lastmod, rest.get(lastmod.instant, (None, 0))[1] + 1)
+    groups = list(rest.values())
+    order.shuffle(groups)
+    for lastmod, times in groups:
+        count_lastmod(lastmod, grouped, times)
+    kept = ("lastmod_count", "first_lastmod", "lastmod_newest", "lastmod_at_newest", "lastmod_oldest",
+            "lastmod_bucket", "lastmod_in_bucket", "lastmod_in_bucket_before")
+    assert [getattr(grouped.facts, name) for name in kept] == [getattr(one.facts, name) for name in kept]
+    assert len(grouped.facts.lastmods) == len(one.facts.lastmods)

@@ -32,10 +32,15 @@ from .hreflang import Judged, judge_links
 from .registry import Rule
 from .rule_set import ENTRY_RULES, FILE_RULES, INDEX_DISPATCH
 
-# Entries a reader or the build hands the engine at once: their columns and the verdicts
-# on their distinct values are held together (a few hundred kilobytes), and a file's
-# usual repeated values (its lastmods, a cluster's links) fall within one batch.
-BATCH = 4096
+# Entries a reader or the build hands the engine at once. Each rule walks the batch in
+# turn, so a batch is best kept within a core's cache (256 entries of W, the benchmark's
+# five-locale shape with an image, are about 400 kB; 4,096 walked rule by rule cost more
+# than entry by entry: benchmarks/record_path.py), and large enough that a file's repeated
+# values (its lastmods, a cluster's members) fall within one.
+BATCH = 256
+# The tuples of links whose verdicts a file's context keeps (a cluster's members stand
+# near each other; as many as hreflang._judge keeps).
+LINK_VERDICTS = 4096
 
 
 class _Held:
@@ -116,7 +121,7 @@ def _judged(entries: Sequence[UrlEntry], locs: list[str | None], ctx: Context) -
     links among the file's recent ones (a cluster's members list the same), and again for
     another URL where a relative href makes it the URL's own."""
     seen = ctx.link_verdicts
-    if len(seen) > BATCH:
+    if len(seen) > LINK_VERDICTS:
         seen.clear()
     found: list[Judged | None] = []
     for entry, loc in zip(entries, locs, strict=True):
@@ -167,10 +172,10 @@ def _run(rule: Rule, entries: Sequence[UrlEntry], numbers: list[int] | None, loc
             check(entries[number], ctx)
         return
     quiet: dict[Hashable, Any] = {}  # key -> what check returned
+    again: dict[Hashable, int] = {}  # key -> the entries not judged again
     for number, value in zip(numbers, map(key, [entries[number] for number in numbers]), strict=True):
         if value in quiet:
-            if tally is not None:
-                tally(quiet[value], ctx)
+            again[value] = again.get(value, 0) + 1
             continue
         ctx.loc, ctx.loc_key, ctx.judged = locs[number], keys[number], judged[number]
         held.at = number
@@ -178,6 +183,9 @@ def _run(rule: Rule, entries: Sequence[UrlEntry], numbers: list[int] | None, loc
         result = check(entries[number], ctx)
         if held.said == said:
             quiet[value] = result
+    if tally is not None:
+        for value, times in again.items():
+            tally(quiet[value], ctx, times)
 
 
 def _logged(entries: Sequence[UrlEntry], locs: list[str | None], keys: list[int], judged: list[Judged | None],

@@ -17,6 +17,7 @@ from ..ext import image, news, video
 from ..ext.media import Field, MediaContext
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
 from ..read.record import Media, UrlEntry
+from ..urls import origin_text
 from .context import Context
 from .locs import url_findings
 from .registry import Rule
@@ -109,8 +110,24 @@ def _without(kind: str) -> Callable[[UrlEntry], Hashable]:
     return key
 
 
+def _bare_images(entry: UrlEntry) -> Hashable:
+    """The key of the image rule: where an entry's images are bare image:locs (the usual
+    case), their URLs and the page's origin as written and the character after it (what
+    ``image.says_nothing`` looks at; two pages written so resolve to one origin too);
+    else the entry's own (it is judged each time)."""
+    found: list[str] = []
+    for item in entry.media:
+        if item.kind == "image":
+            loc = _raw_text(item, "loc")
+            if len(item.fields) != 1 or loc is None:
+                return id(entry)
+            found.append(loc)
+    page = entry.locs[0].text if len(entry.locs) == 1 else None
+    return (page[:len(origin_text(page)) + 1] if page is not None else None, *found)  # (with the '/' after it)
+
+
 RULES: tuple[Rule, ...] = (
-    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media"),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media", key=_bare_images),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
                              "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media",
          key=_without("video")),

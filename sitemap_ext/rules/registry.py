@@ -32,9 +32,10 @@ class Rule:
     # keys must get the same findings but for the line and URL they are placed at.
     key: Callable[[Any], Hashable] | None = None
     # For a keyed rule: what it keeps of each entry besides its findings (a count of its
-    # lastmods, say), called as tally(what check returned for the key, context) for an
-    # entry the batch does not judge again.
-    tally: Callable[[Any, Any], None] | None = None
+    # lastmods, say), for the entries of a batch it does not judge again: called once a
+    # key, after the rule has run over the batch, as tally(what check returned for the
+    # key, context, how many entries); what it keeps must not depend on that order.
+    tally: Callable[[Any, Any, int], None] | None = None
 
     @property
     def doc(self) -> str:

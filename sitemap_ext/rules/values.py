@@ -58,40 +58,44 @@ def lastmod(entry: object, ctx: Context) -> Lastmod | None:
     return found
 
 
-def count_lastmod(found: Lastmod | None, ctx: Context) -> None:
-    """An entry's lastmod (as judged: None, none valid) counted for D103 and D109."""
-    if found is not None:
-        facts = ctx.facts
-        facts.lastmod_count += 1
-        instant = found.instant
-        if facts.first_lastmod is None:
-            facts.first_lastmod = found.text
-            facts.lastmod_oldest = instant
-        elif len(facts.lastmods) < 2:
-            facts.lastmods.update((facts.first_lastmod, found.text))
-        if facts.lastmod_newest is None or instant > facts.lastmod_newest:
-            facts.lastmod_newest, facts.lastmod_at_newest = instant, 1
-        elif instant == facts.lastmod_newest:
-            facts.lastmod_at_newest += 1
-        facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
-        bucket = instant // 1.0
-        if bucket == facts.lastmod_bucket:  # (the common case, without a call)
-            facts.lastmod_in_bucket += 1
-        else:
-            _count_bucket(facts, bucket)
+def count_lastmod(found: Lastmod | None, ctx: Context, times: int = 1) -> None:
+    """An entry's lastmod (as judged: None, none valid) counted for D103 and D109, for
+    ``times`` entries. What is kept does not depend on the order lastmods are counted in
+    but for the first (the newest, how many have it, the oldest, the newest second and the
+    one before it), so entries sharing one may be counted at once."""
+    if found is None:
+        return
+    facts = ctx.facts
+    facts.lastmod_count += times
+    instant = found.instant
+    if facts.first_lastmod is None:
+        facts.first_lastmod = found.text
+        facts.lastmod_oldest = instant
+    elif len(facts.lastmods) < 2:
+        facts.lastmods.update((facts.first_lastmod, found.text))
+    if facts.lastmod_newest is None or instant > facts.lastmod_newest:
+        facts.lastmod_newest, facts.lastmod_at_newest = instant, times
+    elif instant == facts.lastmod_newest:
+        facts.lastmod_at_newest += times
+    facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
+    bucket = instant // 1.0
+    if bucket == facts.lastmod_bucket:  # (the common case, without a call)
+        facts.lastmod_in_bucket += times
+    else:
+        _count_bucket(facts, bucket, times)
 
 
-def _count_bucket(facts: FileFacts, bucket: float) -> None:
+def _count_bucket(facts: FileFacts, bucket: float, times: int) -> None:
     """Count a lastmod in its one-second bucket, keeping the newest bucket and the one
     before it (D109's spread: a generator's clock stamps each entry milliseconds apart)."""
     newest = facts.lastmod_bucket
     if newest is None or bucket > newest:
         before = facts.lastmod_in_bucket if newest is not None and bucket == newest + 1 else 0
-        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, 1, before
+        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, times, before
     elif bucket == newest:
-        facts.lastmod_in_bucket += 1
+        facts.lastmod_in_bucket += times
     elif bucket == newest - 1:
-        facts.lastmod_in_bucket_before += 1
+        facts.lastmod_in_bucket_before += times
 
 
 def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
