@@ -127,7 +127,9 @@ class ClusterLog:
                 members.append(0)
                 continue
             pairs, item_keys, named = found
-            lists.append(self._local_list(pairs, item_keys, named, first + number))
+            previous = self._previous
+            lists.append(previous[1] if previous is not None and previous[0] is pairs  # (a cluster's next member)
+                         else self._local_list(pairs, item_keys, named, first + number))
             members.append(1 if keys[number] in named else 0)
         self.lists.extend(lists)
         self.members.extend(members)
