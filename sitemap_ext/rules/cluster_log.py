@@ -17,8 +17,6 @@ from .. import langtags
 
 X_DEFAULT = langtags.X_DEFAULT
 Pairs = tuple[tuple[str, str], ...]  # (code, href), in the order written
-# An entry's alternates as the log takes them: its pairs, their URLs' keys, the keys named under a language.
-Alternates = tuple[Pairs, tuple[int, ...], frozenset[int]]
 # What kind of listing an entry is: a URL may stand once in each kind of sitemap
 # (a page in the web sitemap, again in the news or video sitemap).
 # FEED: an RSS or Atom feed's items (Hugo writes one per section beside the sitemap).
@@ -107,7 +105,8 @@ class ClusterLog:
         self.members.append(1 if key in named else 0)
 
     def add_entries(self, locs: list[str], keys: list[int], lines: list[int], kinds: list[int],
-                    alternates: list[Alternates | None], lastmods: list[float] | None = None) -> None:
+                    pairs: list[Pairs], pair_keys: list[tuple[int, ...]], named: list[frozenset[int]],
+                    lastmods: list[float] | None = None) -> None:
         """A run of entries at once, as ``add`` takes each (their alternates' lines are
         their entries': a sitemap's listings); ``lastmods`` kept when the log is ``dated``."""
         first = len(self.keys)
@@ -121,16 +120,15 @@ class ClusterLog:
         self.loc_lengths.extend([len(text) for text in encoded])
         lists: list[int] = []
         members: list[int] = []
-        for number, found in enumerate(alternates):
-            if found is None or not found[0]:
+        for number, listed in enumerate(pairs):
+            if not listed:
                 lists.append(-1)
                 members.append(0)
                 continue
-            pairs, item_keys, named = found
             previous = self._previous
-            lists.append(previous[1] if previous is not None and previous[0] is pairs  # (a cluster's next member)
-                         else self._local_list(pairs, item_keys, named, first + number))
-            members.append(1 if keys[number] in named else 0)
+            lists.append(previous[1] if previous is not None and previous[0] is listed  # (a cluster's next member)
+                         else self._local_list(listed, pair_keys[number], named[number], first + number))
+            members.append(1 if keys[number] in named[number] else 0)
         self.lists.extend(lists)
         self.members.extend(members)
 

@@ -1,7 +1,7 @@
 """The engine: how records reach the rules, for the check and for the build alike.
 
 A reader (``read/``) or the build's writer (``write/``) hands entries here in batches
-(``judge_entries``: a few thousand at a time, as they are read or written): each entry
+(``judge_entries``: a few hundred at a time, as they are read or written): each entry
 rule of the registry (``rules/__init__.py``) runs once over the batch, on the entries
 holding the field it reads, and a keyed rule (``Rule.key``) judges each distinct value
 once while it says nothing of it; then the batch goes into the file's ``ClusterLog``
@@ -25,7 +25,7 @@ from typing import Any
 from ..limits import MAX_URLS_PER_FILE
 from ..read.record import IndexEntry, UrlEntry
 from ..urls import resolve_http, url_key
-from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, Alternates, ClusterLog
+from .cluster_log import FEED, HEADER, HTML, IMAGE, NEWS, NO_LASTMOD, OWN, TEXT, VIDEO, WEB, ClusterLog
 from .context import Context
 from .files import entry_count
 from .hreflang import Judged, judge_links
@@ -38,9 +38,6 @@ from .rule_set import ENTRY_RULES, FILE_RULES, INDEX_DISPATCH
 # than entry by entry: benchmarks/record_path.py), and large enough that a file's repeated
 # values (its lastmods, a cluster's members) fall within one.
 BATCH = 256
-# The tuples of links whose verdicts a file's context keeps (a cluster's members stand
-# near each other; as many as hreflang._judge keeps).
-LINK_VERDICTS = 4096
 
 
 class _Held:
@@ -117,22 +114,24 @@ def _locs(entries: Sequence[UrlEntry], ctx: Context) -> list[str | None]:
 
 
 def _judged(entries: Sequence[UrlEntry], locs: list[str | None], ctx: Context) -> list[Judged | None]:
-    """The verdict on each entry's links (hreflang.judge_links), once per distinct tuple of
-    links among the file's recent ones (a cluster's members list the same), and again for
-    another URL where a relative href makes it the URL's own."""
-    seen = ctx.link_verdicts
-    if len(seen) > LINK_VERDICTS:
-        seen.clear()
+    """The verdict on each entry's links (hreflang.judge_links, itself memoised), once per
+    distinct tuple of links in the batch (a cluster's members list the same) or the same
+    tuple as the file's last entry's, and again for another URL where a relative href makes
+    it the URL's own."""
+    seen: dict[Any, tuple[Judged, str | None]] = {}  # (the batch's: gone with it)
+    last_links, last = ctx.last_links
     found: list[Judged | None] = []
     for entry, loc in zip(entries, locs, strict=True):
         links = entry.links
         if not links:
             found.append(None)
             continue
-        last = seen.get(links)
-        if last is None or (last[0].relative and last[1] != loc):
-            last = seen[links] = (judge_links(links, loc), loc)
-        found.append(last[0])
+        verdict = last if links is last_links else seen.get(links)
+        if verdict is None or (verdict[0].relative and verdict[1] != loc):
+            verdict = seen[links] = (judge_links(links, loc), loc)
+        last_links, last = links, verdict
+        found.append(verdict[0])
+    ctx.last_links = (last_links, last)
     return found
 
 
@@ -218,13 +217,16 @@ def _add_run(run: list[int], entries: Sequence[UrlEntry], locs: list[str | None]
              judged: list[Judged | None], kinds: list[int], ctx: Context, log: ClusterLog) -> None:
     if not run:
         return
-    alternates: list[Alternates | None] = []
-    for number in run:
-        found = judged[number]
-        alternates.append(None if found is None else (found.cluster, found.cluster_keys, found.named))
+    found = [judged[number] for number in run]
     log.add_entries([locs[number] or "" for number in run], [keys[number] for number in run],
                     [entries[number].line for number in run], [kinds[number] for number in run],
-                    alternates, [_instant(entries[number], ctx) for number in run] if log.dated else None)
+                    [verdict.cluster if verdict is not None else () for verdict in found],
+                    [verdict.cluster_keys if verdict is not None else () for verdict in found],
+                    [verdict.named if verdict is not None else _NONE for verdict in found],
+                    [_instant(entries[number], ctx) for number in run] if log.dated else None)
+
+
+_NONE: frozenset[int] = frozenset()
 
 
 def _instant(entry: UrlEntry, ctx: Context) -> float:

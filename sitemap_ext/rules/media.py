@@ -113,17 +113,19 @@ def _without(kind: str) -> Callable[[UrlEntry], Hashable]:
 def _bare_images(entry: UrlEntry) -> Hashable:
     """The key of the image rule: where an entry's images are bare image:locs (the usual
     case), their URLs and the page's origin as written and the character after it (what
-    ``image.says_nothing`` looks at; two pages written so resolve to one origin too);
-    else the entry's own (it is judged each time)."""
-    found: list[str] = []
+    ``image.says_nothing`` looks at; two pages written so resolve to one origin too),
+    each after its length (a string: no object the collector of cycles walks); else the
+    entry's own (it is judged each time)."""
+    page = entry.locs[0].text if len(entry.locs) == 1 else None
+    prefix = page[:len(origin_text(page)) + 1] if page is not None else ""
+    key = f"{len(prefix)}:{prefix}"
     for item in entry.media:
         if item.kind == "image":
             loc = _raw_text(item, "loc")
             if len(item.fields) != 1 or loc is None:
                 return id(entry)
-            found.append(loc)
-    page = entry.locs[0].text if len(entry.locs) == 1 else None
-    return (page[:len(origin_text(page)) + 1] if page is not None else None, *found)  # (with the '/' after it)
+            key += f"{len(loc)}:{loc}"
+    return key
 
 
 RULES: tuple[Rule, ...] = (
