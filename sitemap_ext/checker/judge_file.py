@@ -2,8 +2,9 @@
 
 The file is read with the reader its content asks for (``read/xml.py``,
 ``read/text.py``, a built page's head through ``read/html.py``); each record it
-gives is handed to the rules of the registry (``rules/__init__.py``), and each
-entry's URL and alternates go to a ``ClusterLog`` for the rules across files.
+gives is handed to the rules of the registry (``rules/__init__.py``), its entries in
+batches as they are read (``rules.engine.judge_entries``), and each entry's URL and
+alternates go to a ``ClusterLog`` for the rules across files.
 What a file gives back (``FileResult``) is merged by the check (``run.py``).
 """
 

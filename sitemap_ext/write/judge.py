@@ -6,7 +6,8 @@ Each page's entries come as the records ``read/xml.py`` (the reader ``check OUT`
 reads them with) makes of the bytes written, made from the page by
 ``records.page_entries`` (no XML parsed: tests/test_build_records.py proves them
 equal), media and alternates as written; they go to ``rules.engine`` with a
-``Context`` per output file, and their URLs and alternates to a ``ClusterLog`` for
+``Context`` per output file, gathered across pages into the engine's batches, and
+their URLs and alternates to a ``ClusterLog`` for
 ``rules.clusters``. A build's verdict on a site is then the check's verdict on what it
 wrote, plus what only a description shows (its keys, sources and settings).
 
