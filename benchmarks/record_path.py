@@ -7,7 +7,7 @@ readers into records (``read/record.py``), kept in memory. Then, in this process
 core, each timed alone (the best of --repeat, in CPU seconds):
 
   read     the readers on the files, the records made and dropped (for scale)
-  engine   every record through ``rules.engine`` as the check hands them (entry rules,
+  engine   every record through ``rules.engine`` as the check hands them (in batches: entry rules,
            each file's file rules) with its ``ClusterLog``, then the rules across files
            (``rules.clusters.ClusterIndex``: the logs added, the index finished)
 
@@ -53,7 +53,7 @@ from sitemap_ext.rules import hreflang  # noqa: E402
 from sitemap_ext.rules.cluster_log import ClusterLog  # noqa: E402
 from sitemap_ext.rules.clusters import ClusterIndex  # noqa: E402
 from sitemap_ext.rules.context import Context  # noqa: E402
-from sitemap_ext.rules.engine import judge_entry, judge_file_end  # noqa: E402
+from sitemap_ext.rules.engine import BATCH, judge_entries, judge_file_end  # noqa: E402
 from sitemap_ext.urls import origin_text, url_key  # noqa: E402
 from sitemap_ext.write.build import build  # noqa: E402
 from sitemap_ext.write.judge import BuildJudge  # noqa: E402
@@ -119,8 +119,8 @@ def engine(files: list[tuple[str, list[UrlEntry]]]) -> None:
         ctx = Context(FileFacts(path, kind="urlset"), lambda code, message, line, *a, path=path, **k:
                       collector.report(code, message, Where(path, line), **k))
         log = ClusterLog()
-        for entry in entries:
-            judge_entry(entry, ctx, log)
+        for start in range(0, len(entries), BATCH):  # (in batches, as checker/judge_file.py hands them)
+            judge_entries(entries[start:start + BATCH], ctx, log)
         judge_file_end(ctx)
         index.add(path, log)
     index.finish()

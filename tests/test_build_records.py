@@ -152,6 +152,7 @@ def _judged(page: Page) -> tuple[BuildJudge, list[str]]:
         asked.append(loc)
         return ("https://e.com", news, 1)
     judge.page(record.entries, record.where, record.news, key_of, record.placed)
+    judge.settle()  # (the build gathers entries into batches for the engine)
     return judge, asked
 
 
@@ -236,6 +237,7 @@ def test_a_pages_entries_on_other_hosts_are_put_in_their_own_files() -> None:
         asked.append(loc)
         return (loc[:loc.index("/", 8)], news, 1)
     judge.page(record.entries, record.where, record.news, key_of, record.placed)
+    judge.settle()
     assert asked == list(locs)
     assert {key[0]: ctx.facts.entries for key, ctx in judge.contexts.items()} == {
         "https://e.de": 1, "https://e.com": 1, "https://e.fr": 1}

@@ -2,8 +2,9 @@
 
 The file is read with the reader its content asks for (``read/xml.py``,
 ``read/text.py``, a built page's head through ``read/html.py``); each record it
-gives is handed to the rules of the registry (``rules/__init__.py``), and each
-entry's URL and alternates go to a ``ClusterLog`` for the rules across files.
+gives is handed to the rules of the registry (``rules/__init__.py``), its entries in
+batches as they are read (``rules.engine.judge_entries``), and each entry's URL and
+alternates go to a ``ClusterLog`` for the rules across files.
 What a file gives back (``FileResult``) is merged by the check (``run.py``).
 """
 
@@ -26,7 +27,7 @@ from ..read.text import read_text
 from ..read.xml import read_xml
 from ..rules.cluster_log import ClusterLog
 from ..rules.context import Context
-from ..rules.engine import judge_entry, judge_file_end, judge_index_entry
+from ..rules.engine import BATCH, judge_entries, judge_file_end, judge_index_entry
 from ..rules.hreflang import lang_differs
 from .placing import place
 
@@ -146,8 +147,8 @@ def check_headers(display: str, entries: list[UrlEntry], options: Options,
     ctx = Context(facts, report, now=options.now, noted=noted, cross_submitted=options.cross_submitted,
                   robots=dict(options.robots))
     log = ClusterLog()
-    for entry in entries:
-        judge_entry(entry, ctx, log)
+    for start in range(0, len(entries), BATCH):
+        judge_entries(entries[start:start + BATCH], ctx, log)
     record: dict[str, object] = {"file": display, "kind": "headers", "urls": facts.entries, "url": None}
     return FileResult(record, collector.diagnostics, collector.suppressed, collector.ignored, log)
 
@@ -172,20 +173,29 @@ def _records(task: Task, sniffed: Sniffed, chunks: Iterator[bytes], facts: FileF
 
 
 def _judge_records(records: Iterator[object], task: Task, ctx: Context, log: ClusterLog) -> list[tuple[str, int]]:
-    """Every record through the rules, as read; an index's children: (URL, line)."""
+    """Every record through the rules, as read, the entries in batches of ``BATCH`` (an
+    index entry or a stray element between them ends one); an index's children: (URL, line)."""
     facts = ctx.facts
     children: list[tuple[str, int]] = []
+    entries: list[UrlEntry] = []
     for record in records:
         if task.noindex and facts.page is not None:
             facts.page = (facts.page[0], facts.page[1], True, facts.page[3])
         if isinstance(record, UrlEntry):
-            judge_entry(record, ctx, log)
-        elif isinstance(record, IndexEntry):
+            entries.append(record)
+            if len(entries) >= BATCH:
+                judge_entries(entries, ctx, log)
+                entries = []
+            continue
+        judge_entries(entries, ctx, log)
+        entries = []
+        if isinstance(record, IndexEntry):
             child = judge_index_entry(record, ctx)
             if child is not None:
                 children.append((child, record.line))
         elif isinstance(record, Stray):
             rules.structure.stray(record, ctx)
+    judge_entries(entries, ctx, log)
     return children
 
 

@@ -101,18 +101,48 @@ class ClusterLog:
             self.lists.append(-1)
             self.members.append(0)
             return
+        self.lists.append(self._local_list(pairs, keys, named, len(self.keys) - 1))
+        self.members.append(1 if key in named else 0)
+
+    def add_entries(self, locs: list[str], keys: list[int], lines: list[int], kinds: list[int],
+                    pairs: list[Pairs], pair_keys: list[tuple[int, ...]], named: list[frozenset[int]],
+                    lastmods: list[float] | None = None) -> None:
+        """A run of entries at once, as ``add`` takes each (their alternates' lines are
+        their entries': a sitemap's listings); ``lastmods`` kept when the log is ``dated``."""
+        first = len(self.keys)
+        if self.dated:
+            self.lastmods.extend(lastmods if lastmods is not None else [NO_LASTMOD] * len(locs))
+        self.keys.extend(keys)
+        self.lines.extend(lines)
+        self.kinds.extend(kinds)
+        encoded = [loc.encode("utf-8", "surrogatepass") for loc in locs]
+        self.loc_bytes += b"".join(encoded)
+        self.loc_lengths.extend([len(text) for text in encoded])
+        lists: list[int] = []
+        members: list[int] = []
+        for number, listed in enumerate(pairs):
+            if not listed:
+                lists.append(-1)
+                members.append(0)
+                continue
+            previous = self._previous
+            lists.append(previous[1] if previous is not None and previous[0] is listed  # (a cluster's next member)
+                         else self._local_list(listed, pair_keys[number], named[number], first + number))
+            members.append(1 if keys[number] in named[number] else 0)
+        self.lists.extend(lists)
+        self.members.extend(members)
+
+    def _local_list(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int], entry: int) -> int:
+        """The number of the list ``pairs`` in this log, packed once: at its first entry."""
         previous = self._previous
         if previous is not None and previous[0] is pairs:
-            local = previous[1]  # the next member of the same cluster: the usual case
-        else:
-            found = self._local.get(pairs)
-            if found is None:
-                found = self._local[pairs] = len(self.firsts)
-                self._pack(pairs, keys, named)
-            local = found
-            self._previous = (pairs, local)
-        self.lists.append(local)
-        self.members.append(1 if key in named else 0)
+            return previous[1]  # the next member of the same cluster: the usual case
+        found = self._local.get(pairs)
+        if found is None:
+            found = self._local[pairs] = len(self.firsts)
+            self._pack(pairs, keys, named, entry)
+        self._previous = (pairs, found)
+        return found
 
     def end_file(self, display: str) -> None:
         """The entries added so far since the last file's end are ``display``'s."""
@@ -120,20 +150,22 @@ class ClusterLog:
             self.files.append(display)
             self.ends.append(len(self.keys))
 
-    def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int]) -> None:
+    def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int], entry: int) -> None:
         code_ids = self._code_ids
-        for code, href in pairs:
+        ids: list[int] = []
+        for code, _ in pairs:
             code_id = code_ids.get(code)
             if code_id is None:
                 code_id = code_ids[code] = len(self.codes)
                 self.codes.append(code)
-            self.item_codes.append(code_id)
-            encoded = href.encode("utf-8", "surrogatepass")
-            self.href_bytes += encoded
-            self.href_lengths.append(len(encoded))
+            ids.append(code_id)
+        self.item_codes.extend(ids)
+        encoded = [href.encode("utf-8", "surrogatepass") for _, href in pairs]
+        self.href_bytes += b"".join(encoded)
+        self.href_lengths.extend([len(href) for href in encoded])
         self.item_keys.extend(keys)
         self.bounds.append(len(self.item_codes))
-        self.firsts.append(len(self.keys) - 1)
+        self.firsts.append(entry)
         self.digests.append(list_digest(pairs))
         self.named.append(len({key for (code, _), key in zip(pairs, keys, strict=True) if code != X_DEFAULT}))
 

@@ -34,6 +34,9 @@ class Context:
     loc: str | None = None  # the entry being judged: its URL as written, stripped
     loc_key: int = 0  # and its urls.url_key
     judged: Judged | None = None  # and the verdict on its alternates (hreflang.judge_links), when it has some
+    # The file's last entry's links as the engine judged them: (the tuple, (its verdict, the
+    # URL it was for)); the next batch's first entry often holds the same.
+    last_links: tuple[Any, tuple[Judged, str | None] | None] = (None, None)
     # Whether the file is published where crawlers read it (U117); None: unless its own
     # URL is on a host no crawler reaches. A build says it of its description instead.
     published: bool | None = None

@@ -83,9 +83,7 @@ def _judge(key: LinkKey, base: str | None) -> Judged:
         codes = {code for code, _ in pairs}
         findings = [f if not (f[1] == "L112" and f[3] in codes) else (*f[:3], None, f[4]) for f in findings]
     cluster = tuple(sorted(set(pairs)))
-    first: dict[tuple[str, str], int] = {}
-    for pair, place in zip(pairs, places, strict=True):
-        first.setdefault(pair, place)
+    first = dict(zip(reversed(pairs), reversed(places), strict=True))  # (each pair at its first place)
     return Judged(tuple(findings), tuple(pairs), cluster, tuple([keys[href] for _, href in cluster]),
                   frozenset(keys.values()), frozenset([keys[href] for code, href in pairs if code != X_DEFAULT]),
                   tuple([first[pair] for pair in cluster]), relative)

@@ -10,12 +10,14 @@ XSDs for child order (a warning: search engines read any order).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..ext import image, news, video
 from ..ext.media import Field, MediaContext
 from ..limits import MAX_IMAGES_PER_URL, MAX_NEWS_PER_FILE
 from ..read.record import Media, UrlEntry
+from ..urls import origin_text
 from .context import Context
 from .locs import url_findings
 from .registry import Rule
@@ -97,10 +99,40 @@ def news_article(entry: UrlEntry, ctx: Context) -> None:
     news.parse(dict(item.fields), _context(ctx, ctx.loc, item), None)
 
 
+def _without(kind: str) -> Callable[[UrlEntry], Hashable]:
+    """The key of the rule on one kind of media: None for an entry without that kind (of
+    which the rule says nothing), else the entry's own (it is judged each time)."""
+    def key(entry: UrlEntry) -> Hashable:
+        for item in entry.media:
+            if item.kind == kind:
+                return id(entry)
+        return None
+    return key
+
+
+def _bare_images(entry: UrlEntry) -> Hashable:
+    """The key of the image rule: where an entry's images are bare image:locs (the usual
+    case), their URLs and the page's origin as written and the character after it (what
+    ``image.says_nothing`` looks at; two pages written so resolve to one origin too),
+    each after its length (a string: no object the collector of cycles walks); else the
+    entry's own (it is judged each time)."""
+    page = entry.locs[0].text if len(entry.locs) == 1 else None
+    prefix = page[:len(origin_text(page)) + 1] if page is not None else ""
+    key = f"{len(prefix)}:{prefix}"
+    for item in entry.media:
+        if item.kind == "image":
+            loc = _raw_text(item, "loc")
+            if len(item.fields) != 1 or loc is None:
+                return id(entry)
+            key += f"{len(loc)}:{loc}"
+    return key
+
+
 RULES: tuple[Rule, ...] = (
-    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media"),
+    Rule("images", "entry", ("I101", "I102", "I103", "I104", "I105"), images, reads="media", key=_bare_images),
     Rule("videos", "entry", ("V101", "V102", "V103", "V104", "V105", "V106", "V107", "V108", "V109", "V110", "V111",
-                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media"),
+                             "V112", "V113", "V114", "V115", "V116", "V117", "V118"), videos, reads="media",
+         key=_without("video")),
     Rule("news", "entry", ("N101", "N102", "N103", "N104", "N105", "N106", "N107", "N108", "N109"),
-         news_article, reads="media"),
+         news_article, reads="media", key=_without("news")),
 )

@@ -34,10 +34,10 @@ RULES: tuple[Rule, ...] = (
     *credible.RULES,
 )
 
+# The entry rules, in order: the engine hands each a batch of entries (engine.py).
+ENTRY_RULES = tuple(rule for rule in RULES if rule.scope == "entry")
 # (rule, the field it reads): how a record is handed to the rules of its scope, so that
-# a rule is not called for a record without the field it judges (most entries have no
-# changefreq, priority or unknown elements).
-ENTRY_DISPATCH = tuple((rule.check, rule.reads) for rule in RULES if rule.scope == "entry")
+# a rule is not called for a record without the field it judges.
 INDEX_DISPATCH = tuple((rule.check, rule.reads) for rule in RULES if rule.scope == "index")
 FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 

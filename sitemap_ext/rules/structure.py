@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from ..read.record import IndexEntry, Stray, UrlEntry
@@ -73,9 +74,13 @@ def stray(element: Stray, ctx: Context) -> None:
     ctx.report("X112", f"<{element.name}> does not belong in {container}; search engines ignore it", element.line)
 
 
+def _loc_count(entry: UrlEntry) -> int:
+    return len(entry.locs)
+
+
 RULES: tuple[Rule, ...] = (
-    Rule("one-loc", "entry", ("X107",), one_loc),
-    Rule("element-order", "entry", ("X106",), element_order, reads="order"),
+    Rule("one-loc", "entry", ("X107",), one_loc, key=_loc_count),
+    Rule("element-order", "entry", ("X106",), element_order, reads="order", key=attrgetter("order")),
     Rule("unknown-elements", "entry", ("X112",), unknown_elements, reads="unknown"),
     Rule("index-one-loc", "index", ("X107",), one_loc),
     Rule("index-unknown-elements", "index", ("X112",), unknown_elements, reads="unknown"),

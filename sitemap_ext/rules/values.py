@@ -10,6 +10,7 @@ ignored).
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from ..dates import Lastmod, empty_lastmod, format_instant, judge_date
@@ -50,41 +51,51 @@ def future(lastmod: Lastmod, now: float | None, report: Report, at: Any, url: st
                "changed", at, url=url)
 
 
-def lastmod(entry: object, ctx: Context) -> None:
+def lastmod(entry: object, ctx: Context) -> Lastmod | None:
     """D101, D102, D107, D108, D111 on the entry's lastmod; counts lastmods for D103 and D109."""
     found = judge_lastmod(entry.lastmod, ctx)  # type: ignore[attr-defined]
-    if found is not None:
-        facts = ctx.facts
-        facts.lastmod_count += 1
-        instant = found.instant
-        if facts.first_lastmod is None:
-            facts.first_lastmod = found.text
-            facts.lastmod_oldest = instant
-        elif len(facts.lastmods) < 2:
-            facts.lastmods.update((facts.first_lastmod, found.text))
-        if facts.lastmod_newest is None or instant > facts.lastmod_newest:
-            facts.lastmod_newest, facts.lastmod_at_newest = instant, 1
-        elif instant == facts.lastmod_newest:
-            facts.lastmod_at_newest += 1
-        facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
-        bucket = instant // 1.0
-        if bucket == facts.lastmod_bucket:  # (the common case, without a call)
-            facts.lastmod_in_bucket += 1
-        else:
-            _count_bucket(facts, bucket)
+    count_lastmod(found, ctx)
+    return found
 
 
-def _count_bucket(facts: FileFacts, bucket: float) -> None:
+def count_lastmod(found: Lastmod | None, ctx: Context, times: int = 1) -> None:
+    """An entry's lastmod (as judged: None, none valid) counted for D103 and D109, for
+    ``times`` entries. What is kept does not depend on the order lastmods are counted in
+    but for the first (the newest, how many have it, the oldest, the newest second and the
+    one before it), so entries sharing one may be counted at once."""
+    if found is None:
+        return
+    facts = ctx.facts
+    facts.lastmod_count += times
+    instant = found.instant
+    if facts.first_lastmod is None:
+        facts.first_lastmod = found.text
+        facts.lastmod_oldest = instant
+    elif len(facts.lastmods) < 2:
+        facts.lastmods.update((facts.first_lastmod, found.text))
+    if facts.lastmod_newest is None or instant > facts.lastmod_newest:
+        facts.lastmod_newest, facts.lastmod_at_newest = instant, times
+    elif instant == facts.lastmod_newest:
+        facts.lastmod_at_newest += times
+    facts.lastmod_oldest = min(facts.lastmod_oldest, instant)
+    bucket = instant // 1.0
+    if bucket == facts.lastmod_bucket:  # (the common case, without a call)
+        facts.lastmod_in_bucket += times
+    else:
+        _count_bucket(facts, bucket, times)
+
+
+def _count_bucket(facts: FileFacts, bucket: float, times: int) -> None:
     """Count a lastmod in its one-second bucket, keeping the newest bucket and the one
     before it (D109's spread: a generator's clock stamps each entry milliseconds apart)."""
     newest = facts.lastmod_bucket
     if newest is None or bucket > newest:
         before = facts.lastmod_in_bucket if newest is not None and bucket == newest + 1 else 0
-        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, 1, before
+        facts.lastmod_bucket, facts.lastmod_in_bucket, facts.lastmod_in_bucket_before = bucket, times, before
     elif bucket == newest:
-        facts.lastmod_in_bucket += 1
+        facts.lastmod_in_bucket += times
     elif bucket == newest - 1:
-        facts.lastmod_in_bucket_before += 1
+        facts.lastmod_in_bucket_before += times
 
 
 def judge_changefreq(text: str | None, report: Report, at: Any, url: str | None = None) -> str | None:
@@ -152,9 +163,11 @@ def priority(entry: object, ctx: Context) -> None:
         judge_priority(value.text, ctx.report, value.line, ctx.loc)
 
 
+# (The keys: a value's text; its verdict does not depend on its line.)
 RULES: tuple[Rule, ...] = (
-    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
-    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq"),
-    Rule("priority", "entry", ("D105",), priority, reads="priority"),
+    Rule("lastmod", "entry", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod",
+         key=attrgetter("lastmod.text"), tally=count_lastmod),
+    Rule("changefreq", "entry", ("D104",), changefreq, reads="changefreq", key=attrgetter("changefreq.text")),
+    Rule("priority", "entry", ("D105",), priority, reads="priority", key=attrgetter("priority.text")),
     Rule("index-lastmod", "index", ("D101", "D102", "D107", "D108", "D111"), lastmod, reads="lastmod"),
 )

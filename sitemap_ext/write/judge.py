@@ -6,7 +6,8 @@ Each page's entries come as the records ``read/xml.py`` (the reader ``check OUT`
 reads them with) makes of the bytes written, made from the page by
 ``records.page_entries`` (no XML parsed: tests/test_build_records.py proves them
 equal), media and alternates as written; they go to ``rules.engine`` with a
-``Context`` per output file, and their URLs and alternates to a ``ClusterLog`` for
+``Context`` per output file, gathered across pages into the engine's batches, and
+their URLs and alternates to a ``ClusterLog`` for
 ``rules.clusters``. A build's verdict on a site is then the check's verdict on what it
 wrote, plus what only a description shows (its keys, sources and settings).
 
@@ -28,7 +29,7 @@ from ..read.record import FileFacts, UrlEntry
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.context import Context
-from ..rules.engine import judge_entry, judge_file_end
+from ..rules.engine import BATCH, judge_entries, judge_entry, judge_file_end
 from ..urls import origin_of, origin_text, url_key
 from .series import file_names
 from .xml import RenderedPage as Rendered
@@ -56,6 +57,11 @@ class BuildJudge:
         self._placed: tuple[Placed, ...] = ()  # the page's findings placed by the description (Page.placed)
         self._used: set[int] = set()  # those the engine said
         self._said_now: dict[str, int] = {}  # of the entry being judged: how many of each code it said
+        # The entries gathered for the engine (engine.judge_entries), all for one output file, and
+        # where the page of each is described.
+        self._batch: list[UrlEntry] = []
+        self._batch_where: list[Where] = []
+        self._batch_context: Context | None = None
         # A built site's pages (write/built_site.py): their keys, those left out, its folders
         self.pages_read: set[int] = set()
         self.excluded: dict[int, Excluded] = {}
@@ -97,18 +103,56 @@ class BuildJudge:
         first's), each judged where the page is described (``where``). ``split``: the
         number of each entry's file, where the page's entries went into several."""
         where = where or NOWHERE
-        self._where = where
         if where.file != self._display:
+            self._flush()
             if self._display is not None:
                 self.log.end_file(self._display)
             self._display = where.file
-        log, context = self.log, self._context
-        self._placed, self._used = placed, set()
+        contexts = self._contexts(entries, news, key_of, split)
+        if not placed:
+            for entry, ctx in zip(entries, contexts, strict=True):
+                self._queue(entry, ctx, where)
+            return
+        self._flush()  # (its findings placed by the description's, which are counted entry by entry)
+        self._where, self._placed, self._used = where, placed, set()
+        for entry, ctx in zip(entries, contexts, strict=True):
+            self._said_now = {}
+            judge_entries([entry], ctx, self.log)
+        self._unwritten(placed, entries)
+
+    def _queue(self, entry: UrlEntry, ctx: Context, where: Where) -> None:
+        """An entry into the batch being gathered (entries of one output file in a row, up
+        to engine.BATCH), judged when it is full or the next entry goes elsewhere."""
+        if ctx is not self._batch_context or len(self._batch) >= BATCH:
+            self._flush()
+            self._batch_context = ctx
+        self._batch.append(entry)
+        self._batch_where.append(where)
+
+    def settle(self) -> None:
+        """Judge the entries gathered so far (``page`` gathers them for the engine; ``head``
+        and ``finish`` settle them first)."""
+        self._flush()
+
+    def _flush(self) -> None:
+        """The gathered entries through the engine, each finding placed at its page's ``where``."""
+        ctx, entries, wheres = self._batch_context, self._batch, self._batch_where
+        if ctx is None or not entries:
+            return
+        self._batch, self._batch_where = [], []
+
+        def starting(number: int) -> None:
+            self._where = wheres[number]
+        judge_entries(entries, ctx, self.log, starting)
+
+    def _contexts(self, entries: Sequence[UrlEntry], news: bool, key_of: Callable[[str, bool], FileKey],
+                  split: list[int] | None) -> list[Context]:
+        """The context of the file each entry goes to."""
+        context = self._context
+        found: list[Context] = []
         first: Context | None = None  # the first entry's file: a page's entries are mostly on its host
         first_loc, host = "", None
         for number, entry in enumerate(entries):
-            if placed:
-                self._said_now = {}
             loc = entry.locs[0].text or ""
             if split is not None:  # (a page across a split, or on several hosts: each entry's own file)
                 origin, is_news, _ = key_of(loc, news)
@@ -120,9 +164,8 @@ class BuildJudge:
                 if host is None:  # (from a page's second entry on: one entry needs no origin)
                     host = origin_text(first_loc)
                 ctx = first if origin_text(loc) == host else context(key_of(loc, news))
-            judge_entry(entry, ctx, log)
-        if placed:
-            self._unwritten(placed, entries)
+            found.append(ctx)
+        return found
 
     def _unwritten(self, placed: tuple[Placed, ...], entries: Sequence[UrlEntry]) -> None:
         """What the build found of a value it does not write (the engine, judging what
@@ -137,6 +180,7 @@ class BuildJudge:
         """A built page's head as the check of the pages reads it (``read/page_record.py``):
         judged by the entry rules at its lines in the page, into the cluster log as the
         page's own listing, so the rules across files see the heads the check sees."""
+        self._flush()
         if display != self._display:
             if self._display is not None:
                 self.log.end_file(self._display)
@@ -164,6 +208,7 @@ class BuildJudge:
     def finish(self, name_of: Callable[[FileKey], str]) -> None:
         """The file rules on each output file (``name_of`` names it), then the rules
         across files."""
+        self._flush()
         for key in sorted(self.contexts):
             ctx = self.contexts[key]
             self._where = Where(name_of(key))
