@@ -1,103 +1,199 @@
 """The XML reader: urlsets, sitemap indexes, RSS 2.0 and Atom 1.0 feeds, in any layout.
 
-Untrusted input, read defensively and as a stream:
+Untrusted input, read defensively and as a stream, by expat (CPython's
+``xml.parsers.expat``, with its protection against entity expansion):
 
 * No DTD, no entities, no network: a DOCTYPE is refused before the parser sees
-  it (no billion laughs, no XXE), and the parser runs with entity resolution,
-  DTD loading and network access off.
-* libxml2 filters the events in C: only the end of each entry element (url,
-  sitemap, item, entry) reaches Python; the entry is turned into a record
-  (``record.py``) and cleared, so memory does not grow with the file.
-* Any layout reads the same: indentation, attribute order, CDATA, entities,
-  declarations on any element, prefixes of any name. Element order is recorded,
-  not required: the XSD's order is a rule's business (a warning).
+  it (no billion laughs, no XXE), and again by the parser's handlers wherever it
+  stands (a prolog longer than the scan); parameter entities are never parsed and
+  no external entity is ever fetched. Elements nest at most ``MAX_XML_DEPTH`` deep.
+* The handlers do little: the elements inside an entry element (url, sitemap, item,
+  entry) are collected flat (``xml_entries.Entry``) and turned into one record at
+  the entry's end; nothing is kept past it, so memory does not grow with the file.
+* Any layout reads the same: indentation, attribute order, CDATA, character
+  references, declarations on any element, prefixes of any name. A record's line is
+  the line of its start tag's ``<``.
 
-Namespaces are matched to the letter, but a misspelt one (``https://``, a
-trailing slash) or the legacy ``sitemap/0.84`` is reported once (X105, with the
-fix) and then read as the namespace it meant, so one mistake gives one finding.
+Namespaces: see ``xml_names`` (a misspelt or legacy one is X105 once, then read as
+the namespace it meant).
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterator
-from typing import cast
+from xml.parsers import expat
 
-from lxml import etree
-
-from ..ext import SITEMAP_NS, image, news, video, xhtml
-from ..ext.media import element_fields, local_name
-from ..lxml_types import Element
-from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
+from ..ext import SITEMAP_NS
+from ..limits import MAX_XML_DEPTH
+from .record import FileFacts, IndexEntry, Stray, UrlEntry
 from .sniff import Report, not_utf8, wide_encoding
+from .xml_entries import ENTRY_NAMES, Entry, atom_entry, index_entry, rss_item, url_entry
+from .xml_names import ATOM_NS, Namespaces, local_of
 
-ATOM_NS = "http://www.w3.org/2005/Atom"
-LEGACY_SITEMAP_NS = ("http://www.google.com/schemas/sitemap/0.84", "http://www.google.com/schemas/sitemap/0.9",
-                     "http://www.sitemaps.org/schemas/sitemap/0.84")
-KNOWN = {SITEMAP_NS: "sitemap", xhtml.URI: xhtml.PREFIX, image.URI: image.PREFIX, video.URI: video.PREFIX,
-         news.URI: news.PREFIX}
-_MEDIA = {(image.URI, "image"): "image", (video.URI, "video"): "video", (news.URI, "news"): "news"}
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _ROOT_START = re.compile(rb"<[^?!]")
 _PROLOG_LIMIT = 1 << 20
+_NAME_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-#"
 
 Record = UrlEntry | IndexEntry | Stray
-Convert = Callable[[Element, "_Namespaces"], Record]  # an entry element to its record
+Convert = Callable[[Entry, Namespaces], "UrlEntry | IndexEntry"]
 
 
-def loose_namespace(uri: str) -> str:
-    """A namespace URI with the usual misspellings folded away."""
-    text = uri.strip().lower()
-    for scheme in ("https://", "http://"):
-        if text.startswith(scheme):
-            text = text[len(scheme):]
-    return text.rstrip("/")
+class _Stop(Exception):
+    """Raised by a handler to end the read (what was wrong is reported already)."""
 
 
-_LOOSE = {loose_namespace(uri): uri for uri in KNOWN}
-_LOOSE.update({loose_namespace(uri): SITEMAP_NS for uri in LEGACY_SITEMAP_NS})
+class _Reader:
+    """The parser's handlers and the state of one file: where entries are, the entry being read."""
 
-
-def meant_namespace(uri: str) -> str | None:
-    """The known namespace a misspelt or legacy URI stands for; None when it is right or unrelated."""
-    if uri in KNOWN or uri == ATOM_NS:
-        return None
-    return _LOOSE.get(loose_namespace(uri))
-
-
-class _Namespaces:
-    """Each namespace URI met in one file, mapped to the one it means (X105 once each)."""
-
-    def __init__(self, report: Report) -> None:
+    def __init__(self, facts: FileFacts, report: Report) -> None:
+        self.facts = facts
         self.report = report
-        self.meant: dict[str, str] = {}
+        self.names = Namespaces(report)
+        self.out: list[Record] = []
+        self.entry = Entry()
+        self.parser = parser = expat.ParserCreate(encoding="utf-8", namespace_separator=" ")
+        parser.buffer_text = True
+        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        parser.StartDoctypeDeclHandler = self.doctype
+        parser.EntityDeclHandler = self.entity
+        parser.ExternalEntityRefHandler = self.external
+        parser.StartNamespaceDeclHandler = self.declared
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.text
+        self.depth = 0
+        self.rooted = False
+        self.root_declared: list[str] = []  # namespaces declared on the root (X105 at its line)
+        self.container = 0  # the depth of the element entries are children of; 0: none (any more)
+        self.channel = False  # an RSS root whose container may still be a <channel>
+        self.strays = True  # a feed's other elements are its metadata: no strays
+        self.convert: Convert = url_entry
+        self.in_entry = False
+        self.entry_depth = 0
+        self.collecting = -1  # the element of the entry whose text is being read
+        self.buf: list[str] = []
+        self.last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
 
-    def declared(self, nsmap: dict[str | None, str], line: int) -> None:
-        for uri in nsmap.values():
-            self.resolve(uri, line)
+    # --- refused: a DTD, entities --------------------------------------------------------
+    def doctype(self, name: str, sysid: str | None, pubid: str | None, internal: int) -> None:
+        self.refuse()
 
-    def resolve(self, uri: str, line: int) -> str:
-        found = self.meant.get(uri)
-        if found is not None:
-            return found
-        right = meant_namespace(uri)
-        if right is None:
-            self.meant[uri] = uri
-            return uri
-        self.meant[uri] = right
-        legacy = uri in LEGACY_SITEMAP_NS
-        why = "is a legacy namespace search engines no longer document" if legacy else \
-            "must match to the letter, or search engines ignore the elements"
-        self.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs {why}. The file is read as if it "
-                    "said the right one", line, suggestion=right)
-        return right
+    def entity(self, name: str, parameter: int, value: str | None, base: str | None, sysid: str | None,
+               pubid: str | None, notation: str | None) -> None:
+        self.refuse()
 
-    def split(self, tag: str, line: int) -> tuple[str, str]:
-        if tag[0] != "{":
-            return "", tag
-        end = tag.index("}")
-        uri = tag[1:end]
-        return self.meant.get(uri) or self.resolve(uri, line), tag[end + 1:]
+    def external(self, context: str, base: str | None, sysid: str | None, pubid: str | None) -> int:
+        self.refuse()
+        return 0
+
+    def refuse(self) -> None:
+        self.report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
+                    self.parser.CurrentLineNumber)
+        raise _Stop
+
+    # --- elements ------------------------------------------------------------------------
+    def declared(self, prefix: str | None, uri: str | None) -> None:
+        if self.depth == 0 and uri:
+            self.root_declared.append(uri)
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        depth = self.depth + 1
+        self.depth = depth
+        if self.in_entry:
+            e = self.entry
+            if self.collecting >= 0:
+                self.flush()
+            self.collecting = len(e.names)
+            e.names.append(name)
+            e.attrs.append(attrs)
+            e.texts.append(None)
+            e.lines.append(self.parser.CurrentLineNumber)
+            e.depths.append(depth - self.entry_depth)
+            if depth > MAX_XML_DEPTH:
+                self.too_deep()
+        elif depth == 1:
+            self.root(name)
+        elif depth - 1 == self.container:
+            self.child(name, depth)
+        elif depth > MAX_XML_DEPTH:
+            self.too_deep()
+
+    def text(self, data: str) -> None:
+        if self.collecting >= 0:
+            self.buf.append(data)
+
+    def flush(self) -> None:
+        """The text of the element being read ends: at its end or its first child."""
+        buf = self.buf
+        if buf:
+            self.entry.texts[self.collecting] = buf[0] if len(buf) == 1 else "".join(buf)
+            buf.clear()
+        self.collecting = -1
+
+    def end(self, name: str) -> None:
+        depth = self.depth
+        self.depth = depth - 1
+        if self.in_entry:
+            if self.collecting >= 0:
+                self.flush()
+            if depth == self.entry_depth:
+                self.in_entry = False
+                record = self.convert(self.entry, self.names)
+                if record.line == self.last_line:
+                    self.facts.crowded = True
+                self.last_line = record.line
+                self.out.append(record)
+        elif depth == self.container:
+            self.container = 0  # (an RSS channel's end: items after it are no entries)
+
+    def child(self, name: str, depth: int) -> None:
+        """A child of the container: an entry, a stray, or an RSS root's <channel>."""
+        line = self.parser.CurrentLineNumber
+        if self.channel:
+            if name == "channel":
+                self.channel = False
+                self.container = depth
+                return
+            self.channel = local_of(name) not in ENTRY_NAMES
+        local = local_of(name)
+        if local in ENTRY_NAMES:
+            self.in_entry = True
+            self.entry_depth = depth
+            self.entry.clear(line)
+        elif self.strays:
+            self.out.append(Stray(self.names.split(name, line)[1], line))
+
+    def root(self, name: str) -> None:
+        """The root element: which kind of file this is, and where its entries are."""
+        line = self.parser.CurrentLineNumber
+        self.rooted = True
+        for uri in self.root_declared:
+            self.names.resolve(uri, line)
+        namespace, local = self.names.split(name, line)
+        facts = self.facts
+        self.container = 1
+        if namespace == SITEMAP_NS and local in ("urlset", "sitemapindex"):
+            facts.kind = local
+            self.convert = url_entry if local == "urlset" else index_entry
+        elif namespace == "" and local == "rss":
+            facts.kind = "rss"
+            self.channel, self.strays, self.convert = True, False, rss_item
+        elif namespace == ATOM_NS and local == "feed":
+            facts.kind = "atom"
+            self.strays, self.convert = False, atom_entry
+        else:
+            self.report("X104", f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with "
+                        f"<urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom <feed>",
+                        line)
+            raise _Stop
+
+    def too_deep(self) -> None:
+        self.report("X101", f"not well-formed XML: elements nest more than {MAX_XML_DEPTH} deep; a sitemap's nest "
+                    "four deep", self.parser.CurrentLineNumber)
+        raise _Stop
 
 
 def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iterator[Record]:
@@ -105,274 +201,84 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
 
     ``facts.kind`` is set from the root element (None when it is no sitemap or feed).
     """
-    parser = etree.XMLPullParser(
-        events=("end",), tag=("{*}url", "{*}sitemap", "{*}item", "{*}entry"), resolve_entities=False,
-        no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True, strip_cdata=True,
-    )
-    names = _Namespaces(report)
+    reader = _Reader(facts, report)
+    parse = reader.parser.Parse
     prolog = b""
-    root: Element | None = None
-    container: Element | None = None  # the element entries are children of
-    convert: Convert | None = None
-    feed = False
-    last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
+    decode: Callable[[bytes, bool], str] | None = None  # a declared encoding other than UTF-8, read as UTF-8
+    fed = previous = chunk = b""
+    offset = 0  # the bytes fed before ``chunk``
     try:
-        for chunk in chunks:
-            if root is None and len(prolog) < _PROLOG_LIMIT:
+        for data in chunks:
+            if not reader.rooted and len(prolog) < _PROLOG_LIMIT:
                 first = not prolog
-                prolog = (prolog + chunk)[:_PROLOG_LIMIT]
-                if first and not _encoding_ok(prolog, report):
-                    facts.complete = False
-                    return
+                prolog = (prolog + data)[:_PROLOG_LIMIT]
+                if first:
+                    ok, decode = _encoding(prolog, report)
+                    if not ok:
+                        facts.complete = False
+                        return
                 if _has_doctype(prolog):
                     report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is "
                            "refused unread", _line_of(prolog, b"<!DOCTYPE"))
                     facts.complete = False
                     return
-            parser.feed(chunk)
-            # (events=("end",): each is an element; the stubs' union covers every kind of event)
-            for _, element in cast("Iterator[tuple[str, Element]]", parser.read_events()):
-                if root is None:
-                    root = cast(Element, element.getroottree().getroot())
-                    if _declares_dtd(root, report):  # after more prolog than the scan above reads
-                        facts.complete = False
-                        return
-                    convert, container = _start(root, facts, names, report)
-                    if convert is None:
-                        return
-                    feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
-                if element.getparent() is not container or container is None or convert is None:
-                    continue  # an element of that name nested elsewhere
-                if element.getprevious() is not None:  # (entries are removed once read: what is left is no entry)
-                    if feed is False:
-                        yield from _strays(element, container, names)
-                    while element.getprevious() is not None:
-                        del container[0]
-                record = convert(element, names)
-                container.remove(element)  # (its parse is over: memory stays flat, no sibling to walk past)
-                if record.line == last_line:
-                    facts.crowded = True
-                last_line = record.line
-                yield record
+            offset += len(chunk)
+            previous, chunk = chunk, (data if decode is None else decode(data, False).encode())
+            parse(chunk, False)
+            if reader.out:
+                out, reader.out = reader.out, []
+                yield from out
         if not facts.complete:
             return  # reading stopped early (too large, corrupt gzip): no end to judge
-        yield from _end(parser, root, container, facts, names, report)
-    except etree.XMLSyntaxError as exc:
+        offset += len(chunk)
+        previous, chunk = chunk, (b"" if decode is None else decode(b"", True).encode())
+        parse(chunk, True)
+        yield from reader.out
+    except _Stop:
         facts.complete = False
-        _not_well_formed(exc, report)
+        yield from reader.out
+    except expat.ExpatError as exc:
+        facts.complete = False
+        yield from reader.out
+        fed = previous + chunk
+        _not_well_formed(exc, fed, reader.parser.ErrorByteIndex - (offset - len(previous)), report)
+    except UnicodeDecodeError as exc:
+        facts.complete = False
+        report(*not_utf8(f"the file cannot be read in the encoding it declares: {exc}"), 1)
 
 
-def _end(parser: etree.XMLPullParser, root: Element | None, container: Element | None, facts: FileFacts,
-         names: _Namespaces, report: Report) -> Iterator[Record]:
-    """The end of a file: its root when no entry came before (an empty urlset), and the
-    strays after the last entry."""
-    closed = cast(Element, parser.close())
-    if root is None:
-        root = closed
-        if _declares_dtd(root, report):
-            facts.complete = False
-            return
-        convert, container = _start(root, facts, names, report)
-        if convert is None:
-            return
-    if container is not None and facts.kind not in ("rss", "atom"):
-        for child in list(iter(container)):  # (iter(): children typed as Element, see lxml_types)
-            if isinstance(child.tag, str) and names.split(child.tag, child.sourceline or 1)[1] not in _ENTRY_NAMES:
-                yield _stray(child, names)
+def _not_well_formed(exc: expat.ExpatError, fed: bytes, at: int, report: Report) -> None:
+    """X101 with expat's message and place, or X103 where the bytes there are no UTF-8."""
+    line, column = exc.lineno, exc.offset + 1
+    message = expat.ErrorString(exc.code) or "error"
+    there = fed[at:at + 4] if 0 <= at < len(fed) else b""
+    if there and there[0] >= 0x80 and _bad_utf8(fed[at:at + 4]):
+        report(*not_utf8(f"not valid UTF-8: byte 0x{there[0]:02X} at column {column}; save the file as UTF-8"), line)
+        return
+    report("X101", f"not well-formed XML: {message} (column {column}){_hint(fed, at)}", line)
 
 
-def _not_well_formed(exc: etree.XMLSyntaxError, report: Report) -> None:
-    line = exc.lineno or 1
-    message = str(getattr(exc, "msg", exc))
-    if "encoding" in message.lower() or "utf-8" in message.lower():
-        report(*not_utf8(f"not valid UTF-8: {message}"), line)
-    else:
-        report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
+def _bad_utf8(data: bytes) -> bool:
+    """The first character of data is no UTF-8 (a character cut at the end of data is not judged)."""
+    for size in (1, 2, 3, 4):
+        try:
+            data[:size].decode()
+            return False
+        except UnicodeDecodeError as exc:
+            if exc.reason != "unexpected end of data":
+                return True
+    return True
 
 
-def _hint(message: str) -> str:
-    """The usual cause of a parser's message, said plainly."""
-    if "EntityRef" in message or "xmlParseEntityRef" in message:
-        return ("; a bare '&' (in a URL's query, say) must be written '&amp;' in XML, as '<' is '&lt;'")
+def _hint(fed: bytes, at: int) -> str:
+    """The usual cause of an error, said plainly: a bare '&' where the parser stopped
+    (in "?a=1&b=2" it stops after the name that follows the '&')."""
+    if not 0 <= at <= len(fed):
+        return ""
+    before = fed[max(0, at - 256):at].rstrip(_NAME_BYTES)
+    if fed[at:at + 1] == b"&" or before.endswith(b"&"):
+        return "; a bare '&' (in a URL's query, say) must be written '&amp;' in XML, as '<' is '&lt;'"
     return ""
-
-
-_ENTRY_NAMES = ("url", "sitemap", "item", "entry")
-
-
-def _start(root: Element, facts: FileFacts, names: _Namespaces,
-           report: Report) -> tuple[Convert, Element] | tuple[None, None]:
-    """The converter and container for this root, or (None, None) when it is no sitemap or feed."""
-    line = root.sourceline or 1
-    names.declared(root.nsmap, line)
-    namespace, local = names.split(root.tag, line)
-    if namespace == SITEMAP_NS and local in ("urlset", "sitemapindex"):
-        facts.kind = local
-        return (_url if local == "urlset" else _index), root
-    if namespace == "" and local == "rss":
-        facts.kind = "rss"
-        channel = next((c for c in root if c.tag == "channel"), None)
-        return _rss_item, channel if channel is not None else root
-    if namespace == ATOM_NS and local == "feed":
-        facts.kind = "atom"
-        return _atom_entry, root
-    report("X104", f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with <urlset "
-           f"xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom <feed>", line)
-    facts.complete = False
-    return None, None
-
-
-def _strays(element: Element, container: Element, names: _Namespaces) -> Iterator[Record]:
-    """Children of the container before this entry that are no entries (X112 for the rules)."""
-    sibling = element.getprevious()
-    strays = []
-    while sibling is not None:
-        if isinstance(sibling.tag, str):
-            local = names.split(sibling.tag, sibling.sourceline or 1)[1]
-            if local not in _ENTRY_NAMES:
-                strays.append(_stray(sibling, names))
-        sibling = sibling.getprevious()
-    yield from reversed(strays)
-
-
-def _stray(element: Element, names: _Namespaces) -> Stray:
-    """An element the container should not hold."""
-    line = element.sourceline or 1
-    return Stray(names.split(element.tag, line)[1], line)
-
-
-def _value(element: Element, line: int) -> Value:
-    return Value(element.text, element.sourceline or line)
-
-
-_SM = f"{{{SITEMAP_NS}}}"
-_LOC, _LASTMOD, _CHANGEFREQ, _PRIORITY = (_SM + name for name in ("loc", "lastmod", "changefreq", "priority"))
-_LINK = f"{{{xhtml.URI}}}link"
-_IMAGE_LOC = f"{{{image.URI}}}loc"
-# Children by their Clark name as libxml2 gives it: most tags need no namespace split.
-_KNOWN_TAGS = {_LOC: "loc", _LASTMOD: "lastmod", _CHANGEFREQ: "changefreq", _PRIORITY: "priority",
-               _LINK: "xhtml:link", **{f"{{{uri}}}{local}": kind for (uri, local), kind in _MEDIA.items()}}
-
-
-def _url(element: Element, names: _Namespaces) -> UrlEntry:
-    line = element.sourceline or 1
-    entry = UrlEntry(line, ())
-    locs: list[Value] = []
-    links: list[tuple[str | None, str | None, str | None, str | None]] = []
-    link_lines: list[int] = []
-    media: list[Media] = []
-    order: list[str] = []
-    unknown: list[tuple[str, int]] = []
-    known = _KNOWN_TAGS
-    for child in element:
-        tag = child.tag
-        kind = known.get(tag)
-        if kind is None and not isinstance(tag, str):
-            continue  # (an entity reference left unresolved)
-        child_line = child.sourceline or line
-        if kind is None:  # a misspelt namespace, or an element no schema here defines
-            namespace, local = names.split(tag, child_line)
-            resolved = f"{{{namespace}}}{local}" if namespace else local
-            kind = known.get(resolved)
-            if kind is None:
-                order.append(local)
-                unknown.append((local if namespace in ("", SITEMAP_NS) else resolved, child_line))
-                continue
-        order.append(kind)
-        if kind == "xhtml:link":
-            get = child.get
-            links.append((get("rel"), get("hreflang"), get("href"), get("media")))
-            link_lines.append(child_line)
-        elif kind == "loc":
-            locs.append(Value(child.text, child_line))
-        elif kind in _MEDIA_KINDS:
-            media.append(_media(child, kind, child_line))
-        elif getattr(entry, kind) is None:
-            setattr(entry, kind, Value(child.text, child_line))
-    entry.locs = tuple(locs)
-    entry.links = tuple(links)
-    entry.link_lines = tuple(link_lines)
-    entry.media = tuple(media)
-    entry.order = tuple(order)
-    entry.unknown = tuple(unknown)
-    return entry
-
-
-_MEDIA_KINDS = frozenset(_MEDIA.values())
-
-
-def _media(child: Element, kind: str, line: int) -> Media:
-    if len(child) == 1 and child[0].tag == _IMAGE_LOC and not child[0].attrib:
-        loc = child[0]  # the usual image: a loc and nothing else
-        return Media(kind, {"loc": loc.text or ""}, {"loc": loc.sourceline or line}, line, ("loc",))
-    fields, lines = element_fields(child)
-    return Media(kind, fields, lines, line, tuple(local_name(c.tag) for c in child if isinstance(c.tag, str)))
-
-
-def _index(element: Element, names: _Namespaces) -> IndexEntry:
-    line = element.sourceline or 1
-    entry = IndexEntry(line, ())
-    locs: list[Value] = []
-    unknown: list[tuple[str, int]] = []
-    for child in element:
-        if not isinstance(child.tag, str):
-            continue
-        child_line = child.sourceline or line
-        namespace, local = names.split(child.tag, child_line)
-        if namespace == SITEMAP_NS and local == "loc":
-            locs.append(_value(child, line))
-        elif namespace == SITEMAP_NS and local == "lastmod" and entry.lastmod is None:
-            entry.lastmod = _value(child, line)
-        else:
-            unknown.append((local, child_line))
-    entry.locs = tuple(locs)
-    entry.unknown = tuple(unknown)
-    return entry
-
-
-_FULL_YEAR = re.compile(r"\b(\d{4})\b")
-
-
-def _rss_item(element: Element, names: _Namespaces) -> UrlEntry:
-    """An RSS 2.0 <item>: its <link> is the page, <pubDate> (RFC 822) its lastmod."""
-    from email.utils import parsedate_to_datetime
-
-    line = element.sourceline or 1
-    locs: list[Value] = []
-    lastmod: Value | None = None
-    for child in element:
-        if child.tag == "link":
-            locs.append(_value(child, line))
-        elif child.tag == "pubDate" and lastmod is None:
-            raw = (child.text or "").strip()
-            try:
-                stamp = parsedate_to_datetime(raw)
-                year = _FULL_YEAR.search(raw)  # (the parser reads years below 100 as 19xx/20xx: 0001 is 2001)
-                if year is not None and int(year.group(1)) != stamp.year:
-                    stamp = stamp.replace(year=int(year.group(1)))
-                text: str | None = stamp.isoformat() if stamp.tzinfo else stamp.isoformat() + "Z"
-            except (TypeError, ValueError, IndexError):
-                text = raw or None
-            lastmod = Value(text, child.sourceline or line)
-    if not locs:  # RSS allows an item with a guid that is a permalink instead of a link
-        for child in element:
-            if child.tag == "guid" and child.get("isPermaLink", "true") == "true":
-                locs.append(_value(child, line))
-                break
-    return UrlEntry(line, tuple(locs), lastmod=lastmod, source="item")
-
-
-def _atom_entry(element: Element, names: _Namespaces) -> UrlEntry:
-    """An Atom 1.0 <entry>: its rel="alternate" link is the page, <updated> its lastmod."""
-    line = element.sourceline or 1
-    locs: list[Value] = []
-    lastmod: Value | None = None
-    for child in element:
-        if child.tag == f"{{{ATOM_NS}}}link" and child.get("rel", "alternate") == "alternate":
-            locs.append(Value(child.get("href"), child.sourceline or line))
-        elif child.tag == f"{{{ATOM_NS}}}updated" and lastmod is None:
-            lastmod = _value(child, line)
-    return UrlEntry(line, tuple(locs[:1]), lastmod=lastmod, source="item")
 
 
 def _has_doctype(prolog: bytes) -> bool:
@@ -382,29 +288,26 @@ def _has_doctype(prolog: bytes) -> bool:
     return b"<!DOCTYPE" in before or b"<!ENTITY" in before
 
 
-def _declares_dtd(root: Element, report: Report) -> bool:
-    """A DOCTYPE anywhere before the root, as the parser saw it (entities are never
-    expanded: ``resolve_entities=False``). The prolog scan catches the usual case
-    before the parser sees a byte; this one holds for any prolog length."""
-    info = root.getroottree().docinfo
-    if not info.doctype and info.internalDTD is None:  # type: ignore[attr-defined]  # (lxml-stubs lack doctype)
-        return False
-    report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
-           max((root.sourceline or 1) - 1, 1))
-    return True
-
-
 def _line_of(data: bytes, needle: bytes) -> int:
     return data[: max(data.find(needle), 0)].count(b"\n") + 1
 
 
-def _encoding_ok(prolog: bytes, report: Report) -> bool:
-    """UTF-8 only: a UTF-16 byte-order mark or another declared encoding is an error (X103)."""
+def _encoding(prolog: bytes, report: Report) -> tuple[bool, Callable[[bytes, bool], str] | None]:
+    """UTF-8 only: a UTF-16 byte-order mark is an error (X103, not read: False); another
+    declared encoding is an error too (X103), and the file is read through its decoder
+    where Python has one."""
     if wide_encoding(prolog):
         what = "UTF-32" if prolog.startswith((b"\x00\x00", b"\xff\xfe\x00\x00")) else "UTF-16"
         report(*not_utf8(f"the file is {what}; sitemaps must be UTF-8"), 1)
-        return False
+        return False, None
     match = _DECLARED_ENCODING.search(prolog[:200])
-    if match and match.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
-        report(*not_utf8(f"the file declares encoding {match.group(1).decode()}; sitemaps must be UTF-8"), 1)
-    return True
+    if match is None or match.group(1).lower().replace(b"_", b"-") in (b"utf-8", b"utf8"):
+        return True, None
+    name = match.group(1).decode()
+    try:
+        decoder = codecs.getincrementaldecoder(name)()
+    except LookupError:
+        report(*not_utf8(f"the file declares encoding {name}, which cannot be read; sitemaps must be UTF-8"), 1)
+        return False, None
+    report(*not_utf8(f"the file declares encoding {name}; sitemaps must be UTF-8"), 1)
+    return True, decoder.decode
