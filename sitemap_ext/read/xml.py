@@ -29,7 +29,7 @@ from ..ext import SITEMAP_NS
 from ..limits import MAX_XML_DEPTH
 from .record import FileFacts, IndexEntry, Stray, UrlEntry
 from .sniff import Report, not_utf8, wide_encoding
-from .xml_entries import ENTRY_NAMES, Entry, atom_entry, index_entry, rss_item, url_entry
+from .xml_entries import ENTRY_NAMES, Entry, Node, atom_entry, index_entry, rss_item, url_entry
 from .xml_names import ATOM_NS, Namespaces, local_of
 
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
@@ -45,36 +45,35 @@ class _Stop(Exception):
     """Raised by a handler to end the read (what was wrong is reported already)."""
 
 
-class _Reader:
-    """The parser's handlers and the state of one file: where entries are, the entry being read."""
+_NO_ENTRY = 1 << 30  # the depth of the entry being read when none is
+# Character data is handed over in pieces of at most this many bytes: a long text is
+# joined from few of them.
+_TEXT_BUFFER = 1 << 22
+
+
+class _File:
+    """What one file's parse knows outside its entries: its kind, where its entries are."""
 
     def __init__(self, facts: FileFacts, report: Report) -> None:
         self.facts = facts
         self.report = report
         self.names = Namespaces(report)
         self.out: list[Record] = []
-        self.entry = Entry()
         self.parser = parser = expat.ParserCreate(encoding="utf-8", namespace_separator=" ")
         parser.buffer_text = True
+        parser.buffer_size = _TEXT_BUFFER
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         parser.StartDoctypeDeclHandler = self.doctype
         parser.EntityDeclHandler = self.entity
         parser.ExternalEntityRefHandler = self.external
         parser.StartNamespaceDeclHandler = self.declared
-        parser.StartElementHandler = self.start
-        parser.EndElementHandler = self.end
-        parser.CharacterDataHandler = self.text
-        self.depth = 0
         self.rooted = False
         self.root_declared: list[str] = []  # namespaces declared on the root (X105 at its line)
         self.container = 0  # the depth of the element entries are children of; 0: none (any more)
         self.channel = False  # an RSS root whose container may still be a <channel>
         self.strays = True  # a feed's other elements are its metadata: no strays
         self.convert: Convert = url_entry
-        self.in_entry = False
-        self.entry_depth = 0
-        self.collecting = -1  # the element of the entry whose text is being read
-        self.buf: list[str] = []
+        self.entry_line = 0
         self.last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
 
     # --- refused: a DTD, entities --------------------------------------------------------
@@ -94,77 +93,48 @@ class _Reader:
                     self.parser.CurrentLineNumber)
         raise _Stop
 
-    # --- elements ------------------------------------------------------------------------
+    # --- elements outside the entries ----------------------------------------------------
     def declared(self, prefix: str | None, uri: str | None) -> None:
-        if self.depth == 0 and uri:
+        if not self.rooted and uri:
             self.root_declared.append(uri)
 
-    def start(self, name: str, attrs: dict[str, str]) -> None:
-        depth = self.depth + 1
-        self.depth = depth
-        if self.in_entry:
-            e = self.entry
-            if self.collecting >= 0:
-                self.flush()
-            self.collecting = len(e.names)
-            e.names.append(name)
-            e.attrs.append(attrs)
-            e.texts.append(None)
-            e.lines.append(self.parser.CurrentLineNumber)
-            e.depths.append(depth - self.entry_depth)
-            if depth > MAX_XML_DEPTH:
-                self.too_deep()
-        elif depth == 1:
+    def outside(self, name: str, depth: int) -> int:
+        """An element outside any entry: the depth of the entry it starts, or _NO_ENTRY."""
+        if depth == 1:
             self.root(name)
         elif depth - 1 == self.container:
-            self.child(name, depth)
+            return self.child(name, depth)
         elif depth > MAX_XML_DEPTH:
             self.too_deep()
+        return _NO_ENTRY
 
-    def text(self, data: str) -> None:
-        if self.collecting >= 0:
-            self.buf.append(data)
-
-    def flush(self) -> None:
-        """The text of the element being read ends: at its end or its first child."""
-        buf = self.buf
-        if buf:
-            self.entry.texts[self.collecting] = buf[0] if len(buf) == 1 else "".join(buf)
-            buf.clear()
-        self.collecting = -1
-
-    def end(self, name: str) -> None:
-        depth = self.depth
-        self.depth = depth - 1
-        if self.in_entry:
-            if self.collecting >= 0:
-                self.flush()
-            if depth == self.entry_depth:
-                self.in_entry = False
-                record = self.convert(self.entry, self.names)
-                if record.line == self.last_line:
-                    self.facts.crowded = True
-                self.last_line = record.line
-                self.out.append(record)
+    def closed(self, depth: int, entry_depth: int, nodes: list[Node], texts: list[str | None]) -> None:
+        """The end of an element outside any entry, or of an entry."""
+        if depth == entry_depth:
+            record = self.convert(Entry(self.entry_line, nodes, texts, depth), self.names)
+            if record.line == self.last_line:
+                self.facts.crowded = True
+            self.last_line = record.line
+            self.out.append(record)
         elif depth == self.container:
             self.container = 0  # (an RSS channel's end: items after it are no entries)
 
-    def child(self, name: str, depth: int) -> None:
+    def child(self, name: str, depth: int) -> int:
         """A child of the container: an entry, a stray, or an RSS root's <channel>."""
         line = self.parser.CurrentLineNumber
+        local = local_of(name)
         if self.channel:
+            self.channel = local not in ENTRY_NAMES
             if name == "channel":
                 self.channel = False
                 self.container = depth
-                return
-            self.channel = local_of(name) not in ENTRY_NAMES
-        local = local_of(name)
+                return _NO_ENTRY
         if local in ENTRY_NAMES:
-            self.in_entry = True
-            self.entry_depth = depth
-            self.entry.clear(line)
-        elif self.strays:
+            self.entry_line = line
+            return depth
+        if self.strays:
             self.out.append(Stray(self.names.split(name, line)[1], line))
+        return _NO_ENTRY
 
     def root(self, name: str) -> None:
         """The root element: which kind of file this is, and where its entries are."""
@@ -196,12 +166,56 @@ class _Reader:
         raise _Stop
 
 
+def _handlers(file: _File) -> None:
+    """The handlers every element and text goes through, doing little: inside an entry,
+    each element is one tuple and its text one slot (the text before its first child)."""
+    parser = file.parser
+    nodes: list[Node] = []
+    texts: list[str | None] = []
+    depth = 0
+    entry_depth = _NO_ENTRY
+    collecting = False  # the last element started has had no child nor end: text is its
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth, entry_depth, collecting
+        depth += 1
+        if depth > entry_depth:
+            nodes.append((name, attrs, parser.CurrentLineNumber, depth))
+            texts.append(None)
+            collecting = True
+            if depth > MAX_XML_DEPTH:
+                file.too_deep()
+        else:
+            entry_depth = file.outside(name, depth)
+            if entry_depth == depth:
+                nodes.clear()
+                texts.clear()
+
+    def end(name: str) -> None:
+        nonlocal depth, entry_depth, collecting
+        collecting = False
+        depth -= 1
+        if depth < entry_depth:
+            file.closed(depth + 1, entry_depth, nodes, texts)
+            entry_depth = _NO_ENTRY
+
+    def text(data: str) -> None:
+        if collecting:
+            before = texts[-1]
+            texts[-1] = data if before is None else before + data
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+
+
 def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iterator[Record]:
     """Each entry of an XML sitemap or feed as a record; problems reported, never raised.
 
     ``facts.kind`` is set from the root element (None when it is no sitemap or feed).
     """
-    reader = _Reader(facts, report)
+    reader = _File(facts, report)
+    _handlers(reader)
     parse = reader.parser.Parse
     prolog = b""
     decode: Callable[[bytes, bool], str] | None = None  # a declared encoding other than UTF-8, read as UTF-8

@@ -20,24 +20,20 @@ from .xml_names import ATOM_NS, Namespaces, clark, local_of
 ENTRY_NAMES = frozenset(("url", "sitemap", "item", "entry"))
 
 
+# An element inside the entry being read: its name as expat gives it, its attributes,
+# its line and its depth in the file; its text before its first child is kept beside it.
+Node = tuple[str, dict[str, str], int, int]
+
+
 class Entry:
-    """The elements inside the entry being read, flat, in document order."""
+    """The entry being read: its line, and the elements inside it, flat, in document
+    order, with their texts (the lists are the reader's, cleared for each entry)."""
 
-    def __init__(self) -> None:
-        self.line = 0
-        self.names: list[str] = []
-        self.attrs: list[dict[str, str]] = []
-        self.texts: list[str | None] = []
-        self.lines: list[int] = []
-        self.depths: list[int] = []
-
-    def clear(self, line: int) -> None:
+    def __init__(self, line: int, nodes: list[Node], texts: list[str | None], depth: int) -> None:
         self.line = line
-        self.names.clear()
-        self.attrs.clear()
-        self.texts.clear()
-        self.lines.clear()
-        self.depths.clear()
+        self.nodes = nodes
+        self.texts = texts
+        self.child = depth + 1  # the depth of its children
 
 
 _MEDIA = {(image.URI, "image"): "image", (video.URI, "video"): "video", (news.URI, "news"): "news"}
@@ -69,11 +65,10 @@ def url_entry(e: Entry, names: Namespaces) -> UrlEntry:
     order: list[str] = []
     unknown: list[tuple[str, int]] = []
     known = _KNOWN_TAGS
-    depths, texts, lines = e.depths, e.texts, e.lines
-    for i, name in enumerate(e.names):
-        if depths[i] != 1:
+    texts, child = e.texts, e.child
+    for i, (name, attrs, line, depth) in enumerate(e.nodes):
+        if depth != child:
             continue  # (inside a child: a media element reads its own)
-        line = lines[i]
         kind = known.get(name)
         if kind is None:  # a misspelt namespace, or an element no schema here defines
             kind, shown = _kind(name, line, names)
@@ -83,8 +78,7 @@ def url_entry(e: Entry, names: Namespaces) -> UrlEntry:
                 continue
         order.append(kind)
         if kind == "xhtml:link":
-            get = e.attrs[i].get
-            links.append((get("rel"), get("hreflang"), get("href"), get("media")))
+            links.append((attrs.get("rel"), attrs.get("hreflang"), attrs.get("href"), attrs.get("media")))
             link_lines.append(line)
         elif kind == "loc":
             locs.append(Value(texts[i], line))
@@ -101,14 +95,14 @@ def url_entry(e: Entry, names: Namespaces) -> UrlEntry:
 
 
 def _media(e: Entry, i: int, kind: str) -> Media:
-    line = e.lines[i]
+    nodes = e.nodes
+    _, _, line, depth = nodes[i]
     after = i + 1
-    depths = e.depths
-    n = len(depths)
-    alone = after < n and depths[after] > depths[i] and (after + 1 == n or depths[after + 1] <= depths[i])
-    if alone and e.names[after] == _IMAGE_LOC and not e.attrs[after]:  # the usual image: a loc and nothing else
-        return Media(kind, {"loc": e.texts[after] or ""}, {"loc": e.lines[after] or line}, line, ("loc",))
-    children = _tree(e, after, depths[i] + 1)[0]
+    n = len(nodes)
+    alone = after < n and nodes[after][3] > depth and (after + 1 == n or nodes[after + 1][3] <= depth)
+    if alone and nodes[after][0] == _IMAGE_LOC and not nodes[after][1]:  # the usual image: a loc and nothing else
+        return Media(kind, {"loc": e.texts[after] or ""}, {"loc": nodes[after][2] or line}, line, ("loc",))
+    children = _tree(e, after, depth + 1)[0]
     fields, lines = element_fields(children, line)
     return Media(kind, fields, lines, line, tuple(child[0] for child in children))
 
@@ -118,15 +112,21 @@ def _tree(e: Entry, start: int, depth: int) -> tuple[tuple[MediaElement, ...], i
     the index after them."""
     out: list[MediaElement] = []
     i = start
-    depths = e.depths
-    while i < len(depths) and depths[i] >= depth:
+    nodes = e.nodes
+    while i < len(nodes) and nodes[i][3] >= depth:
         children, after = _tree(e, i + 1, depth + 1)
-        attrs = e.attrs[i]
+        name, attrs, line, _ = nodes[i]
         if attrs and any(" " in key for key in attrs):
             attrs = {clark(key): value for key, value in attrs.items()}
-        out.append((local_of(e.names[i]), attrs, e.texts[i], e.lines[i], children))
+        out.append((local_of(name), attrs, e.texts[i], line, children))
         i = after
     return tuple(out), i
+
+
+def _children(e: Entry) -> list[tuple[int, str, dict[str, str], int]]:
+    """The entry's children: (index, name, attributes, line)."""
+    child = e.child
+    return [(i, name, attrs, line) for i, (name, attrs, line, depth) in enumerate(e.nodes) if depth == child]
 
 
 def index_entry(e: Entry, names: Namespaces) -> IndexEntry:
@@ -134,10 +134,7 @@ def index_entry(e: Entry, names: Namespaces) -> IndexEntry:
     locs: list[Value] = []
     lastmod: Value | None = None
     unknown: list[tuple[str, int]] = []
-    for i, name in enumerate(e.names):
-        if e.depths[i] != 1:
-            continue
-        line = e.lines[i]
+    for i, name, _, line in _children(e):
         namespace, local = names.split(name, line)
         if namespace == SITEMAP_NS and local == "loc":
             locs.append(Value(e.texts[i], line))
@@ -169,16 +166,16 @@ def rss_item(e: Entry, names: Namespaces) -> UrlEntry:
     """An RSS 2.0 <item>: its <link> is the page, <pubDate> (RFC 822) its lastmod."""
     locs: list[Value] = []
     lastmod: Value | None = None
-    children = [i for i, depth in enumerate(e.depths) if depth == 1]
-    for i in children:
-        if e.names[i] == "link":
-            locs.append(Value(e.texts[i], e.lines[i]))
-        elif e.names[i] == "pubDate" and lastmod is None:
-            lastmod = Value(_rss_date((e.texts[i] or "").strip()), e.lines[i])
+    children = _children(e)
+    for i, name, _, line in children:
+        if name == "link":
+            locs.append(Value(e.texts[i], line))
+        elif name == "pubDate" and lastmod is None:
+            lastmod = Value(_rss_date((e.texts[i] or "").strip()), line)
     if not locs:  # RSS allows an item with a guid that is a permalink instead of a link
-        for i in children:
-            if e.names[i] == "guid" and e.attrs[i].get("isPermaLink", "true") == "true":
-                locs.append(Value(e.texts[i], e.lines[i]))
+        for i, name, attrs, line in children:
+            if name == "guid" and attrs.get("isPermaLink", "true") == "true":
+                locs.append(Value(e.texts[i], line))
                 break
     return UrlEntry(e.line, tuple(locs), lastmod=lastmod, source="item")
 
@@ -191,11 +188,9 @@ def atom_entry(e: Entry, names: Namespaces) -> UrlEntry:
     """An Atom 1.0 <entry>: its rel="alternate" link is the page, <updated> its lastmod."""
     locs: list[Value] = []
     lastmod: Value | None = None
-    for i, name in enumerate(e.names):
-        if e.depths[i] != 1:
-            continue
-        if name == _ATOM_LINK and e.attrs[i].get("rel", "alternate") == "alternate":
-            locs.append(Value(e.attrs[i].get("href"), e.lines[i]))
+    for i, name, attrs, line in _children(e):
+        if name == _ATOM_LINK and attrs.get("rel", "alternate") == "alternate":
+            locs.append(Value(attrs.get("href"), line))
         elif name == _ATOM_UPDATED and lastmod is None:
-            lastmod = Value(e.texts[i], e.lines[i])
+            lastmod = Value(e.texts[i], line)
     return UrlEntry(e.line, tuple(locs[:1]), lastmod=lastmod, source="item")
