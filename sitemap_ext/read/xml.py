@@ -35,6 +35,7 @@ from .xml_names import ATOM_NS, Namespaces, local_of
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _ROOT_START = re.compile(rb"<[^?!]")
 _PROLOG_LIMIT = 1 << 20
+_HEAD = 256  # the first bytes, read whole before the encoding is told (the declaration's)
 _NAME_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-#"
 
 Record = UrlEntry | IndexEntry | Stray
@@ -214,51 +215,85 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
 
     ``facts.kind`` is set from the root element (None when it is no sitemap or feed).
     """
-    reader = _File(facts, report)
-    _handlers(reader)
-    parse = reader.parser.Parse
-    prolog = b""
-    decode: Callable[[bytes, bool], str] | None = None  # a declared encoding other than UTF-8, read as UTF-8
-    fed = previous = chunk = b""
-    offset = 0  # the bytes fed before ``chunk``
+    file = _File(facts, report)
+    _handlers(file)
+    feed = _Feed(file.parser)
     try:
-        for data in chunks:
-            if not reader.rooted and len(prolog) < _PROLOG_LIMIT:
-                first = not prolog
-                prolog = (prolog + data)[:_PROLOG_LIMIT]
-                if first:
-                    ok, decode = _encoding(prolog, report)
-                    if not ok:
-                        facts.complete = False
-                        return
-                if _has_doctype(prolog):
-                    report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is "
-                           "refused unread", _line_of(prolog, b"<!DOCTYPE"))
-                    facts.complete = False
-                    return
-            offset += len(chunk)
-            previous, chunk = chunk, (data if decode is None else decode(data, False).encode())
-            parse(chunk, False)
-            if reader.out:
-                out, reader.out = reader.out, []
+        for data in _checked(chunks, file, feed):
+            feed.parse(data, False)
+            if file.out:
+                out, file.out = file.out, []
                 yield from out
         if not facts.complete:
-            return  # reading stopped early (too large, corrupt gzip): no end to judge
-        offset += len(chunk)
-        previous, chunk = chunk, (b"" if decode is None else decode(b"", True).encode())
-        parse(chunk, True)
-        yield from reader.out
+            return  # reading stopped early (too large, corrupt gzip, refused): no end to judge
+        feed.parse(b"", True)
+        yield from file.out
     except _Stop:
         facts.complete = False
-        yield from reader.out
+        yield from file.out
     except expat.ExpatError as exc:
         facts.complete = False
-        yield from reader.out
-        fed = previous + chunk
-        _not_well_formed(exc, fed, reader.parser.ErrorByteIndex - (offset - len(previous)), report)
+        yield from file.out
+        _not_well_formed(exc, *feed.around_error(), report)
     except UnicodeDecodeError as exc:
         facts.complete = False
         report(*not_utf8(f"the file cannot be read in the encoding it declares: {exc}"), 1)
+
+
+class _Feed:
+    """The bytes handed to the parser (transcoded to UTF-8 from a declared encoding), the
+    last two pieces kept: where the parser stopped, they tell what it stopped at."""
+
+    def __init__(self, parser: expat.XMLParserType) -> None:
+        self.parser = parser
+        self.decode: Callable[[bytes, bool], str] | None = None
+        self.previous = self.chunk = b""
+        self.offset = 0  # the bytes fed before ``chunk``
+
+    def parse(self, data: bytes, final: bool) -> None:
+        self.offset += len(self.chunk)
+        self.previous = self.chunk
+        self.chunk = data if self.decode is None else self.decode(data, final).encode()
+        self.parser.Parse(self.chunk, final)
+
+    def around_error(self) -> tuple[bytes, int]:
+        """The last bytes fed, and where in them the parser stopped."""
+        return self.previous + self.chunk, self.parser.ErrorByteIndex - (self.offset - len(self.previous))
+
+
+def _checked(chunks: Iterator[bytes], file: _File, feed: _Feed) -> Iterator[bytes]:
+    """The chunks, once their first bytes say the encoding (UTF-16 and UTF-32 refused, another
+    declared one read through Python's decoder), and no DOCTYPE stands before the root."""
+    prolog = b""
+    held: list[bytes] | None = []  # the chunks before the encoding is told; None once it is
+    for data in chunks:
+        if not file.rooted and len(prolog) < _PROLOG_LIMIT:
+            prolog = (prolog + data)[:_PROLOG_LIMIT]
+            if held is not None:
+                held.append(data)
+                if len(prolog) < _HEAD:
+                    continue  # (the first bytes are read whole before the encoding is told)
+                data, held = b"".join(held), None
+                if _refused(prolog, True, feed, file):
+                    return
+            elif _refused(prolog, False, feed, file):
+                return
+        yield data
+    if held and not _refused(prolog, True, feed, file):  # a file shorter than its head
+        yield b"".join(held)
+
+
+def _refused(prolog: bytes, first: bool, feed: _Feed, file: _File) -> bool:
+    """The file is not read: an encoding refused, or a DOCTYPE before the root."""
+    if first and not _encoding(prolog, feed, file.report):
+        file.facts.complete = False
+        return True
+    if _has_doctype(prolog):
+        file.report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is "
+                    "refused unread", _line_of(prolog, b"<!DOCTYPE"))
+        file.facts.complete = False
+        return True
+    return False
 
 
 def _not_well_formed(exc: expat.ExpatError, fed: bytes, at: int, report: Report) -> None:
@@ -306,22 +341,23 @@ def _line_of(data: bytes, needle: bytes) -> int:
     return data[: max(data.find(needle), 0)].count(b"\n") + 1
 
 
-def _encoding(prolog: bytes, report: Report) -> tuple[bool, Callable[[bytes, bool], str] | None]:
+def _encoding(prolog: bytes, feed: _Feed, report: Report) -> bool:
     """UTF-8 only: a UTF-16 byte-order mark is an error (X103, not read: False); another
     declared encoding is an error too (X103), and the file is read through its decoder
     where Python has one."""
     if wide_encoding(prolog):
         what = "UTF-32" if prolog.startswith((b"\x00\x00", b"\xff\xfe\x00\x00")) else "UTF-16"
         report(*not_utf8(f"the file is {what}; sitemaps must be UTF-8"), 1)
-        return False, None
+        return False
     match = _DECLARED_ENCODING.search(prolog[:200])
     if match is None or match.group(1).lower().replace(b"_", b"-") in (b"utf-8", b"utf8"):
-        return True, None
+        return True
     name = match.group(1).decode()
     try:
         decoder = codecs.getincrementaldecoder(name)()
     except LookupError:
         report(*not_utf8(f"the file declares encoding {name}, which cannot be read; sitemaps must be UTF-8"), 1)
-        return False, None
+        return False
     report(*not_utf8(f"the file declares encoding {name}; sitemaps must be UTF-8"), 1)
-    return True, decoder.decode
+    feed.decode = decoder.decode
+    return True
