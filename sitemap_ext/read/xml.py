@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterator
+from typing import Final
 from xml.parsers import expat
 
 from ..ext import SITEMAP_NS
@@ -46,10 +47,10 @@ class _Stop(Exception):
     """Raised by a handler to end the read (what was wrong is reported already)."""
 
 
-_NO_ENTRY = 1 << 30  # the depth of the entry being read when none is
+_NO_ENTRY: Final = 1 << 30  # the depth of the entry being read when none is
 # Character data is handed over in pieces of at most this many bytes: a long text is
 # joined from few of them.
-_TEXT_BUFFER = 1 << 22
+_TEXT_BUFFER: Final = 1 << 22
 
 
 class _File:

@@ -11,13 +11,14 @@ rule's business (a warning).
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ..ext import SITEMAP_NS, image, news, video, xhtml
 from ..ext.media import MediaElement, element_fields
 from .record import IndexEntry, Media, UrlEntry, Value
 from .xml_names import ATOM_NS, Namespaces, clark, local_of
 
-ENTRY_NAMES = frozenset(("url", "sitemap", "item", "entry"))
+ENTRY_NAMES: Final = frozenset(("url", "sitemap", "item", "entry"))
 
 
 # An element inside the entry being read: its name as expat gives it, its attributes,
@@ -37,13 +38,13 @@ class Entry:
 
 
 _MEDIA = {(image.URI, "image"): "image", (video.URI, "video"): "video", (news.URI, "news"): "news"}
-_MEDIA_KINDS = frozenset(_MEDIA.values())
-_SM = f"{SITEMAP_NS} "
+_MEDIA_KINDS: Final = frozenset(_MEDIA.values())
+_SM: Final = f"{SITEMAP_NS} "
 # Children by their name as expat gives it: most names need no namespace split.
-_KNOWN_TAGS = {_SM + "loc": "loc", _SM + "lastmod": "lastmod", _SM + "changefreq": "changefreq",
+_KNOWN_TAGS: Final = {_SM + "loc": "loc", _SM + "lastmod": "lastmod", _SM + "changefreq": "changefreq",
                _SM + "priority": "priority", f"{xhtml.URI} link": "xhtml:link",
                **{f"{uri} {local}": kind for (uri, local), kind in _MEDIA.items()}}
-_IMAGE_LOC = f"{image.URI} loc"
+_IMAGE_LOC: Final = f"{image.URI} loc"
 
 
 def _kind(name: str, line: int, names: Namespaces) -> tuple[str | None, str]:
@@ -180,8 +181,8 @@ def rss_item(e: Entry, names: Namespaces) -> UrlEntry:
     return UrlEntry(e.line, tuple(locs), lastmod=lastmod, source="item")
 
 
-_ATOM_LINK = f"{ATOM_NS} link"
-_ATOM_UPDATED = f"{ATOM_NS} updated"
+_ATOM_LINK: Final = f"{ATOM_NS} link"
+_ATOM_UPDATED: Final = f"{ATOM_NS} updated"
 
 
 def atom_entry(e: Entry, names: Namespaces) -> UrlEntry:
