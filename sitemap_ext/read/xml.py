@@ -48,9 +48,6 @@ class _Stop(Exception):
 
 
 _NO_ENTRY: Final = 1 << 30  # the depth of the entry being read when none is
-# Character data is handed over in pieces of at most this many bytes: a long text is
-# joined from few of them.
-_TEXT_BUFFER: Final = 1 << 22
 
 
 class _File:
@@ -63,7 +60,6 @@ class _File:
         self.out: list[Record] = []
         self.parser = parser = expat.ParserCreate(encoding="utf-8", namespace_separator=" ")
         parser.buffer_text = True
-        parser.buffer_size = _TEXT_BUFFER
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         parser.StartDoctypeDeclHandler = self.doctype
         parser.EntityDeclHandler = self.entity
@@ -170,10 +166,13 @@ class _File:
 
 def _handlers(file: _File) -> None:
     """The handlers every element and text goes through, doing little: inside an entry,
-    each element is one tuple and its text one slot (the text before its first child)."""
+    each element is one tuple and its text one slot (the text before its first child).
+    Text pieces go to a list by its own append (no Python call); the next start or end
+    hands them to the element whose text they are, or drops them (a tail, white space)."""
     parser = file.parser
     nodes: list[Node] = []
     texts: list[str | None] = []
+    pieces: list[str] = []
     depth = 0
     entry_depth = _NO_ENTRY
     collecting = False  # the last element started has had no child nor end: text is its
@@ -181,6 +180,10 @@ def _handlers(file: _File) -> None:
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal depth, entry_depth, collecting
         depth += 1
+        if pieces:
+            if collecting:
+                texts[-1] = "".join(pieces)
+            pieces.clear()
         if depth > entry_depth:
             nodes.append((name, attrs, parser.CurrentLineNumber, depth))
             texts.append(None)
@@ -195,20 +198,19 @@ def _handlers(file: _File) -> None:
 
     def end(name: str) -> None:
         nonlocal depth, entry_depth, collecting
+        if pieces:
+            if collecting:
+                texts[-1] = "".join(pieces)
+            pieces.clear()
         collecting = False
         depth -= 1
         if depth < entry_depth:
             file.closed(depth + 1, entry_depth, nodes, texts)
             entry_depth = _NO_ENTRY
 
-    def text(data: str) -> None:
-        if collecting:
-            before = texts[-1]
-            texts[-1] = data if before is None else before + data
-
     parser.StartElementHandler = start
     parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
+    parser.CharacterDataHandler = pieces.append
 
 
 def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iterator[Record]:
