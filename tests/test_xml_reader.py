@@ -240,3 +240,10 @@ def test_a_long_prolog_in_one_chunk_is_read_whole() -> None:
         records, found, facts = read(data.encode(), size)
         assert found == [] and facts.complete
         assert [(r.line, r.locs) for r in records if isinstance(r, UrlEntry)] == [(3, (Value("https://e.com/a", 3),))]
+
+
+def test_a_root_that_is_no_sitemap_is_x104_once_read_and_x101_alone_when_broken() -> None:
+    records, found, facts = read(b'<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><url/></html>')
+    assert records == [] and [(code, line) for code, line, _ in found] == [("X104", 2)] and not facts.complete
+    records, found, facts = read(b"<urlset>broken")
+    assert records == [] and [(code, line) for code, line, _ in found] == [("X101", 1)] and not facts.complete

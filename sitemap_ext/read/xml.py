@@ -72,6 +72,7 @@ class _File:
         self.strays = True  # a feed's other elements are its metadata: no strays
         self.convert: Convert = url_entry
         self.entry_line = 0
+        self.foreign: tuple[str, int] | None = None  # X104 (message, line), said once the file is read
         self.last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
 
     # --- refused: a DTD, entities --------------------------------------------------------
@@ -152,11 +153,11 @@ class _File:
         elif namespace == ATOM_NS and local == "feed":
             facts.kind = "atom"
             self.strays, self.convert = False, atom_entry
-        else:
-            self.report("X104", f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with "
-                        f"<urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom <feed>",
-                        line)
-            raise _Stop
+        else:  # (read on, no entry taken: a file that is not well-formed is that first, X101 alone)
+            self.container = 0
+            self.foreign = (f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with "
+                            f"<urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom "
+                            "<feed>", line)
 
     def too_deep(self) -> None:
         self.report("X101", f"not well-formed XML: elements nest more than {MAX_XML_DEPTH} deep; a sitemap's nest "
@@ -227,10 +228,12 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
             if file.out:
                 out, file.out = file.out, []
                 yield from out
-        if not facts.complete:
-            return  # reading stopped early (too large, corrupt gzip, refused): no end to judge
-        feed.parse(b"", True)
-        yield from file.out
+        if facts.complete:  # (else reading stopped early: too large, corrupt gzip, refused; no end to judge)
+            feed.parse(b"", True)
+            yield from file.out
+        if file.foreign is not None:
+            report("X104", *file.foreign)
+            facts.complete = False
     except _Stop:
         facts.complete = False
         yield from file.out
