@@ -306,6 +306,8 @@ def _not_well_formed(exc: expat.ExpatError, fed: bytes, at: int, report: Report)
     """X101 with expat's message and place, or X103 where the bytes there are no UTF-8."""
     line, column = exc.lineno, exc.offset + 1
     message = expat.ErrorString(exc.code) or "error"
+    if message.startswith("not well-formed (") and message.endswith(")"):  # (expat's "not well-formed (invalid token)")
+        message = message[len("not well-formed ("):-1]
     there = fed[at:at + 4] if 0 <= at < len(fed) else b""
     if there and there[0] >= 0x80 and _bad_utf8(fed[at:at + 4]):
         report(*not_utf8(f"not valid UTF-8: byte 0x{there[0]:02X} at column {column}; save the file as UTF-8"), line)
