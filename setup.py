@@ -22,6 +22,8 @@ from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
 
 COMPILED = [
     "sitemap_ext/read/xml.py",
+    "sitemap_ext/read/xml_entries.py",
+    "sitemap_ext/read/xml_names.py",
     "sitemap_ext/read/record.py",
     "sitemap_ext/rules/engine.py",
     "sitemap_ext/rules/context.py",

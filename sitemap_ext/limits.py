@@ -12,6 +12,10 @@ from typing import Final
 MAX_URLS_PER_FILE: Final = 50_000
 # SM: "must be no larger than 50MB (52,428,800 bytes)", uncompressed.
 MAX_BYTES_PER_FILE: Final = 52_428_800
+# libxml2's default (xmlParserMaxDepth, without XML_PARSE_HUGE), which the XML reader
+# kept before it read with expat: elements nest at most this deep in a sitemap or feed
+# (a sitemap's nest four deep); deeper is X101, so the parser's stack stays small.
+MAX_XML_DEPTH: Final = 256
 # SM: "less than 2,048 characters"; the XSD allows 12..2048, so < 2048 satisfies both.
 MAX_URL_CHARS: Final = 2_047
 # XSD: loc has minLength 12 ("http://a.bc/" is 12 characters).

@@ -13,16 +13,13 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..dates import DateCache, Lastmod, from_python, judge_date
 from ..diagnostics import did_you_mean, unknown_field
 from ..read.description_findings import wrong_shape
 from ..urls import named_kind
 from ..write.xmlesc import xml_safe
-
-if TYPE_CHECKING:  # (annotations only: a build that reads no XML loads no lxml typing)
-    from ..lxml_types import Element
 
 # A field is a key, or a path of keys and list positions below the extension's key.
 Field = str | int | tuple[str | int, ...] | None
@@ -168,30 +165,34 @@ def local_name(tag: str) -> str:
     return tag.rpartition("}")[2]
 
 
-def element_fields(element: Element) -> tuple[dict[str, Any], dict[str, int]]:
-    """An extension element as the mapping its parse() takes, and each field's line.
+# An element below an image, video or news element as the XML reader hands it over:
+# its local name, its attributes (a namespaced one in Clark notation, "{uri}name"), its
+# text before its first child (None: none), its line, and its child elements.
+MediaElement = tuple[str, dict[str, str], "str | None", int, tuple["MediaElement", ...]]
+
+
+def element_fields(children: tuple[MediaElement, ...], line: int) -> tuple[dict[str, Any], dict[str, int]]:
+    """An extension element (its children, and its own line) as the mapping its parse()
+    takes, and each field's line.
 
     Repeated children become lists; a child with attributes becomes a mapping with
     its text under 'value'; nested children become nested mappings.
     """
     fields: dict[str, Any] = {}
     lines: dict[str, int] = {}
-    for child in element:
-        if not isinstance(child.tag, str):
-            continue
-        name = local_name(child.tag)
-        if len(child):
-            value: Any = element_fields(child)[0]
-        elif child.attrib:
-            value = {"value": child.text or "", **dict(child.attrib)}
+    for name, attrs, text, child_line, grandchildren in children:
+        if grandchildren:
+            value: Any = element_fields(grandchildren, child_line)[0]
+        elif attrs:
+            value = {"value": text or "", **attrs}
         else:
-            value = child.text or ""  # as written: the rules strip, and say so where it matters
+            value = text or ""  # as written: the rules strip, and say so where it matters
         if name in fields:
             previous = fields[name]
             fields[name] = (previous if isinstance(previous, list) else [previous]) + [value]
         else:
             fields[name] = value
-            lines[name] = child.sourceline or element.sourceline or 0
+            lines[name] = child_line or line
     return fields, lines
 
 

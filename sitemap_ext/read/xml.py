@@ -1,103 +1,217 @@
 """The XML reader: urlsets, sitemap indexes, RSS 2.0 and Atom 1.0 feeds, in any layout.
 
-Untrusted input, read defensively and as a stream:
+Untrusted input, read defensively and as a stream, by expat (CPython's
+``xml.parsers.expat``, with its protection against entity expansion):
 
 * No DTD, no entities, no network: a DOCTYPE is refused before the parser sees
-  it (no billion laughs, no XXE), and the parser runs with entity resolution,
-  DTD loading and network access off.
-* libxml2 filters the events in C: only the end of each entry element (url,
-  sitemap, item, entry) reaches Python; the entry is turned into a record
-  (``record.py``) and cleared, so memory does not grow with the file.
-* Any layout reads the same: indentation, attribute order, CDATA, entities,
-  declarations on any element, prefixes of any name. Element order is recorded,
-  not required: the XSD's order is a rule's business (a warning).
+  it (no billion laughs, no XXE), and again by the parser's handlers wherever it
+  stands (a prolog longer than the scan); parameter entities are never parsed and
+  no external entity is ever fetched. Elements nest at most ``MAX_XML_DEPTH`` deep.
+* The handlers do little: the elements inside an entry element (url, sitemap, item,
+  entry) are collected flat (``xml_entries.Entry``) and turned into one record at
+  the entry's end; nothing is kept past it, so memory does not grow with the file.
+* Any layout reads the same: indentation, attribute order, CDATA, character
+  references, declarations on any element, prefixes of any name. A record's line is
+  the line of its start tag's ``<``.
 
-Namespaces are matched to the letter, but a misspelt one (``https://``, a
-trailing slash) or the legacy ``sitemap/0.84`` is reported once (X105, with the
-fix) and then read as the namespace it meant, so one mistake gives one finding.
+Namespaces: see ``xml_names`` (a misspelt or legacy one is X105 once, then read as
+the namespace it meant).
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterator
-from typing import cast
+from typing import Final
+from xml.parsers import expat
 
-from lxml import etree
-
-from ..ext import SITEMAP_NS, image, news, video, xhtml
-from ..ext.media import element_fields, local_name
-from ..lxml_types import Element
-from .record import FileFacts, IndexEntry, Media, Stray, UrlEntry, Value
+from ..ext import SITEMAP_NS
+from ..limits import MAX_XML_DEPTH
+from .record import FileFacts, IndexEntry, Stray, UrlEntry
 from .sniff import Report, not_utf8, wide_encoding
+from .xml_entries import ENTRY_NAMES, Entry, Node, atom_entry, index_entry, rss_item, url_entry
+from .xml_names import ATOM_NS, Namespaces, local_of
 
-ATOM_NS = "http://www.w3.org/2005/Atom"
-LEGACY_SITEMAP_NS = ("http://www.google.com/schemas/sitemap/0.84", "http://www.google.com/schemas/sitemap/0.9",
-                     "http://www.sitemaps.org/schemas/sitemap/0.84")
-KNOWN = {SITEMAP_NS: "sitemap", xhtml.URI: xhtml.PREFIX, image.URI: image.PREFIX, video.URI: video.PREFIX,
-         news.URI: news.PREFIX}
-_MEDIA = {(image.URI, "image"): "image", (video.URI, "video"): "video", (news.URI, "news"): "news"}
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _ROOT_START = re.compile(rb"<[^?!]")
 _PROLOG_LIMIT = 1 << 20
+_HEAD = 256  # the first bytes, read whole before the encoding is told (the declaration's)
+_NAME_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-#"
 
 Record = UrlEntry | IndexEntry | Stray
-Convert = Callable[[Element, "_Namespaces"], Record]  # an entry element to its record
+Convert = Callable[[Entry, Namespaces], "UrlEntry | IndexEntry"]
 
 
-def loose_namespace(uri: str) -> str:
-    """A namespace URI with the usual misspellings folded away."""
-    text = uri.strip().lower()
-    for scheme in ("https://", "http://"):
-        if text.startswith(scheme):
-            text = text[len(scheme):]
-    return text.rstrip("/")
+class _Stop(Exception):
+    """Raised by a handler to end the read (what was wrong is reported already)."""
 
 
-_LOOSE = {loose_namespace(uri): uri for uri in KNOWN}
-_LOOSE.update({loose_namespace(uri): SITEMAP_NS for uri in LEGACY_SITEMAP_NS})
+_NO_ENTRY: Final = 1 << 30  # the depth of the entry being read when none is
 
 
-def meant_namespace(uri: str) -> str | None:
-    """The known namespace a misspelt or legacy URI stands for; None when it is right or unrelated."""
-    if uri in KNOWN or uri == ATOM_NS:
-        return None
-    return _LOOSE.get(loose_namespace(uri))
+class _File:
+    """What one file's parse knows outside its entries: its kind, where its entries are."""
 
-
-class _Namespaces:
-    """Each namespace URI met in one file, mapped to the one it means (X105 once each)."""
-
-    def __init__(self, report: Report) -> None:
+    def __init__(self, facts: FileFacts, report: Report) -> None:
+        self.facts = facts
         self.report = report
-        self.meant: dict[str, str] = {}
+        self.names = Namespaces(report)
+        self.out: list[Record] = []
+        self.parser = parser = expat.ParserCreate(encoding="utf-8", namespace_separator=" ")
+        parser.buffer_text = True
+        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        parser.StartDoctypeDeclHandler = self.doctype
+        parser.EntityDeclHandler = self.entity
+        parser.ExternalEntityRefHandler = self.external
+        parser.StartNamespaceDeclHandler = self.declared
+        self.rooted = False
+        self.root_declared: list[str] = []  # namespaces declared on the root (X105 at its line)
+        self.container = 0  # the depth of the element entries are children of; 0: none (any more)
+        self.channel = False  # an RSS root whose container may still be a <channel>
+        self.strays = True  # a feed's other elements are its metadata: no strays
+        self.convert: Convert = url_entry
+        self.entry_line = 0
+        self.foreign: tuple[str, int] | None = None  # X104 (message, line), said once the file is read
+        self.last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
 
-    def declared(self, nsmap: dict[str | None, str], line: int) -> None:
-        for uri in nsmap.values():
-            self.resolve(uri, line)
+    # --- refused: a DTD, entities --------------------------------------------------------
+    def doctype(self, name: str, sysid: str | None, pubid: str | None, internal: int) -> None:
+        self.refuse()
 
-    def resolve(self, uri: str, line: int) -> str:
-        found = self.meant.get(uri)
-        if found is not None:
-            return found
-        right = meant_namespace(uri)
-        if right is None:
-            self.meant[uri] = uri
-            return uri
-        self.meant[uri] = right
-        legacy = uri in LEGACY_SITEMAP_NS
-        why = "is a legacy namespace search engines no longer document" if legacy else \
-            "must match to the letter, or search engines ignore the elements"
-        self.report("X105", f"namespace '{uri}' is not '{right}'; namespace URIs {why}. The file is read as if it "
-                    "said the right one", line, suggestion=right)
-        return right
+    def entity(self, name: str, parameter: int, value: str | None, base: str | None, sysid: str | None,
+               pubid: str | None, notation: str | None) -> None:
+        self.refuse()
 
-    def split(self, tag: str, line: int) -> tuple[str, str]:
-        if tag[0] != "{":
-            return "", tag
-        end = tag.index("}")
-        uri = tag[1:end]
-        return self.meant.get(uri) or self.resolve(uri, line), tag[end + 1:]
+    def external(self, context: str, base: str | None, sysid: str | None, pubid: str | None) -> int:
+        self.refuse()
+        return 0
+
+    def refuse(self) -> None:
+        self.report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
+                    self.parser.CurrentLineNumber)
+        raise _Stop
+
+    # --- elements outside the entries ----------------------------------------------------
+    def declared(self, prefix: str | None, uri: str | None) -> None:
+        if not self.rooted and uri:
+            self.root_declared.append(uri)
+
+    def outside(self, name: str, depth: int) -> int:
+        """An element outside any entry: the depth of the entry it starts, or _NO_ENTRY."""
+        if depth == 1:
+            self.root(name)
+        elif depth - 1 == self.container:
+            return self.child(name, depth)
+        elif depth > MAX_XML_DEPTH:
+            self.too_deep()
+        return _NO_ENTRY
+
+    def closed(self, depth: int, entry_depth: int, nodes: list[Node], texts: list[str | None]) -> None:
+        """The end of an element outside any entry, or of an entry."""
+        if depth == entry_depth:
+            record = self.convert(Entry(self.entry_line, nodes, texts, depth), self.names)
+            if record.line == self.last_line:
+                self.facts.crowded = True
+            self.last_line = record.line
+            self.out.append(record)
+        elif depth == self.container:
+            self.container = 0  # (an RSS channel's end: items after it are no entries)
+
+    def child(self, name: str, depth: int) -> int:
+        """A child of the container: an entry, a stray, or an RSS root's <channel>."""
+        line = self.parser.CurrentLineNumber
+        local = local_of(name)
+        if self.channel:
+            self.channel = local not in ENTRY_NAMES
+            if name == "channel":
+                self.channel = False
+                self.container = depth
+                return _NO_ENTRY
+        if local in ENTRY_NAMES:
+            self.entry_line = line
+            return depth
+        if self.strays:
+            self.out.append(Stray(self.names.split(name, line)[1], line))
+        return _NO_ENTRY
+
+    def root(self, name: str) -> None:
+        """The root element: which kind of file this is, and where its entries are."""
+        line = self.parser.CurrentLineNumber
+        self.rooted = True
+        for uri in self.root_declared:
+            self.names.resolve(uri, line)
+        namespace, local = self.names.split(name, line)
+        facts = self.facts
+        self.container = 1
+        if namespace == SITEMAP_NS and local in ("urlset", "sitemapindex"):
+            facts.kind = local
+            self.convert = url_entry if local == "urlset" else index_entry
+        elif namespace == "" and local == "rss":
+            facts.kind = "rss"
+            self.channel, self.strays, self.convert = True, False, rss_item
+        elif namespace == ATOM_NS and local == "feed":
+            facts.kind = "atom"
+            self.strays, self.convert = False, atom_entry
+        else:  # (read on, no entry taken: a file that is not well-formed is that first, X101 alone)
+            self.container = 0
+            self.foreign = (f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with "
+                            f"<urlset xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom "
+                            "<feed>", line)
+
+    def too_deep(self) -> None:
+        self.report("X101", f"not well-formed XML: elements nest more than {MAX_XML_DEPTH} deep; a sitemap's nest "
+                    "four deep", self.parser.CurrentLineNumber)
+        raise _Stop
+
+
+def _handlers(file: _File) -> None:
+    """The handlers every element and text goes through, doing little: inside an entry,
+    each element is one tuple and its text one slot (the text before its first child).
+    Text pieces go to a list by its own append (no Python call); the next start or end
+    hands them to the element whose text they are, or drops them (a tail, white space)."""
+    parser = file.parser
+    nodes: list[Node] = []
+    texts: list[str | None] = []
+    pieces: list[str] = []
+    depth = 0
+    entry_depth = _NO_ENTRY
+    collecting = False  # the last element started has had no child nor end: text is its
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth, entry_depth, collecting
+        depth += 1
+        if pieces:
+            if collecting:
+                texts[-1] = "".join(pieces)
+            pieces.clear()
+        if depth > entry_depth:
+            nodes.append((name, attrs, parser.CurrentLineNumber, depth))
+            texts.append(None)
+            collecting = True
+            if depth > MAX_XML_DEPTH:
+                file.too_deep()
+        else:
+            entry_depth = file.outside(name, depth)
+            if entry_depth == depth:
+                nodes.clear()
+                texts.clear()
+
+    def end(name: str) -> None:
+        nonlocal depth, entry_depth, collecting
+        if pieces:
+            if collecting:
+                texts[-1] = "".join(pieces)
+            pieces.clear()
+        collecting = False
+        depth -= 1
+        if depth < entry_depth:
+            file.closed(depth + 1, entry_depth, nodes, texts)
+            entry_depth = _NO_ENTRY
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = pieces.append
 
 
 def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Iterator[Record]:
@@ -105,274 +219,123 @@ def read_xml(chunks: Iterator[bytes], facts: FileFacts, report: Report) -> Itera
 
     ``facts.kind`` is set from the root element (None when it is no sitemap or feed).
     """
-    parser = etree.XMLPullParser(
-        events=("end",), tag=("{*}url", "{*}sitemap", "{*}item", "{*}entry"), resolve_entities=False,
-        no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True, strip_cdata=True,
-    )
-    names = _Namespaces(report)
-    prolog = b""
-    root: Element | None = None
-    container: Element | None = None  # the element entries are children of
-    convert: Convert | None = None
-    feed = False
-    last_line = 0  # the line of the last entry: one line for two entries makes the file crowded
+    file = _File(facts, report)
+    _handlers(file)
+    feed = _Feed(file.parser)
     try:
-        for chunk in chunks:
-            if root is None and len(prolog) < _PROLOG_LIMIT:
-                first = not prolog
-                prolog = (prolog + chunk)[:_PROLOG_LIMIT]
-                if first and not _encoding_ok(prolog, report):
-                    facts.complete = False
-                    return
-                if _has_doctype(prolog):
-                    report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is "
-                           "refused unread", _line_of(prolog, b"<!DOCTYPE"))
-                    facts.complete = False
-                    return
-            parser.feed(chunk)
-            # (events=("end",): each is an element; the stubs' union covers every kind of event)
-            for _, element in cast("Iterator[tuple[str, Element]]", parser.read_events()):
-                if root is None:
-                    root = cast(Element, element.getroottree().getroot())
-                    if _declares_dtd(root, report):  # after more prolog than the scan above reads
-                        facts.complete = False
-                        return
-                    convert, container = _start(root, facts, names, report)
-                    if convert is None:
-                        return
-                    feed = facts.kind in ("rss", "atom")  # a feed's other elements are its metadata
-                if element.getparent() is not container or container is None or convert is None:
-                    continue  # an element of that name nested elsewhere
-                if element.getprevious() is not None:  # (entries are removed once read: what is left is no entry)
-                    if feed is False:
-                        yield from _strays(element, container, names)
-                    while element.getprevious() is not None:
-                        del container[0]
-                record = convert(element, names)
-                container.remove(element)  # (its parse is over: memory stays flat, no sibling to walk past)
-                if record.line == last_line:
-                    facts.crowded = True
-                last_line = record.line
-                yield record
-        if not facts.complete:
-            return  # reading stopped early (too large, corrupt gzip): no end to judge
-        yield from _end(parser, root, container, facts, names, report)
-    except etree.XMLSyntaxError as exc:
-        facts.complete = False
-        _not_well_formed(exc, report)
-
-
-def _end(parser: etree.XMLPullParser, root: Element | None, container: Element | None, facts: FileFacts,
-         names: _Namespaces, report: Report) -> Iterator[Record]:
-    """The end of a file: its root when no entry came before (an empty urlset), and the
-    strays after the last entry."""
-    closed = cast(Element, parser.close())
-    if root is None:
-        root = closed
-        if _declares_dtd(root, report):
+        for data in _checked(chunks, file, feed):
+            feed.parse(data, False)
+            if file.out:
+                out, file.out = file.out, []
+                yield from out
+        if facts.complete:  # (else reading stopped early: too large, corrupt gzip, refused; no end to judge)
+            feed.parse(b"", True)
+            yield from file.out
+        if file.foreign is not None:
+            report("X104", *file.foreign)
             facts.complete = False
-            return
-        convert, container = _start(root, facts, names, report)
-        if convert is None:
-            return
-    if container is not None and facts.kind not in ("rss", "atom"):
-        for child in list(iter(container)):  # (iter(): children typed as Element, see lxml_types)
-            if isinstance(child.tag, str) and names.split(child.tag, child.sourceline or 1)[1] not in _ENTRY_NAMES:
-                yield _stray(child, names)
+    except _Stop:
+        facts.complete = False
+        yield from file.out
+    except expat.ExpatError as exc:
+        facts.complete = False
+        yield from file.out
+        _not_well_formed(exc, *feed.around_error(), report)
+    except UnicodeDecodeError as exc:
+        facts.complete = False
+        report(*not_utf8(f"the file cannot be read in the encoding it declares: {exc}"), 1)
 
 
-def _not_well_formed(exc: etree.XMLSyntaxError, report: Report) -> None:
-    line = exc.lineno or 1
-    message = str(getattr(exc, "msg", exc))
-    if "encoding" in message.lower() or "utf-8" in message.lower():
-        report(*not_utf8(f"not valid UTF-8: {message}"), line)
-    else:
-        report("X101", f"not well-formed XML: {message}{_hint(message)}", line)
+class _Feed:
+    """The bytes handed to the parser (transcoded to UTF-8 from a declared encoding), the
+    last two pieces kept: where the parser stopped, they tell what it stopped at."""
+
+    def __init__(self, parser: expat.XMLParserType) -> None:
+        self.parser = parser
+        self.decode: Callable[[bytes, bool], str] | None = None
+        self.previous = self.chunk = b""
+        self.offset = 0  # the bytes fed before ``chunk``
+
+    def parse(self, data: bytes, final: bool) -> None:
+        self.offset += len(self.chunk)
+        self.previous = self.chunk
+        self.chunk = data if self.decode is None else self.decode(data, final).encode()
+        self.parser.Parse(self.chunk, final)
+
+    def around_error(self) -> tuple[bytes, int]:
+        """The last bytes fed, and where in them the parser stopped."""
+        return self.previous + self.chunk, self.parser.ErrorByteIndex - (self.offset - len(self.previous))
 
 
-def _hint(message: str) -> str:
-    """The usual cause of a parser's message, said plainly."""
-    if "EntityRef" in message or "xmlParseEntityRef" in message:
-        return ("; a bare '&' (in a URL's query, say) must be written '&amp;' in XML, as '<' is '&lt;'")
+def _checked(chunks: Iterator[bytes], file: _File, feed: _Feed) -> Iterator[bytes]:
+    """The chunks, once their first bytes say the encoding (UTF-16 and UTF-32 refused, another
+    declared one read through Python's decoder), and no DOCTYPE stands before the root."""
+    prolog = b""
+    held: list[bytes] | None = []  # the chunks before the encoding is told; None once it is
+    for data in chunks:
+        if not file.rooted and len(prolog) < _PROLOG_LIMIT:
+            prolog = (prolog + data)[:_PROLOG_LIMIT]
+            if held is not None:
+                held.append(data)
+                if len(prolog) < _HEAD:
+                    continue  # (the first bytes are read whole before the encoding is told)
+                data, held = b"".join(held), None
+                if _refused(prolog, True, feed, file):
+                    return
+            elif _refused(prolog, False, feed, file):
+                return
+        yield data
+    if held and not _refused(prolog, True, feed, file):  # a file shorter than its head
+        yield b"".join(held)
+
+
+def _refused(prolog: bytes, first: bool, feed: _Feed, file: _File) -> bool:
+    """The file is not read: an encoding refused, or a DOCTYPE before the root."""
+    if first and not _encoding(prolog, feed, file.report):
+        file.facts.complete = False
+        return True
+    if _has_doctype(prolog):
+        file.report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is "
+                    "refused unread", _line_of(prolog, b"<!DOCTYPE"))
+        file.facts.complete = False
+        return True
+    return False
+
+
+def _not_well_formed(exc: expat.ExpatError, fed: bytes, at: int, report: Report) -> None:
+    """X101 with expat's message and place, or X103 where the bytes there are no UTF-8."""
+    line, column = exc.lineno, exc.offset + 1
+    message = expat.ErrorString(exc.code) or "error"
+    if message.startswith("not well-formed (") and message.endswith(")"):  # (expat's "not well-formed (invalid token)")
+        message = message[len("not well-formed ("):-1]
+    there = fed[at:at + 4] if 0 <= at < len(fed) else b""
+    if there and there[0] >= 0x80 and _bad_utf8(fed[at:at + 4]):
+        report(*not_utf8(f"not valid UTF-8: byte 0x{there[0]:02X} at column {column}; save the file as UTF-8"), line)
+        return
+    report("X101", f"not well-formed XML: {message} (column {column}){_hint(fed, at)}", line)
+
+
+def _bad_utf8(data: bytes) -> bool:
+    """The first character of data is no UTF-8 (a character cut at the end of data is not judged)."""
+    for size in (1, 2, 3, 4):
+        try:
+            data[:size].decode()
+            return False
+        except UnicodeDecodeError as exc:
+            if exc.reason != "unexpected end of data":
+                return True
+    return True
+
+
+def _hint(fed: bytes, at: int) -> str:
+    """The usual cause of an error, said plainly: a bare '&' where the parser stopped
+    (in "?a=1&b=2" it stops after the name that follows the '&')."""
+    if not 0 <= at <= len(fed):
+        return ""
+    before = fed[max(0, at - 256):at].rstrip(_NAME_BYTES)
+    if fed[at:at + 1] == b"&" or before.endswith(b"&"):
+        return "; a bare '&' (in a URL's query, say) must be written '&amp;' in XML, as '<' is '&lt;'"
     return ""
-
-
-_ENTRY_NAMES = ("url", "sitemap", "item", "entry")
-
-
-def _start(root: Element, facts: FileFacts, names: _Namespaces,
-           report: Report) -> tuple[Convert, Element] | tuple[None, None]:
-    """The converter and container for this root, or (None, None) when it is no sitemap or feed."""
-    line = root.sourceline or 1
-    names.declared(root.nsmap, line)
-    namespace, local = names.split(root.tag, line)
-    if namespace == SITEMAP_NS and local in ("urlset", "sitemapindex"):
-        facts.kind = local
-        return (_url if local == "urlset" else _index), root
-    if namespace == "" and local == "rss":
-        facts.kind = "rss"
-        channel = next((c for c in root if c.tag == "channel"), None)
-        return _rss_item, channel if channel is not None else root
-    if namespace == ATOM_NS and local == "feed":
-        facts.kind = "atom"
-        return _atom_entry, root
-    report("X104", f"the root element is <{local}> in namespace '{namespace}'; a sitemap starts with <urlset "
-           f"xmlns=\"{SITEMAP_NS}\"> (or <sitemapindex>), a feed with <rss> or an Atom <feed>", line)
-    facts.complete = False
-    return None, None
-
-
-def _strays(element: Element, container: Element, names: _Namespaces) -> Iterator[Record]:
-    """Children of the container before this entry that are no entries (X112 for the rules)."""
-    sibling = element.getprevious()
-    strays = []
-    while sibling is not None:
-        if isinstance(sibling.tag, str):
-            local = names.split(sibling.tag, sibling.sourceline or 1)[1]
-            if local not in _ENTRY_NAMES:
-                strays.append(_stray(sibling, names))
-        sibling = sibling.getprevious()
-    yield from reversed(strays)
-
-
-def _stray(element: Element, names: _Namespaces) -> Stray:
-    """An element the container should not hold."""
-    line = element.sourceline or 1
-    return Stray(names.split(element.tag, line)[1], line)
-
-
-def _value(element: Element, line: int) -> Value:
-    return Value(element.text, element.sourceline or line)
-
-
-_SM = f"{{{SITEMAP_NS}}}"
-_LOC, _LASTMOD, _CHANGEFREQ, _PRIORITY = (_SM + name for name in ("loc", "lastmod", "changefreq", "priority"))
-_LINK = f"{{{xhtml.URI}}}link"
-_IMAGE_LOC = f"{{{image.URI}}}loc"
-# Children by their Clark name as libxml2 gives it: most tags need no namespace split.
-_KNOWN_TAGS = {_LOC: "loc", _LASTMOD: "lastmod", _CHANGEFREQ: "changefreq", _PRIORITY: "priority",
-               _LINK: "xhtml:link", **{f"{{{uri}}}{local}": kind for (uri, local), kind in _MEDIA.items()}}
-
-
-def _url(element: Element, names: _Namespaces) -> UrlEntry:
-    line = element.sourceline or 1
-    entry = UrlEntry(line, ())
-    locs: list[Value] = []
-    links: list[tuple[str | None, str | None, str | None, str | None]] = []
-    link_lines: list[int] = []
-    media: list[Media] = []
-    order: list[str] = []
-    unknown: list[tuple[str, int]] = []
-    known = _KNOWN_TAGS
-    for child in element:
-        tag = child.tag
-        kind = known.get(tag)
-        if kind is None and not isinstance(tag, str):
-            continue  # (an entity reference left unresolved)
-        child_line = child.sourceline or line
-        if kind is None:  # a misspelt namespace, or an element no schema here defines
-            namespace, local = names.split(tag, child_line)
-            resolved = f"{{{namespace}}}{local}" if namespace else local
-            kind = known.get(resolved)
-            if kind is None:
-                order.append(local)
-                unknown.append((local if namespace in ("", SITEMAP_NS) else resolved, child_line))
-                continue
-        order.append(kind)
-        if kind == "xhtml:link":
-            get = child.get
-            links.append((get("rel"), get("hreflang"), get("href"), get("media")))
-            link_lines.append(child_line)
-        elif kind == "loc":
-            locs.append(Value(child.text, child_line))
-        elif kind in _MEDIA_KINDS:
-            media.append(_media(child, kind, child_line))
-        elif getattr(entry, kind) is None:
-            setattr(entry, kind, Value(child.text, child_line))
-    entry.locs = tuple(locs)
-    entry.links = tuple(links)
-    entry.link_lines = tuple(link_lines)
-    entry.media = tuple(media)
-    entry.order = tuple(order)
-    entry.unknown = tuple(unknown)
-    return entry
-
-
-_MEDIA_KINDS = frozenset(_MEDIA.values())
-
-
-def _media(child: Element, kind: str, line: int) -> Media:
-    if len(child) == 1 and child[0].tag == _IMAGE_LOC and not child[0].attrib:
-        loc = child[0]  # the usual image: a loc and nothing else
-        return Media(kind, {"loc": loc.text or ""}, {"loc": loc.sourceline or line}, line, ("loc",))
-    fields, lines = element_fields(child)
-    return Media(kind, fields, lines, line, tuple(local_name(c.tag) for c in child if isinstance(c.tag, str)))
-
-
-def _index(element: Element, names: _Namespaces) -> IndexEntry:
-    line = element.sourceline or 1
-    entry = IndexEntry(line, ())
-    locs: list[Value] = []
-    unknown: list[tuple[str, int]] = []
-    for child in element:
-        if not isinstance(child.tag, str):
-            continue
-        child_line = child.sourceline or line
-        namespace, local = names.split(child.tag, child_line)
-        if namespace == SITEMAP_NS and local == "loc":
-            locs.append(_value(child, line))
-        elif namespace == SITEMAP_NS and local == "lastmod" and entry.lastmod is None:
-            entry.lastmod = _value(child, line)
-        else:
-            unknown.append((local, child_line))
-    entry.locs = tuple(locs)
-    entry.unknown = tuple(unknown)
-    return entry
-
-
-_FULL_YEAR = re.compile(r"\b(\d{4})\b")
-
-
-def _rss_item(element: Element, names: _Namespaces) -> UrlEntry:
-    """An RSS 2.0 <item>: its <link> is the page, <pubDate> (RFC 822) its lastmod."""
-    from email.utils import parsedate_to_datetime
-
-    line = element.sourceline or 1
-    locs: list[Value] = []
-    lastmod: Value | None = None
-    for child in element:
-        if child.tag == "link":
-            locs.append(_value(child, line))
-        elif child.tag == "pubDate" and lastmod is None:
-            raw = (child.text or "").strip()
-            try:
-                stamp = parsedate_to_datetime(raw)
-                year = _FULL_YEAR.search(raw)  # (the parser reads years below 100 as 19xx/20xx: 0001 is 2001)
-                if year is not None and int(year.group(1)) != stamp.year:
-                    stamp = stamp.replace(year=int(year.group(1)))
-                text: str | None = stamp.isoformat() if stamp.tzinfo else stamp.isoformat() + "Z"
-            except (TypeError, ValueError, IndexError):
-                text = raw or None
-            lastmod = Value(text, child.sourceline or line)
-    if not locs:  # RSS allows an item with a guid that is a permalink instead of a link
-        for child in element:
-            if child.tag == "guid" and child.get("isPermaLink", "true") == "true":
-                locs.append(_value(child, line))
-                break
-    return UrlEntry(line, tuple(locs), lastmod=lastmod, source="item")
-
-
-def _atom_entry(element: Element, names: _Namespaces) -> UrlEntry:
-    """An Atom 1.0 <entry>: its rel="alternate" link is the page, <updated> its lastmod."""
-    line = element.sourceline or 1
-    locs: list[Value] = []
-    lastmod: Value | None = None
-    for child in element:
-        if child.tag == f"{{{ATOM_NS}}}link" and child.get("rel", "alternate") == "alternate":
-            locs.append(Value(child.get("href"), child.sourceline or line))
-        elif child.tag == f"{{{ATOM_NS}}}updated" and lastmod is None:
-            lastmod = _value(child, line)
-    return UrlEntry(line, tuple(locs[:1]), lastmod=lastmod, source="item")
 
 
 def _has_doctype(prolog: bytes) -> bool:
@@ -382,29 +345,27 @@ def _has_doctype(prolog: bytes) -> bool:
     return b"<!DOCTYPE" in before or b"<!ENTITY" in before
 
 
-def _declares_dtd(root: Element, report: Report) -> bool:
-    """A DOCTYPE anywhere before the root, as the parser saw it (entities are never
-    expanded: ``resolve_entities=False``). The prolog scan catches the usual case
-    before the parser sees a byte; this one holds for any prolog length."""
-    info = root.getroottree().docinfo
-    if not info.doctype and info.internalDTD is None:  # type: ignore[attr-defined]  # (lxml-stubs lack doctype)
-        return False
-    report("X102", "the file declares a DOCTYPE (a DTD or entities); sitemaps need none, and it is refused",
-           max((root.sourceline or 1) - 1, 1))
-    return True
-
-
 def _line_of(data: bytes, needle: bytes) -> int:
     return data[: max(data.find(needle), 0)].count(b"\n") + 1
 
 
-def _encoding_ok(prolog: bytes, report: Report) -> bool:
-    """UTF-8 only: a UTF-16 byte-order mark or another declared encoding is an error (X103)."""
+def _encoding(prolog: bytes, feed: _Feed, report: Report) -> bool:
+    """UTF-8 only: a UTF-16 byte-order mark is an error (X103, not read: False); another
+    declared encoding is an error too (X103), and the file is read through its decoder
+    where Python has one."""
     if wide_encoding(prolog):
         what = "UTF-32" if prolog.startswith((b"\x00\x00", b"\xff\xfe\x00\x00")) else "UTF-16"
         report(*not_utf8(f"the file is {what}; sitemaps must be UTF-8"), 1)
         return False
     match = _DECLARED_ENCODING.search(prolog[:200])
-    if match and match.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
-        report(*not_utf8(f"the file declares encoding {match.group(1).decode()}; sitemaps must be UTF-8"), 1)
+    if match is None or match.group(1).lower().replace(b"_", b"-") in (b"utf-8", b"utf8"):
+        return True
+    name = match.group(1).decode()
+    try:
+        decoder = codecs.getincrementaldecoder(name)()
+    except LookupError:
+        report(*not_utf8(f"the file declares encoding {name}, which cannot be read; sitemaps must be UTF-8"), 1)
+        return False
+    report(*not_utf8(f"the file declares encoding {name}; sitemaps must be UTF-8"), 1)
+    feed.decode = decoder.decode
     return True
