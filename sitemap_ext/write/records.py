@@ -32,10 +32,25 @@ def _read(text: str) -> str:
 
 
 def _attribute(text: str) -> str:
-    """An attribute's value as read back: white space (tab, line end) is a space."""
-    if "\r" in text or "\n" in text or "\t" in text:
+    """An attribute's value as read back: white space (tab, line end) is a space.
+    (A printable text holds none: one look at it, the common case.)"""
+    if not text.isprintable() and ("\r" in text or "\n" in text or "\t" in text):
         return _read(text).replace("\n", " ").replace("\t", " ")
     return text
+
+
+# A cluster's codes as read back (its links' hreflang), once per tuple of codes: the
+# pages of a site share a few.
+_CODES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _codes(codes: tuple[str, ...]) -> tuple[str, ...]:
+    found = _CODES.get(codes)
+    if found is None:
+        if len(_CODES) >= 4096:
+            _CODES.clear()
+        found = _CODES[codes] = tuple([_attribute(code) for code in codes])
+    return found
 
 
 def page_links(page: Page) -> tuple[Link, ...]:
@@ -43,16 +58,23 @@ def page_links(page: Page) -> tuple[Link, ...]:
     then x-default."""
     links: list[Link] = []
     if page.codes is not None:
-        links = [(_ALTERNATE, _attribute(code), _attribute(loc), None)
-                 for code, loc in zip(page.codes, page.locs, strict=True)]
+        links = [(_ALTERNATE, code, loc if loc.isprintable() else _attribute(loc), None)
+                 for code, loc in zip(_codes(page.codes), page.locs, strict=True)]
     if page.x_default is not None:
         links.append((_ALTERNATE, X_DEFAULT, _attribute(page.x_default), None))
     return tuple(links)
 
 
+_LOC_ONLY = ("loc",)
+
+
 def _images(images: tuple[image_ext.Image, ...], line: int) -> list[Media]:
     out = []
     for image in images:
+        if image.caption is None and image.geo_location is None and image.title is None and image.license is None:
+            loc = image.loc  # (a loc only, the common case: its one field, as fields() would give it)
+            out.append(Media("image", {"loc": _read(loc)}, {"loc": line}, line, _LOC_ONLY))
+            continue
         fields = {name: _read(value) for name, value in image_ext.fields(image)}
         out.append(Media("image", fields, dict.fromkeys(fields, line), line, tuple(fields)))
     return out
@@ -74,10 +96,13 @@ def _videos(videos: tuple[video_ext.Video, ...], line: int) -> list[Media]:
         fields: dict[str, Any] = {}
         order = []
         for name, attrs, text in video_ext.elements(video):
-            value: Any = _read(text)
+            value: Any = _read(text) if "\r" in text else text
             if attrs:
                 value = {"value": value, **{key: _attribute(given) for key, given in attrs.items()}}
-            _put(fields, name, value)
+            if name in fields:
+                _put(fields, name, value)
+            else:  # (the common case: a name given once)
+                fields[name] = value
             order.append(name)
         out.append(Media("video", fields, dict.fromkeys(fields, line), line, tuple(order)))
     return out
@@ -132,8 +157,11 @@ def page_entries(page: Page, locs: Sequence[str], line: int) -> list[UrlEntry]:
         lastmod = page.lastmod
         written = Value(lastmod.text, line) if lastmod is not None else None
         order = _order(written is not None, changefreq is not None, priority is not None, len(links), media)
-        return [UrlEntry(line, (Value(_read(loc), line),), written, changefreq, priority, links, link_lines,
-                         media=media, order=order) for loc in locs]
+        # (positional: the fields line, locs, lastmod, changefreq, priority, links,
+        # link_lines, link_columns, media, order; a loc is read back as written unless
+        # it holds a carriage return)
+        return [UrlEntry(line, (Value(loc if "\r" not in loc else _read(loc), line),), written, changefreq,
+                         priority, links, link_lines, (), media, order) for loc in locs]
     first = dict(zip(reversed(page.locs), reversed(page.lastmods), strict=True))  # (a loc's first lastmod)
     out = []
     for loc in locs:
