@@ -30,7 +30,8 @@ _CLEAN = re.compile(
 )
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 # The same without escapes: one character class, which the regex engine runs much faster.
-_PLAIN = re.compile(r"https?://" + _HOST_NAME + r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
+PLAIN_PATH_CHARS = r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*"
+_PLAIN = re.compile(r"https?://" + _HOST_NAME + "/" + PLAIN_PATH_CHARS)
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")

@@ -3,8 +3,19 @@ whatever shortcut gave it, a loc judged alike on the common and the long way."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitemap_ext.read.record import FileFacts, UrlEntry, Value
+from sitemap_ext.rules import locs
 from sitemap_ext.rules.cluster_log import X_DEFAULT, ClusterLog, list_digest
+from sitemap_ext.rules.context import Context
 from sitemap_ext.rules.hreflang import Judged, judge_links
+from sitemap_ext.rules.locs import judge_loc, loc
 from sitemap_ext.urls import url_key
 
 
@@ -35,3 +46,55 @@ def test_judged_verdicts_compare_by_value() -> None:
     again = _verdict({"de": "https://e.com/de", "en": "https://e.com/en"})
     assert one is not again and one == again and hash(one) == hash(again)
     assert not hasattr(one, "__dict__")
+
+
+# --- the loc rule's common case, decided at once, says what the whole rule says ---------
+
+_HOSTS = ["e.com", "E.com", "www.e.com", "e.com:8080", "e.com:443", "xn--bcher-kva.example", "bücher.example",
+          "a_b.e.com", "user@e.com", "[::1]", "localhost", "10.0.0.1", "e.com.", "other.org"]
+_PATHS = ["", "/", "/a", "/a/b", "/shop/x", "/shop/", "/Shop/x", "/a b", "/%7Euser", "/%zz", "/ü", "/a?x=1&amp;y=2",
+          "/a?x=1&y=2", "/a#top", "/v/$VIDEO_ID", "/v/{{ slug }}", "/a%20b", "/" + "x" * 2100, "/a/../b", "/é?q=ü"]
+
+
+@st.composite
+def _urls(draw: st.DrawFn) -> str:
+    """A URL in every kind of spelling, mostly near the common case (https://e.com/...)."""
+    usual = draw(st.booleans())
+    scheme = "https://" if usual else draw(st.sampled_from(["https://", "http://", "HTTPS://", "ftp://", "", "//"]))
+    host = "e.com" if usual else draw(st.sampled_from(_HOSTS))
+    url = scheme + host + draw(st.sampled_from(_PATHS)) + draw(st.sampled_from(["", "/x", "?q=1", "/$ID", "&amp;"]))
+    return url if usual else draw(st.sampled_from([url, f" {url} ", url.upper()]))
+
+
+def _findings(judge: Callable[[UrlEntry, Context], object], texts: list[str],
+              facts: FileFacts) -> list[tuple[Any, ...]]:
+    said: list[tuple[Any, ...]] = []
+    ctx = Context(facts, lambda *args, **kwargs: said.append((*args, sorted(kwargs.items()))))
+    for line, text in enumerate(texts, 1):
+        judge(UrlEntry(line, (Value(text, line),)), ctx)
+    return said
+
+
+def _the_long_way(entry: UrlEntry, ctx: Context) -> None:
+    judge_loc(entry.locs[0], ctx)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_urls(), min_size=1, max_size=8),
+       st.sampled_from([None, "https://e.com/sitemap.xml", "https://e.com/shop/sitemap.xml", "https://e.com:8080/s.xml",
+                        "https://e.com/a%20b/s.xml", "http://localhost/s.xml", "https://e.com:443/s.xml",
+                        "https://user@e.com/s.xml"]),
+       st.booleans())
+def test_the_loc_rule_says_what_judge_loc_says(texts: list[str], url: str | None, submitted: bool) -> None:
+    facts = FileFacts("sitemap.xml", kind="urlset", url=url, submitted=submitted)
+    assert _findings(loc, texts, facts) == _findings(_the_long_way, texts, facts)
+
+
+def test_a_clean_loc_in_the_files_folder_is_decided_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(locs, "judge_loc", lambda value, ctx, what="loc": calls.append(value.text))
+    texts = ["https://e.com/shop/a", "https://e.com/shop/b?x=1", "https://e.com/other", "https://e.com/shop/$ID",
+             "https://e.com/shop/a&amp;b", "HTTPS://e.com/shop/c"]
+    _findings(loc, texts, FileFacts("sitemap.xml", kind="urlset", url="https://e.com/shop/sitemap.xml"))
+    assert calls == ["https://e.com/other", "https://e.com/shop/$ID", "https://e.com/shop/a&amp;b",
+                     "HTTPS://e.com/shop/c"]
