@@ -228,6 +228,12 @@ def identity(url: str) -> str:
     UTF-8, no fragment. A trailing slash and the scheme stay: they make another URL."""
     if "%" not in url and _PLAIN.fullmatch(url) is not None:
         return url  # already so: lower-case host, no port, nothing escaped
+    return _identity_parsed(url)
+
+
+def _identity_parsed(url: str) -> str:
+    """``identity`` the long way: the URL parsed and each part written in its one form
+    (what a URL in that form already, which ``identity`` returns as it is, gives too)."""
     text = url.strip()
     try:
         parts = urlsplit(text)

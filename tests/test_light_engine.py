@@ -4,6 +4,7 @@ whatever shortcut gave it, a loc judged alike on the common and the long way."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from hashlib import blake2b
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from sitemap_ext.rules.cluster_log import X_DEFAULT, ClusterLog, list_digest
 from sitemap_ext.rules.context import Context
 from sitemap_ext.rules.hreflang import Judged, judge_links
 from sitemap_ext.rules.locs import judge_loc, loc
-from sitemap_ext.urls import url_key
+from sitemap_ext.urls import _identity_parsed, identity, url_key
 
 
 def _verdict(hrefs: dict[str, str]) -> Judged:
@@ -98,3 +99,33 @@ def test_a_clean_loc_in_the_files_folder_is_decided_at_once(monkeypatch: pytest.
     _findings(loc, texts, FileFacts("sitemap.xml", kind="urlset", url="https://e.com/shop/sitemap.xml"))
     assert calls == ["https://e.com/other", "https://e.com/shop/$ID", "https://e.com/shop/a&amp;b",
                      "HTTPS://e.com/shop/c"]
+
+
+# --- a URL's key, whatever shortcut gave it ---------------------------------------------
+
+_URL_PARTS = st.tuples(
+    st.sampled_from(["https://", "http://", "HTTPS://", "Http://", "ftp://", "", "//", " https://"]),
+    st.sampled_from(["", "user@", "u:p@"]),
+    st.sampled_from(["e.com", "E.COM", "www.e.com", "e.com.", "a_b.e.com", "xn--bcher-kva.example", "xn--zzz.com",
+                     "bücher.example", "BÜCHER.example", "straße.de", "[::1]", "[2001:DB8::1]", "127.0.0.1",
+                     "-bad-.com", "e..com", "xn--ls8h.la"]),
+    st.sampled_from(["", ":80", ":443", ":8080", ":0", ":99999", ":"]),
+    st.lists(st.sampled_from(["/", "a", "B", "é", " ", "%41", "%7e", "%7E", "%2F", "%zz", "%", "~", "-", ".", "..",
+                              "?", "&", "=", "#", "!", "$", "'", "(", "*", "+", ",", ";", ":", "@", "[", "\t", "\u00a0",
+                              "&amp;"]), max_size=10).map("".join),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_URL_PARTS)
+def test_a_urls_key_is_its_identity_the_long_way(parts: tuple[str, str, str, str, str]) -> None:
+    scheme, userinfo, host, port, rest = parts
+    url = scheme + userinfo + host + port + rest
+    assert identity(url) == _identity_parsed(url)
+    assert url_key(url) == int.from_bytes(blake2b(_identity_parsed(url).encode("utf-8", "surrogatepass"),
+                                                  digest_size=8).digest(), "little", signed=True)
+
+
+def test_a_url_in_its_one_form_is_its_own_identity() -> None:
+    for url in ("https://e.com/", "http://www.e.com/a/b?x=1&y=2", "https://xn--bcher-kva.example/~a/(b);c=d:e@f"):
+        assert identity(url) == _identity_parsed(url) == url
