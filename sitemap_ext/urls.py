@@ -30,7 +30,8 @@ _CLEAN = re.compile(
 )
 _CLEAN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 # The same without escapes: one character class, which the regex engine runs much faster.
-_PLAIN = re.compile(r"https?://" + _HOST_NAME + r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
+PLAIN_PATH_CHARS = r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*"
+_PLAIN = re.compile(r"https?://" + _HOST_NAME + "/" + PLAIN_PATH_CHARS)
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _WHITESPACE = re.compile(r"\s")
@@ -227,6 +228,12 @@ def identity(url: str) -> str:
     UTF-8, no fragment. A trailing slash and the scheme stay: they make another URL."""
     if "%" not in url and _PLAIN.fullmatch(url) is not None:
         return url  # already so: lower-case host, no port, nothing escaped
+    return _identity_parsed(url)
+
+
+def _identity_parsed(url: str) -> str:
+    """``identity`` the long way: the URL parsed and each part written in its one form
+    (what a URL in that form already, which ``identity`` returns as it is, gives too)."""
     text = url.strip()
     try:
         parts = urlsplit(text)

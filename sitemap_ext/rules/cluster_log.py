@@ -30,7 +30,7 @@ NO_LASTMOD = float("-inf")  # an entry's lastmod instant when it gives none (or 
 
 
 def list_digest(pairs: Pairs) -> int:
-    text = "\x00".join(f"{code}\x01{href}" for code, href in pairs)
+    text = "\x00".join(["\x01".join(pair) for pair in pairs])
     return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
                           signed=True)
 
@@ -151,23 +151,30 @@ class ClusterLog:
             self.ends.append(len(self.keys))
 
     def _pack(self, pairs: Pairs, keys: tuple[int, ...], named: frozenset[int], entry: int) -> None:
+        """A new list: its codes (numbers into ``codes``), keys and hrefs into the item arrays.
+        ``named`` holds the keys of its URLs under a language, so its size is their count."""
         code_ids = self._code_ids
-        ids: list[int] = []
-        for code, _ in pairs:
-            code_id = code_ids.get(code)
-            if code_id is None:
-                code_id = code_ids[code] = len(self.codes)
-                self.codes.append(code)
-            ids.append(code_id)
-        self.item_codes.extend(ids)
-        encoded = [href.encode("utf-8", "surrogatepass") for _, href in pairs]
-        self.href_bytes += b"".join(encoded)
-        self.href_lengths.extend([len(href) for href in encoded])
+        ids = [code_ids.get(code) for code, _ in pairs]
+        if None in ids:  # (a code this log has not seen: numbered as it comes)
+            ids = [self._code_id(code) for code, _ in pairs]
+        self.item_codes.extend(ids)  # type: ignore[arg-type]
+        hrefs = [href for _, href in pairs]
+        encoded = "".join(hrefs).encode("utf-8", "surrogatepass")
+        self.href_bytes += encoded
+        self.href_lengths.extend([len(href) for href in hrefs] if len(encoded) == sum(map(len, hrefs))
+                                 else [len(href.encode("utf-8", "surrogatepass")) for href in hrefs])
         self.item_keys.extend(keys)
         self.bounds.append(len(self.item_codes))
         self.firsts.append(entry)
         self.digests.append(list_digest(pairs))
-        self.named.append(len({key for (code, _), key in zip(pairs, keys, strict=True) if code != X_DEFAULT}))
+        self.named.append(len(named))
+
+    def _code_id(self, code: str) -> int:
+        found = self._code_ids.get(code)
+        if found is None:
+            found = self._code_ids[code] = len(self.codes)
+            self.codes.append(code)
+        return found
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

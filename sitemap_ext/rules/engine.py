@@ -126,7 +126,8 @@ def _judged(entries: Sequence[UrlEntry], locs: list[str | None], ctx: Context) -
         if not links:
             found.append(None)
             continue
-        verdict = last if links is last_links else seen.get(links)
+        # (the last entry's links, equal: a cluster's next member, known without hashing the tuple)
+        verdict = last if links is last_links or links == last_links else seen.get(links)
         if verdict is None or (verdict[0].relative and verdict[1] != loc):
             verdict = seen[links] = (judge_links(links, loc), loc)
         last_links, last = links, verdict

@@ -13,7 +13,6 @@ links, so a cluster of six is judged once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
@@ -33,19 +32,40 @@ LinkKey = tuple[tuple[str | None, str | None, str | None, str | None], ...]  # r
 _APP_SCHEMES = ("android-app:", "ios-app:")
 
 
-@dataclass(frozen=True, slots=True)
 class Judged:
-    """What a set of links says, whatever entry holds it."""
+    """What a set of links says, whatever entry holds it. Read-only once made (a verdict is
+    memoised and shared by every entry that lists the links). A plain slotted class: one is
+    made per distinct set of links, and a frozen dataclass's __init__ (a setattr through
+    object per field) cost most of a small cluster's verdict."""
 
-    # (link position, code, message, suggestion, hreflang as written)
-    findings: tuple[tuple[int, str, str, str | None, str | None], ...]
-    pairs: tuple[tuple[str, str], ...]  # (code the link counts as, href), usable links in written order
-    cluster: tuple[tuple[str, str], ...]  # the same sorted, each once: what the cluster rules compare
-    cluster_keys: tuple[int, ...]  # url_key of each href of cluster
-    keys: frozenset[int]  # url_key of every href in pairs
-    named: frozenset[int]  # url_key of every href listed under a language (not x-default only)
-    cluster_places: tuple[int, ...] = ()  # per pair of cluster: the link (position in the key) that gives it
-    relative: bool = False  # some href is relative: the verdict depends on the URL holding the links
+    __slots__ = ("findings", "pairs", "cluster", "cluster_keys", "keys", "named", "cluster_places", "relative")
+
+    def __init__(self, findings: tuple[tuple[int, str, str, str | None, str | None], ...],
+                 pairs: tuple[tuple[str, str], ...], cluster: tuple[tuple[str, str], ...],
+                 cluster_keys: tuple[int, ...], keys: frozenset[int], named: frozenset[int],
+                 cluster_places: tuple[int, ...] = (), relative: bool = False) -> None:
+        # (link position, code, message, suggestion, hreflang as written)
+        self.findings = findings
+        self.pairs = pairs  # (code the link counts as, href), usable links in written order
+        self.cluster = cluster  # the same sorted, each once: what the cluster rules compare
+        self.cluster_keys = cluster_keys  # url_key of each href of cluster
+        self.keys = keys  # url_key of every href in pairs
+        self.named = named  # url_key of every href listed under a language (not x-default only)
+        self.cluster_places = cluster_places  # per pair of cluster: the link (position in the key) that gives it
+        self.relative = relative  # some href is relative: the verdict depends on the URL holding the links
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Judged) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Judged{self._fields()!r}"
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.findings, self.pairs, self.cluster, self.cluster_keys, self.keys, self.named,
+                self.cluster_places, self.relative)
 
 
 def is_hreflang(rel: str | None, code: str | None, href: str | None, media: str | None) -> bool:

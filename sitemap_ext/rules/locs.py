@@ -9,10 +9,22 @@ cross-site submission once ownership is verified); RFC 3986.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
+from ..limits import MAX_URL_CHARS
 from ..read.record import Value
-from ..urls import escaped_twice, is_clean, normalise, origin_text, resolve_http, template_token, unreachable
+from ..urls import (
+    PLAIN_PATH_CHARS,
+    escaped_twice,
+    is_clean,
+    normalise,
+    origin_text,
+    resolve_http,
+    template_token,
+    unreachable,
+)
 from .context import Context, Report
 from .registry import Rule
 from .structure import empty_loc
@@ -140,7 +152,28 @@ def loc(entry: object, ctx: Context) -> None:
     """U101-U111, U117, U118, X107 (empty loc): the entry's one loc (entries with more are X107's)."""
     locs = entry.locs  # type: ignore[attr-defined]
     if len(locs) == 1:
+        text = locs[0].text
+        if text and ctx.origin is not None and _said_nothing(text, ctx.folder or ctx.origin + "/"):
+            return
         judge_loc(locs[0], ctx, "line" if getattr(entry, "source", "") == "line" else "loc")
+
+
+def _said_nothing(text: str, prefix: str) -> bool:
+    """Whether judge_loc has nothing to say of ``text``, known at once: a clean URL (urls.is_clean)
+    under ``prefix``, the file's folder or its origin's root, with no template's variable in it.
+    One match of a pattern made once per prefix: a file's locs share it."""
+    pattern = _in_scope(prefix)
+    return pattern is not None and len(text) <= MAX_URL_CHARS and pattern.fullmatch(text) is not None \
+        and "&amp;" not in text and template_token(text) is None
+
+
+@lru_cache(maxsize=64)
+def _in_scope(prefix: str) -> re.Pattern[str] | None:
+    """The URLs under ``prefix`` that need no escaping (None: the prefix itself is no clean URL,
+    a port say: its locs take the long way)."""
+    if not is_clean(prefix) or "%" in prefix or not prefix.endswith("/"):
+        return None
+    return re.compile(re.escape(prefix) + PLAIN_PATH_CHARS)
 
 
 RULES: tuple[Rule, ...] = (
