@@ -162,3 +162,44 @@ def test_lastmods_counted_at_once_are_counted_as_one_by_one(seconds: list[float]
             "lastmod_bucket", "lastmod_in_bucket", "lastmod_in_bucket_before")
     assert [getattr(grouped.facts, name) for name in kept] == [getattr(one.facts, name) for name in kept]
     assert len(grouped.facts.lastmods) == len(one.facts.lastmods)
+
+
+HOSTS = """site:
+  base_url: https://www.example.com/
+locales:
+  en: {host: "https://www.example.com/"}
+  de: {host: "https://www.example.de/"}
+  fr: {host: "https://www.example.fr/"}
+x_default: en
+sources:
+  - file: rows.csv
+output:
+  html: false
+"""
+
+
+def test_a_build_with_a_host_per_locale_hands_the_engine_full_batches(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page's versions go to three files (one per host): the build gathers a batch per
+    file, where cutting a batch at each change of file handed the engine one entry at a time."""
+    from sitemap_ext.cli import main
+    from sitemap_ext.write import judge
+
+    pages = 3 * engine.BATCH
+    (tmp_path / "rows.csv").write_text("path\n" + "".join(f"/p/{n}\n" for n in range(pages)))
+    (tmp_path / "site.yaml").write_text(HOSTS)
+    sizes: list[int] = []
+    real = judge.judge_entries
+
+    def counted(entries: Any, *args: Any, **kwargs: Any) -> None:
+        sizes.append(len(entries))
+        real(entries, *args, **kwargs)
+
+    monkeypatch.setattr(judge, "judge_entries", counted)
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "site.yaml", "-o", "out", "-q", "--jobs", "1"]) == 0
+    assert sum(sizes) == 3 * pages
+    assert sorted(sizes)[-9:] == [engine.BATCH] * 9
+    assert len(sizes) == 9
+    written = sorted(path.read_text().count("<url>") for path in (tmp_path / "out").rglob("*.xml"))
+    assert written[-3:] == [pages] * 3  # (one file per host, each with every page's version)

@@ -57,11 +57,10 @@ class BuildJudge:
         self._placed: tuple[Placed, ...] = ()  # the page's findings placed by the description (Page.placed)
         self._used: set[int] = set()  # those the engine said
         self._said_now: dict[str, int] = {}  # of the entry being judged: how many of each code it said
-        # The entries gathered for the engine (engine.judge_entries), all for one output file, and
-        # where the page of each is described.
-        self._batch: list[UrlEntry] = []
-        self._batch_where: list[Where] = []
-        self._batch_context: Context | None = None
+        # The entries gathered for the engine (engine.judge_entries), a batch per output file
+        # (a page's versions may go to a file per host), with where the page of each is
+        # described: by the id of the file's context, in the order the files were first met.
+        self._batches: dict[int, tuple[Context, list[UrlEntry], list[Where]]] = {}
         # A built site's pages (write/built_site.py): their keys, those left out, its folders
         self.pages_read: set[int] = set()
         self.excluded: dict[int, Excluded] = {}
@@ -121,13 +120,18 @@ class BuildJudge:
         self._unwritten(placed, entries)
 
     def _queue(self, entry: UrlEntry, ctx: Context, where: Where) -> None:
-        """An entry into the batch being gathered (entries of one output file in a row, up
-        to engine.BATCH), judged when it is full or the next entry goes elsewhere."""
-        if ctx is not self._batch_context or len(self._batch) >= BATCH:
-            self._flush()
-            self._batch_context = ctx
-        self._batch.append(entry)
-        self._batch_where.append(where)
+        """An entry into its output file's batch, judged when the batch holds engine.BATCH
+        entries (or when the judge settles). One batch per file: the versions of a page on
+        three hosts go to three files, and a batch cut at each change of file would hand
+        the engine one entry at a time."""
+        batch = self._batches.get(id(ctx))
+        if batch is None:
+            batch = self._batches[id(ctx)] = (ctx, [], [])
+        batch[1].append(entry)
+        batch[2].append(where)
+        if len(batch[1]) >= BATCH:
+            del self._batches[id(ctx)]
+            self._judge_batch(*batch)
 
     def settle(self) -> None:
         """Judge the entries gathered so far (``page`` gathers them for the engine; ``head``
@@ -135,12 +139,13 @@ class BuildJudge:
         self._flush()
 
     def _flush(self) -> None:
-        """The gathered entries through the engine, each finding placed at its page's ``where``."""
-        ctx, entries, wheres = self._batch_context, self._batch, self._batch_where
-        if ctx is None or not entries:
-            return
-        self._batch, self._batch_where = [], []
+        """Every file's gathered entries through the engine, in the order the files were met."""
+        batches, self._batches = self._batches, {}
+        for batch in batches.values():
+            self._judge_batch(*batch)
 
+    def _judge_batch(self, ctx: Context, entries: list[UrlEntry], wheres: list[Where]) -> None:
+        """One file's gathered entries through the engine, each finding placed at its page's ``where``."""
         def starting(number: int) -> None:
             self._where = wheres[number]
         judge_entries(entries, ctx, self.log, starting)
