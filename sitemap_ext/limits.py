@@ -107,3 +107,11 @@ MAX_CONFIG_BYTES: Final = 1 << 20
 # Bytes of a built page read for its head (its hreflang links, canonical, robots): a head
 # is rarely 50 KB; one that does not end within this is H117.
 HEAD_LIMIT = 1 << 20
+
+# Ours, measured (benchmarks/check_memory.py --memory-budget): a check past its memory
+# budget reads and writes the cluster index's spilled columns this many bytes at a time,
+# and each column keeps this many pages read (LRU). Sequential reads of a column go by 16
+# pages at a time; 64 KiB pages cost one pread per 8,192 keys, and 16 of them are 1 MiB a
+# column (about 20 columns: 20 MiB of the budget whatever the number of entries).
+SPILL_PAGE_BYTES: Final = 1 << 16
+SPILL_PAGES_KEPT: Final = 16
