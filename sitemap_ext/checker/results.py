@@ -20,6 +20,7 @@ from ..read.sniff import Sniffed
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.files import name_not_utf8
+from ..rules.spill import SpillFolder
 from ..urls import url_key
 from .judge_file import FileResult
 from .placing import place
@@ -99,6 +100,11 @@ class Results:
         self._resniffed: list[tuple[str, Sniffed]] = []  # named as pages, holding something else
         self._handed: list[Pending] = []  # batches handed over, not yet taken; oldest first
         self.crowded: dict[str, str] = {}  # display -> path: XML files whose entries share lines
+
+    def spill_into(self, folder: SpillFolder) -> None:
+        """Before any file is merged: the cluster index kept within ``folder``'s memory
+        budget, its columns spilled into the folder past it (``--memory-budget``)."""
+        self.clusters = ClusterIndex(self.collector, folder)
 
     def merge(self, result: FileResult) -> None:
         if result.resniffed is not None:  # named as a page, it is none: planned again at the end

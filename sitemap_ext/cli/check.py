@@ -32,6 +32,7 @@ from ..report.formats import (
     write_step_summary,
 )
 from ..rules.config import ConfigError, Policy, load_policy
+from ..rules.spill import BudgetTooSmall
 
 
 def stderr_progress(message: str) -> None:
@@ -58,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
                        max_per_code=None if args.baseline else args.max_per_code or None,
                        only_site_yaml=args.only_site_yaml,
                        coverage=_coverage(args.format), html=args.html, fetch=fetch,
-                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except (Usage, LiveUnavailable, BaselineError) as exc:  # (a value echoed shows its line breaks as escapes)
+                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress,
+                       memory_budget=args.memory_budget)
+    except (Usage, LiveUnavailable, BaselineError, BudgetTooSmall) as exc:
+        # (a value echoed shows its line breaks as escapes)
         sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
         return EXIT_USAGE
     collector = result.collector
