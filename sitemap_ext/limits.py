@@ -110,8 +110,9 @@ HEAD_LIMIT = 1 << 20
 
 # Ours, measured (benchmarks/check_memory.py --memory-budget): a check past its memory
 # budget reads and writes the cluster index's spilled columns this many bytes at a time,
-# and each column keeps this many pages read (LRU). Sequential reads of a column go by 16
-# pages at a time; 64 KiB pages cost one pread per 8,192 keys, and 16 of them are 1 MiB a
-# column (about 20 columns: 20 MiB of the budget whatever the number of entries).
-SPILL_PAGE_BYTES: Final = 1 << 16
+# and each column keeps this many pages read (least recently read given up first); its
+# URLs are compressed this many bytes at a time (8 blocks kept inflated a text). With
+# these, what a spilled index keeps whatever its size is about 11 MiB (``minimum_budget``).
+SPILL_PAGE_BYTES: Final = 1 << 14
 SPILL_PAGES_KEPT: Final = 16
+SPILL_TEXT_BLOCK: Final = 1 << 18

@@ -21,15 +21,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from tempfile import gettempdir, mkdtemp
 from types import TracebackType
 from typing import Generic, Protocol, SupportsIndex, TypeVar, overload
 
-from ..limits import SPILL_PAGE_BYTES, SPILL_PAGES_KEPT
+from ..limits import SPILL_PAGE_BYTES, SPILL_PAGES_KEPT, SPILL_TEXT_BLOCK
 
 T = TypeVar("T", int, float)
 
@@ -81,7 +81,7 @@ class Budget:
     size: int
     page: int = SPILL_PAGE_BYTES
     kept: int = SPILL_PAGES_KEPT
-    block: int = 1 << 20
+    block: int = SPILL_TEXT_BLOCK
 
     @classmethod
     def of(cls, given: Budget | int | str) -> Budget:
@@ -108,9 +108,9 @@ class SpillFolder:
         self.kept = budget.kept
         self.block = budget.block
         try:
-            self.path = tempfile.mkdtemp(prefix="sitemap-ext-spill-")  # (mode 0700)
+            self.path = mkdtemp(prefix="sitemap-ext-spill-")  # (mode 0700)
         except OSError as exc:
-            raise SpillFailed(exc.strerror or str(exc), tempfile.gettempdir()) from exc
+            raise SpillFailed(exc.strerror or str(exc), gettempdir()) from exc
         self._fds: list[int] = []
 
     def open(self, name: str) -> int:
