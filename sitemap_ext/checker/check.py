@@ -19,13 +19,13 @@ from ..pool import default_jobs
 from ..read.http_types import FetchOptions
 from ..read.live import Remote, is_url
 from ..rules.clusters import ClusterIndex, Coverage
-from ..rules.spill import Budget, SpillFailed, SpillFolder
 from ..safeio import Refused, read_bounded
 from ..urls import origin_text
 from .run import Options, Run
 
 if TYPE_CHECKING:
     from ..rules.config import Policy
+    from ..rules.spill import Budget, SpillFailed, SpillFolder
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -132,9 +132,8 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                           cross_submitted=_cross_hosts(cross_submitted), policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html, lastmods=diff,
                           errors_kept=diff)
-        folder: SpillFolder | None = None
-        try:
-            folder = None if memory_budget is None else SpillFolder(memory_budget)
+
+        def judged(folder: SpillFolder | None) -> None:
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
                         displays, folder) if urls else _local(collector, options, sitemaps, displays, folder)
             clusters = run.results.clusters
@@ -145,11 +144,11 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
             if diff:
                 result.index = clusters
             result.skipped += run.inputs.skipped
-        except SpillFailed as exc:
-            spill_failed(collector, exc)
-        finally:
-            if folder is not None:
-                folder.close()
+
+        if memory_budget is None:
+            judged(None)
+        else:
+            _within(memory_budget, judged, collector)
     if not result.files and not collector.errors and not passed_over:
         count = len(result.skipped)
         skipped = (f" ({count:,} {'file that is none was' if count == 1 else 'files that are none were'} skipped)"
@@ -158,6 +157,22 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                          "give the folder or files that hold them",
                          Where(displays.get(paths[0], paths[0])) if paths else Where(None))
     return result
+
+
+def _within(memory_budget: Budget, judged: Callable[[SpillFolder | None], None], collector: Collector) -> None:
+    """A check whose cluster index spills past ``memory_budget`` into a folder of its own,
+    removed when it ends (an error or Ctrl-C too); F107 where the folder cannot be written."""
+    from ..rules.spill import SpillFailed, SpillFolder  # (loaded only for a check given a budget)
+
+    folder: SpillFolder | None = None
+    try:
+        folder = SpillFolder(memory_budget)
+        judged(folder)
+    except SpillFailed as exc:
+        spill_failed(collector, exc)
+    finally:
+        if folder is not None:
+            folder.close()
 
 
 def _local(collector: Collector, options: Options, sitemaps: list[str], displays: dict[str, str],

@@ -10,17 +10,18 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 from .. import arguments
 from ..codes import REGISTRY
 from ..diagnostics import Collector
 from ..limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from ..read.http_types import FetchOptions
-from ..rules.cluster_store import minimum_budget
 from ..rules.config import Policy
-from ..rules.spill import Budget, BudgetTooSmall
 from .check import CheckResult, check_inputs
+
+if TYPE_CHECKING:
+    from ..rules.spill import Budget
 
 Checkable = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]  # what check() reads
 
@@ -42,11 +43,7 @@ def check(paths: Sequence[Checkable] | Checkable, *,
     (``BudgetTooSmall``, with the minimum)."""
     check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
                     html, fetch, pages, delay, progress)
-    budget = None if memory_budget is None else Budget.of(memory_budget)
-    if budget is not None:
-        least = minimum_budget(budget)
-        if budget.size < least:
-            raise BudgetTooSmall(budget.size, least, "the pages each spilled column keeps")
+    budget = None if memory_budget is None else _budget(memory_budget)
     with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
         named, displays = _inputs(paths, held)
 
@@ -58,6 +55,19 @@ def check(paths: Sequence[Checkable] | Checkable, *,
         return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
                             only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY,
                             memory_budget=budget)
+
+
+def _budget(memory_budget: Budget | int | str) -> Budget:
+    """A memory budget checked: its type (TypeError), its size, and no less than a spilled
+    index keeps whatever its size (``BudgetTooSmall``, a ValueError naming the minimum)."""
+    from ..rules.cluster_store import minimum_budget
+    from ..rules.spill import Budget, BudgetTooSmall  # (loaded only for a check given a budget)
+
+    budget = Budget.of(memory_budget)
+    least = minimum_budget(budget)
+    if budget.size < least:
+        raise BudgetTooSmall(budget.size, least, "the pages each spilled column keeps")
+    return budget
 
 
 def _inputs(paths: Sequence[Checkable] | Checkable, held: str) -> tuple[list[str], dict[str, str]]:

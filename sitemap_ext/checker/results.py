@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Collector, Diagnostic, Where
 from ..folder import is_error_page, is_view
@@ -20,11 +21,13 @@ from ..read.sniff import Sniffed
 from ..rules.cluster_log import ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.files import name_not_utf8
-from ..rules.spill import SpillFolder
 from ..urls import url_key
 from .judge_file import FileResult
 from .placing import place
 from .workers import Pending
+
+if TYPE_CHECKING:
+    from ..rules.spill import SpillFolder
 
 
 class BuiltPages:

@@ -32,7 +32,6 @@ from ..report.formats import (
     write_step_summary,
 )
 from ..rules.config import ConfigError, Policy, load_policy
-from ..rules.spill import BudgetTooSmall
 
 
 def stderr_progress(message: str) -> None:
@@ -49,6 +48,11 @@ class Usage(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
+    usage: tuple[type[Exception], ...] = (Usage, LiveUnavailable, BaselineError)
+    if args.memory_budget is not None:
+        from ..rules.spill import BudgetTooSmall  # (loaded only for a check given a budget)
+
+        usage += (BudgetTooSmall,)
     try:
         policy, cross_submitted = policy_of(args)
         fetch = fetch_options(args)
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                        coverage=_coverage(args.format), html=args.html, fetch=fetch,
                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress,
                        memory_budget=args.memory_budget)
-    except (Usage, LiveUnavailable, BaselineError, BudgetTooSmall) as exc:
+    except usage as exc:
         # (a value echoed shows its line breaks as escapes)
         sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
         return EXIT_USAGE

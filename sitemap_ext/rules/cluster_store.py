@@ -25,18 +25,26 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 from operator import ne
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..diagnostics import Related, Where
 from .cluster_log import OWN, ClusterLog
-from .spill import Budget, BudgetTooSmall, Column, SpillArray, SpillFolder, sort_spilled
+
+if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
+    from .spill import Budget, Column, SpillArray, SpillFolder
 
 _NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
 
 
 def in_memory(column: Column[int]) -> array[int]:
     """A column that is all in memory, as its array."""
-    return column.in_memory() if isinstance(column, SpillArray) else cast("array[int]", column)
+    return column if isinstance(column, array) else cast("SpillArray[int]", column).in_memory()
+
+
+def _spilling(typecode: str, folder: SpillFolder) -> SpillArray[int]:
+    from .spill import SpillArray
+
+    return SpillArray(typecode, folder)
 
 
 def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
@@ -78,7 +86,7 @@ class PackedText:
         self.blocks: list[bytes] = []
         self.starts = array("Q")  # offset of each block's first byte
         # per string: where it ends (8-byte numbers past 4 GiB; from the start where it may spill)
-        self.ends: Column[int] = array("I") if folder is None else SpillArray("Q", folder)
+        self.ends: Column[int] = array("I") if folder is None else _spilling("Q", folder)
         self.tail = bytearray()
         self.tail_start = 0
         self._inflated: OrderedDict[int, bytes] = OrderedDict()
@@ -96,7 +104,7 @@ class PackedText:
         for block in self.blocks:
             self._put(block)
         self.blocks, self.held = [], 0
-        cast(SpillArray[int], self.ends).spill()
+        cast("SpillArray[int]", self.ends).spill()
 
     def _put(self, block: bytes) -> None:
         if self._fd is None or self._folder is None:
@@ -109,11 +117,12 @@ class PackedText:
     def _block(self, number: int) -> bytes:
         if self._fd is None:
             return self.blocks[number]
-        return SpillFolder.read(self._fd, self._at[number + 1] - self._at[number], self._at[number])
+        assert self._folder is not None
+        return self._folder.read(self._fd, self._at[number + 1] - self._at[number], self._at[number])
 
     def nbytes(self) -> int:
         """The bytes held in memory: the blocks (until spilled), the tail, the ends' column."""
-        ends = self.ends.nbytes() if isinstance(self.ends, SpillArray) else 0
+        ends = 0 if isinstance(self.ends, array) else cast("SpillArray[int]", self.ends).nbytes()
         return self.held + len(self.tail) + ends
 
     def __len__(self) -> int:
@@ -211,10 +220,12 @@ class ClusterStore:
         if self.spill is None:
             return
         for name, typecode in _SPILLED:
-            setattr(self, name, SpillArray(typecode, self.spill))
+            setattr(self, name, _spilling(typecode, self.spill))
         self.locs, self.hrefs = PackedText(self.spill), PackedText(self.spill)
         minimum = self.reserve()
         if self.spill.budget < minimum:
+            from .spill import BudgetTooSmall
+
             raise BudgetTooSmall(self.spill.budget, minimum, "the pages each spilled column keeps")
 
     def reserve(self) -> int:
@@ -233,21 +244,23 @@ class ClusterStore:
         """Spill every column once the store holds more than its budget allows."""
         if self.spill is None:
             return
-        held = sum(column.nbytes() for column in self._columns() if isinstance(column, SpillArray))
+        held = sum(cast("SpillArray[int]", column).nbytes() for column in self._columns())
         held += self.locs.nbytes() + self.hrefs.nbytes()
         least = self.reserve() + self.fixed()
         if least > self.spill.budget:
+            from .spill import BudgetTooSmall
+
             raise BudgetTooSmall(self.spill.budget, least, f"the index of {len(self.list_ids):,} distinct lists of "
                                  "alternates and of the pages' links")
         if held + self.fixed() + self.reserve() > self.spill.budget and not self.spilled:
             for column in self._columns():
-                cast(SpillArray[int], column).spill()
+                cast("SpillArray[int]", column).spill()
             self.locs.spill()
             self.hrefs.spill()
 
     @property
     def spilled(self) -> bool:
-        return isinstance(self.key, SpillArray) and self.key.spilled
+        return self.spill is not None and cast("SpillArray[int]", self.key).spilled
 
 
     # --- adding ------------------------------------------------------------------------
@@ -366,8 +379,10 @@ class ClusterStore:
         """When every log is added: the keys sorted, for ``listings`` (spilled: bucket by
         bucket, with the distinct URLs listed counted on the way)."""
         if self.spilled and self.spill is not None:
+            from .spill import sort_spilled
+
             self.order, self.sorted_keys, self._distinct = sort_spilled(
-                cast(SpillArray[int], self.key), cast(SpillArray[int], self.kind), _NOT_OWN, self.spill)
+                cast("SpillArray[int]", self.key), cast("SpillArray[int]", self.kind), _NOT_OWN, self.spill)
             return
         self.order, self.sorted_keys = sorted_by_key(in_memory(self.key))
 
