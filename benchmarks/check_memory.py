@@ -49,7 +49,7 @@ def measured(command: list[str], cwd: str) -> tuple[float, float, float, float]:
     sampler.join()
     if os.waitstatus_to_exitcode(status) != 0:
         errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
-        raise SystemExit(f"{' '.join(command)} failed:\n{errors[-2000:]}")
+        raise RuntimeError(errors.strip()[-400:])
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, peak_pss[0] / 1024
 
 
@@ -76,8 +76,12 @@ def main(argv: list[str] | None = None) -> int:
         entries = rows * 5
         for budget in [None, *args.memory_budget]:
             flags = [] if budget is None else ["--memory-budget", budget]
-            wall, cpu, largest, together = measured([sys.executable, "-m", "sitemap_ext", "check", out, "--quiet",
-                                                     "--jobs", str(args.jobs), *flags], cwd=folder)
+            try:
+                wall, cpu, largest, together = measured([sys.executable, "-m", "sitemap_ext", "check", out,
+                                                         "--quiet", "--jobs", str(args.jobs), *flags], cwd=folder)
+            except RuntimeError as exc:  # (a budget too small: said, and the next one tried)
+                print(f"{entries:>11,} {budget:>7} {exc}", flush=True)
+                continue
             growth = ""
             if budget is None:
                 growth = "" if before is None else f"{(largest - before[1]) * 2**20 / (entries - before[0]):.0f}"

@@ -31,6 +31,8 @@ from ..diagnostics import Related, Where
 from .cluster_log import OWN, ClusterLog
 
 if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
+    from collections.abc import Iterable
+
     from .spill import Budget, Column, SpillArray, SpillFolder
 
 _NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
@@ -41,10 +43,10 @@ def in_memory(column: Column[int]) -> array[int]:
     return column if isinstance(column, array) else cast("SpillArray[int]", column).in_memory()
 
 
-def _spilling(typecode: str, folder: SpillFolder) -> SpillArray[int]:
+def _spilling(typecode: str, folder: SpillFolder, values: Iterable[int] = ()) -> SpillArray[int]:
     from .spill import SpillArray
 
-    return SpillArray(typecode, folder)
+    return SpillArray(typecode, folder, values)
 
 
 def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
@@ -85,8 +87,8 @@ class PackedText:
     def __init__(self, folder: SpillFolder | None = None) -> None:
         self.blocks: list[bytes] = []
         self.starts = array("Q")  # offset of each block's first byte
-        # per string: where it ends (8-byte numbers past 4 GiB; from the start where it may spill)
-        self.ends: Column[int] = array("I") if folder is None else _spilling("Q", folder)
+        # per string: where it ends (8-byte numbers past 4 GiB, and once spilled)
+        self.ends: Column[int] = array("I")
         self.tail = bytearray()
         self.tail_start = 0
         self._inflated: OrderedDict[int, bytes] = OrderedDict()
@@ -104,7 +106,8 @@ class PackedText:
         for block in self.blocks:
             self._put(block)
         self.blocks, self.held = [], 0
-        cast("SpillArray[int]", self.ends).spill()
+        ends = self.ends = _spilling("Q", self._folder, self.ends)
+        ends.spill()
 
     def _put(self, block: bytes) -> None:
         if self._fd is None or self._folder is None:
@@ -122,8 +125,9 @@ class PackedText:
 
     def nbytes(self) -> int:
         """The bytes held in memory: the blocks (until spilled), the tail, the ends' column."""
-        ends = 0 if isinstance(self.ends, array) else cast("SpillArray[int]", self.ends).nbytes()
-        return self.held + len(self.tail) + ends
+        ends = self.ends
+        ends_held = len(ends) * ends.itemsize if isinstance(ends, array) else cast("SpillArray[int]", ends).nbytes()
+        return self.held + len(self.tail) + ends_held
 
     def __len__(self) -> int:
         return len(self.ends)
@@ -251,7 +255,7 @@ class ClusterStore:
             from .spill import BudgetTooSmall
 
             raise BudgetTooSmall(self.spill.budget, least, f"the index of {len(self.list_ids):,} distinct lists of "
-                                 "alternates and of the pages' links")
+                                 "alternates and of the pages' links", so_far=True)
         if held + self.fixed() + self.reserve() > self.spill.budget and not self.spilled:
             for column in self._columns():
                 cast("SpillArray[int]", column).spill()

@@ -44,11 +44,13 @@ class SpillFailed(Exception):
 
 
 class BudgetTooSmall(ValueError):
-    """A memory budget smaller than what the check must keep in memory (``minimum`` bytes)."""
+    """A memory budget smaller than what the check must keep in memory (``minimum`` bytes;
+    ``so_far``: found as the files were added, and more may be needed)."""
 
-    def __init__(self, budget: int, minimum: int, what: str) -> None:
-        super().__init__(f"--memory-budget {size_text(budget)} is too small: this check needs at least "
-                         f"{size_text(minimum)} in memory ({what}); give {size_text(minimum)} or more")
+    def __init__(self, budget: int, minimum: int, what: str, so_far: bool = False) -> None:
+        more = (f"more than {size_text(minimum)} in memory ({what}, with files still to read); give a larger budget"
+                if so_far else f"at least {size_text(minimum)} in memory ({what}); give {size_text(minimum)} or more")
+        super().__init__(f"--memory-budget {size_text(budget)} is too small: this check needs {more}")
         self.minimum = minimum
 
 
@@ -185,6 +187,8 @@ class SpillArray(Generic[T]):
         self.done = 0  # values in the file (whole pages)
         self.fd: int | None = None
         self._pages: OrderedDict[int, array[T]] = OrderedDict()
+        self._last = -1  # the page read last, and its values
+        self._last_page: array[T] = self.tail
 
     @property
     def spilled(self) -> bool:
@@ -250,10 +254,16 @@ class SpillArray(Generic[T]):
         number = index.__index__()
         if number < 0:
             number += len(self)
-        if number >= self.done or number < 0:
+            if number < 0:
+                raise IndexError("SpillArray index out of range")
+        if number >= self.done:
             return self.tail[number - self.done]
         page, at = divmod(number, self.per_page)
-        return self._page(page)[at]
+        if page == self._last:  # (the rules read mostly in order: the page read last, without the cache's work)
+            return self._last_page[at]
+        found = self._last_page = self._page(page)
+        self._last = page
+        return found[at]
 
     def chunks(self) -> Iterator[array[T]]:
         """Every value in order, a run of pages at a time (kept by no cache)."""
