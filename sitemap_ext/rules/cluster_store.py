@@ -93,7 +93,6 @@ class PackedText:
         self.tail_start = 0
         self._inflated: OrderedDict[int, bytes] = OrderedDict()
         self._folder = folder
-        self.block = self.BLOCK if folder is None else folder.block
         self._fd: int | None = None  # once spilled: the blocks' file, each block at its place in ``_at``
         self._at = array("Q", [0])
         self.held = 0  # bytes of the blocks kept in memory
@@ -143,7 +142,7 @@ class PackedText:
         next(ends)  # the initial value: where the first one starts
         self.ends.extend(ends)
         self.tail += data
-        if len(self.tail) >= self.block:
+        if len(self.tail) >= (self.BLOCK if self._folder is None else self._folder.block):
             self._put(zlib.compress(self.tail, 1))
             self.starts.append(self.tail_start)
             self.tail_start += len(self.tail)
