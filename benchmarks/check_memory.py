@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                 wall, cpu, largest, together = measured([sys.executable, "-m", "sitemap_ext", "check", out,
                                                          "--quiet", "--jobs", str(args.jobs), *flags], cwd=folder)
             except RuntimeError as exc:  # (a budget too small: said, and the next one tried)
-                print(f"{entries:>11,} {budget:>7} {exc}", flush=True)
+                print(f"{entries:>11,} {budget or '-':>7} {exc}", flush=True)
                 continue
             growth = ""
             if budget is None:
