@@ -240,7 +240,7 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
           coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
           pages: int | str | None = 0, delay: float = 0.0,
-          progress: Callable[[str], None] | None = None) -> CheckResult:
+          progress: Callable[[str], None] | None = None, memory_budget: int | str | None = None) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -273,6 +273,11 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     ``pages``: listed URLs and alternates whose heads are fetched and judged with the
     sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
     ``progress`` is called with a line of progress now and then.
+
+    ``memory_budget`` (bytes, or a size such as "512M"): past it, the index of every
+    entry and alternate the rules across files read spills to a private temporary
+    folder (removed when the check ends); the findings are the same. ValueError for a
+    malformed size, or a budget smaller than the minimum the check needs (said).
     """
     from .checker.given import check as check_given
     from .checker.given import check_arguments
@@ -283,7 +288,8 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
         return _check_site(paths, pages, now, policy, max_per_code)
     return check_given(paths, now=now, base_urls=base_urls, jobs=jobs, policy=policy, cross_submitted=cross_submitted,
                        allow_read=allow_read, max_per_code=max_per_code, only_site_yaml=only_site_yaml,
-                       coverage=coverage, html=html, fetch=fetch, pages=pages, delay=delay, progress=progress)
+                       coverage=coverage, html=html, fetch=fetch, pages=pages, delay=delay, progress=progress,
+                       memory_budget=memory_budget)
 
 
 def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None

@@ -54,6 +54,9 @@ TABLE: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("F106", "warning", "own-file-damaged", STABLE, "",
      "A file sitemap-ext keeps for itself (an output folder's manifest or journal, a --cache entry) is not JSON,"
      " nests too deep or is too large; it is set aside and rebuilt."),
+    ("F107", "error", "spill-unwritable", STABLE, "io",
+     "A check past its --memory-budget cannot write its spill folder (a full disk); the rules across files are not"
+     " run."),
     # C: the site description
     ("C101", "error", "yaml-syntax", STABLE, "unread", "The YAML is malformed."),
     ("C102", "error", "unknown-key", STABLE, "", "A key the format does not define (often a misspelling)."),

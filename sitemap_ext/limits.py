@@ -111,3 +111,15 @@ MAX_CONFIG_BYTES: Final = 1 << 20
 # Bytes of a built page read for its head (its hreflang links, canonical, robots): a head
 # is rarely 50 KB; one that does not end within this is H117.
 HEAD_LIMIT = 1 << 20
+
+# Ours, measured (benchmarks/check_memory.py --memory-budget, and reads of a spilled
+# column of 2,000,000 numbers): a check past its memory budget reads and writes the
+# cluster index's spilled columns this many bytes at a time, and each column keeps this
+# many pages read (least recently read given up first); its URLs are compressed this many
+# bytes at a time (8 blocks kept inflated a text). A read out of order costs a page's
+# pread: 4 KiB pages took 4-5 us, 16 KiB 7-9 us, 64 KiB 10-12 us; in order, 0.5 us a
+# number whatever the page. With these, what a spilled index keeps whatever its size
+# is about 10 MiB (``minimum_budget``).
+SPILL_PAGE_BYTES: Final = 1 << 12
+SPILL_PAGES_KEPT: Final = 64
+SPILL_TEXT_BLOCK: Final = 1 << 18

@@ -35,6 +35,7 @@ WITHOUT = {
     "I102": "1,001 images", "V104": "a 2,049-character description", "V112": "33 tags", "N106": "1,001 articles",
     "O101": "50,001 sitemaps", "O103": "a clash only writing finds", "O104": "two descriptions built into one folder", "O105": "a link in the folder",
     "C120": "a build with lastmod: content", "D110": "two builds with a state", "F105": "a damaged state file", "F106": "a damaged manifest",
+    "F107": "a full disk",
     "O108": "a state of another description", "O109": "50,001 URLs without output.html", "H118": "a built folder's _headers", "H119": "a 16 KiB header",
     "H120": "a built folder's _headers", "H121": "a built folder's _headers", "O106": "a build's output.headers",
     "O107": "a _headers the build did not write",

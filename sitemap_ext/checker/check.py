@@ -25,6 +25,7 @@ from .run import Options, Run
 
 if TYPE_CHECKING:
     from ..rules.config import Policy
+    from ..rules.spill import Budget, SpillFailed, SpillFolder
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -105,13 +106,16 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                  policy: Policy | None, cross_submitted: Sequence[str], max_per_code: int | None,
                  only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
                  pages: int | str | None, delay: float, progress: Callable[[str], None] | None,
-                 describe: Describe, *, registry: dict[str, Code], diff: bool = False) -> CheckResult:
+                 describe: Describe, *, registry: dict[str, Code], diff: bool = False,
+                 memory_budget: Budget | None = None) -> CheckResult:
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
     API wires in: the judge imports no writer), and ``registry`` is every code
     (``codes.REGISTRY``, wired in too, so a caller may hand its own). For a ``diff``, the cluster index of
     every entry read, each with its lastmod, is kept in ``result.index``, and every
-    error is kept past ``max_per_code`` (which then bounds the warnings and infos)."""
+    error is kept past ``max_per_code`` (which then bounds the warnings and infos). With a
+    ``memory_budget``, the cluster index spills to a private temporary folder past it
+    (removed before this returns); a folder that cannot be written is F107."""
     budget = _pages_budget(pages)
     now = now_argument(now)
     collector = Collector(registry, policy=policy, limit=max_per_code, errors_kept=diff)
@@ -128,20 +132,23 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                           cross_submitted=_cross_hosts(cross_submitted), policy=policy, jobs=jobs or default_jobs(),
                           max_per_code=max_per_code, html=html, lastmods=diff,
                           errors_kept=diff)
-        if urls:
+
+        def judged(folder: SpillFolder | None) -> None:
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
-                        displays)
+                        displays, folder) if urls else _local(collector, options, sitemaps, displays, folder)
+            clusters = run.results.clusters
+            if coverage:
+                result.coverage = clusters.coverage(coverage)
+            result.files += run.results.files
+            result.listed = clusters.listed()
+            if diff:
+                result.index = clusters
+            result.skipped += run.inputs.skipped
+
+        if memory_budget is None:
+            judged(None)
         else:
-            run = Run(collector, options, displays=displays)
-            run.check(sitemaps)
-        clusters = run.results.clusters
-        if coverage:
-            result.coverage = clusters.coverage(coverage)
-        result.files += run.results.files
-        result.listed = clusters.listed()
-        if diff:
-            result.index = clusters
-        result.skipped += run.inputs.skipped
+            _within(memory_budget, judged, collector)
     if not result.files and not collector.errors and not passed_over:
         count = len(result.skipped)
         skipped = (f" ({count:,} {'file that is none was' if count == 1 else 'files that are none were'} skipped)"
@@ -150,6 +157,39 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                          "give the folder or files that hold them",
                          Where(displays.get(paths[0], paths[0])) if paths else Where(None))
     return result
+
+
+def _within(memory_budget: Budget, judged: Callable[[SpillFolder | None], None], collector: Collector) -> None:
+    """A check whose cluster index spills past ``memory_budget`` into a folder of its own,
+    removed when it ends (an error or Ctrl-C too); F107 where the folder cannot be written."""
+    from ..rules.spill import SpillFailed, SpillFolder  # (loaded only for a check given a budget)
+
+    folder: SpillFolder | None = None
+    try:
+        folder = SpillFolder(memory_budget)
+        judged(folder)
+    except SpillFailed as exc:
+        spill_failed(collector, exc)
+    finally:
+        if folder is not None:
+            folder.close()
+
+
+def _local(collector: Collector, options: Options, sitemaps: list[str], displays: dict[str, str],
+           folder: SpillFolder | None) -> Run:
+    run = Run(collector, options, displays=displays)
+    if folder is not None:
+        run.results.spill_into(folder)
+    run.check(sitemaps)
+    return run
+
+
+def spill_failed(collector: Collector, exc: SpillFailed) -> None:
+    """F107: the cluster index could not be spilled (a full disk): the files' own findings
+    stand, the rules across files were not run."""
+    collector.report("F107", f"the cluster index could not be written to its spill folder past --memory-budget: "
+                     f"{exc.reason}; the rules across files (duplicates, hreflang return links) were not run: free "
+                     "space there, point TMPDIR at a folder with room, or give a larger budget", Where(exc.folder))
 
 
 def nothing_listed(given: str, registry: Mapping[str, Code]) -> Diagnostic:
@@ -198,7 +238,7 @@ def _cross_hosts(cross_submitted: Sequence[str]) -> frozenset[str]:
 
 def _live(collector: Collector, options: Options, paths: list[str], urls: list[str], fetch: FetchOptions,
           pages: int | None, delay: float, progress: Callable[[str], None] | None,
-          displays: dict[str, str]) -> Run:
+          displays: dict[str, str], folder: SpillFolder | None = None) -> Run:
     """A check with URLs among its inputs: the sitemaps they lead to are fetched and
     checked with the local ones. A sitemap that lists URLs of another host is judged
     again once that host's robots.txt is read: if it lists the sitemap, the sitemap
@@ -222,6 +262,8 @@ def _live(collector: Collector, options: Options, paths: list[str], urls: list[s
                                 errors_kept=options.errors_kept)
             run = Run(attempt, replace(options, cross_submitted=frozenset(cross), robots=tuple(sorted(robots))),
                       submitted=submitted, remote=remote, given=inputs, budget=pages, delay=delay, displays=displays)
+            if folder is not None:
+                run.results.spill_into(folder)
             run.check(paths)
             foreign = {origin_text(d.url).lower() for d in attempt.diagnostics if d.code == "U107" and d.url}
             unread = foreign - set(remote.robots)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 from .. import arguments
 from ..codes import REGISTRY
@@ -19,6 +19,9 @@ from ..limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from ..read.http_types import FetchOptions
 from ..rules.config import Policy
 from .check import CheckResult, check_inputs
+
+if TYPE_CHECKING:
+    from ..rules.spill import Budget
 
 Checkable = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]  # what check() reads
 
@@ -30,12 +33,17 @@ def check(paths: Sequence[Checkable] | Checkable, *,
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
           coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
           pages: int | str | None = 0, delay: float = 0.0,
-          progress: Callable[[str], None] | None = None) -> CheckResult:
+          progress: Callable[[str], None] | None = None,
+          memory_budget: Budget | int | str | None = None) -> CheckResult:
     """api.check() of paths, URLs, bytes and binary file objects (its docstring says
     what each argument does): each argument of its type (TypeError) and range
-    (ValueError), then the check."""
+    (ValueError), then the check. ``memory_budget``: a size (``"512M"``), a number of
+    bytes or a ``Budget`` (its page size and pages kept too): past it, the cluster index
+    spills to a private temporary folder; too small to run at all is ValueError
+    (``BudgetTooSmall``, with the minimum)."""
     check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
                     html, fetch, pages, delay, progress)
+    budget = None if memory_budget is None else _budget(memory_budget)
     with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
         named, displays = _inputs(paths, held)
 
@@ -45,7 +53,21 @@ def check(paths: Sequence[Checkable] | Checkable, *,
             return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls
 
         return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
-                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY)
+                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY,
+                            memory_budget=budget)
+
+
+def _budget(memory_budget: Budget | int | str) -> Budget:
+    """A memory budget checked: its type (TypeError), its size, and no less than a spilled
+    index keeps whatever its size (``BudgetTooSmall``, a ValueError naming the minimum)."""
+    from ..rules.cluster_store import minimum_budget
+    from ..rules.spill import Budget, BudgetTooSmall  # (loaded only for a check given a budget)
+
+    budget = Budget.of(memory_budget)
+    least = minimum_budget(budget)
+    if budget.size < least:
+        raise BudgetTooSmall(budget.size, least, "the pages each spilled column keeps")
+    return budget
 
 
 def _inputs(paths: Sequence[Checkable] | Checkable, held: str) -> tuple[list[str], dict[str, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Collector, Diagnostic, Where
 from ..folder import is_error_page, is_view
@@ -24,6 +25,9 @@ from ..urls import url_key
 from .judge_file import FileResult
 from .placing import place
 from .workers import Pending
+
+if TYPE_CHECKING:
+    from ..rules.spill import SpillFolder
 
 
 class BuiltPages:
@@ -99,6 +103,11 @@ class Results:
         self._resniffed: list[tuple[str, Sniffed]] = []  # named as pages, holding something else
         self._handed: list[Pending] = []  # batches handed over, not yet taken; oldest first
         self.crowded: dict[str, str] = {}  # display -> path: XML files whose entries share lines
+
+    def spill_into(self, folder: SpillFolder) -> None:
+        """Before any file is merged: the cluster index kept within ``folder``'s memory
+        budget, its columns spilled into the folder past it (``--memory-budget``)."""
+        self.clusters = ClusterIndex(self.collector, folder)
 
     def merge(self, result: FileResult) -> None:
         if result.resniffed is not None:  # named as a page, it is none: planned again at the end

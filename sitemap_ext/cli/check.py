@@ -48,6 +48,11 @@ class Usage(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
+    usage: tuple[type[Exception], ...] = (Usage, LiveUnavailable, BaselineError)
+    if args.memory_budget is not None:
+        from ..rules.spill import BudgetTooSmall  # (loaded only for a check given a budget)
+
+        usage += (BudgetTooSmall,)
     try:
         policy, cross_submitted = policy_of(args)
         fetch = fetch_options(args)
@@ -58,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
                        max_per_code=None if args.baseline else args.max_per_code or None,
                        only_site_yaml=args.only_site_yaml,
                        coverage=_coverage(args.format), html=args.html, fetch=fetch,
-                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress)
-    except (Usage, LiveUnavailable, BaselineError) as exc:  # (a value echoed shows its line breaks as escapes)
+                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress,
+                       memory_budget=args.memory_budget)
+    except usage as exc:
+        # (a value echoed shows its line breaks as escapes)
         sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
         return EXIT_USAGE
     collector = result.collector

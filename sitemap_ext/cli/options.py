@@ -108,6 +108,10 @@ def _check_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     check.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
+    check.add_argument("--memory-budget", type=_size, default=None, metavar="SIZE",
+                       help="keep the index of every entry and alternate within SIZE (512M, 2G): past it, it spills "
+                       "to a private temporary folder (TMPDIR), removed at the end; the findings are the same "
+                       "(default: all in memory)")
     check.add_argument("--only-site-yaml", action="store_true",
                        help="skip YAML files without a top-level site: key instead of judging them as site "
                        "descriptions (for pre-commit, which passes every changed YAML file)")
@@ -159,6 +163,15 @@ def _pages(text: str) -> int | str:
     if value < 0:
         raise argparse.ArgumentTypeError("a number of pages, 0 or more")
     return value
+
+
+def _size(text: str) -> int:
+    from ..rules.spill import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _count(text: str) -> int:

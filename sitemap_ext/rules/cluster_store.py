@@ -11,6 +11,9 @@ A million entries must not become a million Python objects:
   and "which entries list URL X" is a binary search. A list held by as many of
   its own URLs as it names (each URL listed once) is a whole cluster and needs
   nothing more; only the others are looked at pair by pair.
+* Past a memory budget (``spill``), the per-entry and per-item columns and the
+  compressed blocks live in files of a private temporary folder (``spill.py``), read
+  back a page at a time: the rules read them through the same accessors.
 """
 
 from __future__ import annotations
@@ -22,12 +25,28 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 from operator import ne
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..diagnostics import Related, Where
 from .cluster_log import OWN, ClusterLog
 
+if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
+    from collections.abc import Iterable
+
+    from .spill import Budget, Column, SpillArray, SpillFolder
+
 _NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
+
+
+def in_memory(column: Column[int]) -> array[int]:
+    """A column that is all in memory, as its array."""
+    return column if isinstance(column, array) else cast("SpillArray[int]", column).in_memory()
+
+
+def _spilling(typecode: str, folder: SpillFolder, values: Iterable[int] = ()) -> SpillArray[int]:
+    from .spill import SpillArray
+
+    return SpillArray(typecode, folder, values)
 
 
 def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
@@ -62,16 +81,52 @@ class PackedText:
     one inflated cost a megabyte's inflation per finding when findings alternate
     between two files: 40 s for 20,000 duplicates instead of a fraction of a second."""
 
-    BLOCK: ClassVar[int] = 1 << 20
+    BLOCK: ClassVar[int] = 1 << 20  # (a spilled text's: its folder's budget's)
     KEPT: ClassVar[int] = 8
 
-    def __init__(self) -> None:
+    def __init__(self, folder: SpillFolder | None = None) -> None:
         self.blocks: list[bytes] = []
         self.starts = array("Q")  # offset of each block's first byte
-        self.ends = array("I")  # per string: where it ends (8-byte numbers past 4 GiB)
+        # per string: where it ends (8-byte numbers past 4 GiB, and once spilled)
+        self.ends: Column[int] = array("I")
         self.tail = bytearray()
         self.tail_start = 0
         self._inflated: OrderedDict[int, bytes] = OrderedDict()
+        self._folder = folder
+        self._fd: int | None = None  # once spilled: the blocks' file, each block at its place in ``_at``
+        self._at = array("Q", [0])
+        self.held = 0  # bytes of the blocks kept in memory
+
+    def spill(self) -> None:
+        """From now on, the compressed blocks in a file of the spill folder."""
+        if self._folder is None or self._fd is not None:
+            return
+        self._fd = self._folder.open("text")
+        for block in self.blocks:
+            self._put(block)
+        self.blocks, self.held = [], 0
+        ends = self.ends = _spilling("Q", self._folder, self.ends)
+        ends.spill()
+
+    def _put(self, block: bytes) -> None:
+        if self._fd is None or self._folder is None:
+            self.blocks.append(block)
+            self.held += len(block)
+            return
+        self._folder.write(self._fd, block, self._at[-1])
+        self._at.append(self._at[-1] + len(block))
+
+    def _block(self, number: int) -> bytes:
+        if self._fd is None:
+            return self.blocks[number]
+        assert self._folder is not None
+        return self._folder.read(self._fd, self._at[number + 1] - self._at[number], self._at[number])
+
+    def nbytes(self) -> int:
+        """The bytes held in memory: the blocks (until spilled), the tail, the ends' column."""
+        ends = self.ends
+        ends_held = len(ends) * ends.itemsize if isinstance(ends, array) else cast("SpillArray[int]", ends).nbytes()
+        return self.held + len(self.tail) + ends_held
 
     def __len__(self) -> int:
         return len(self.ends)
@@ -81,14 +136,14 @@ class PackedText:
         if not lengths:
             return
         start = self.tail_start + len(self.tail)
-        if self.ends.typecode == "I" and start + sum(lengths) >= 1 << 32:
+        if isinstance(self.ends, array) and self.ends.typecode == "I" and start + sum(lengths) >= 1 << 32:
             self.ends = array("Q", self.ends)
         ends = accumulate(lengths, initial=start)
         next(ends)  # the initial value: where the first one starts
         self.ends.extend(ends)
         self.tail += data
-        if len(self.tail) >= self.BLOCK:
-            self.blocks.append(zlib.compress(self.tail, 1))
+        if len(self.tail) >= (self.BLOCK if self._folder is None else self._folder.block):
+            self._put(zlib.compress(self.tail, 1))
             self.starts.append(self.tail_start)
             self.tail_start += len(self.tail)
             self.tail = bytearray()
@@ -102,7 +157,7 @@ class PackedText:
             block = bisect_right(self.starts, start) - 1
             inflated = self._inflated.get(block)
             if inflated is None:
-                inflated = self._inflated[block] = zlib.decompress(self.blocks[block])
+                inflated = self._inflated[block] = zlib.decompress(self._block(block))
                 if len(self._inflated) > self.KEPT:
                     self._inflated.popitem(last=False)
             else:
@@ -112,6 +167,22 @@ class PackedText:
         return data.decode("utf-8", "surrogatepass")
 
 
+def minimum_budget(budget: Budget) -> int:
+    """The bytes a spilled store keeps in memory whatever its size: each column's pages
+    kept and its last page, a few columns read in order, the compressed blocks kept
+    inflated (and the one being filled), the sort's bucket buffers."""
+    page = budget.page
+    columns = (len(_SPILLED) + 4) * (budget.kept + 1) * page  # (+4: the sort's two, the texts' ends)
+    reading = 4 * 16 * page  # (a few columns read in order at once, 16 pages at a time)
+    text = 2 * (PackedText.KEPT + 2) * budget.block
+    return columns + reading + text + 256 * 13 * max(64, page // 64)
+
+
+# The columns that spill past a budget, and their typecodes.
+_SPILLED = (("key", "q"), ("file", "I"), ("line", "I"), ("held", "i"), ("kind", "b"), ("lastmods", "d"),
+            ("link_lines", "I"), ("link_columns", "I"), ("item_code", "H"), ("item_key", "q"))
+
+
 @dataclass
 class ClusterStore:
     """Every file's entries and every distinct list of alternates, added log by log
@@ -119,12 +190,12 @@ class ClusterStore:
 
     files: list[str] = field(default_factory=list)
     # Per entry, in the order read.
-    key: array[int] = field(default_factory=lambda: array("q"))
-    file: array[int] = field(default_factory=lambda: array("I"))
-    line: array[int] = field(default_factory=lambda: array("I"))
-    held: array[int] = field(default_factory=lambda: array("i"))  # the list each entry holds, -1: none
-    kind: array[int] = field(default_factory=lambda: array("b"))
-    lastmods: array[float] = field(default_factory=lambda: array("d"))  # only when the logs are dated (a diff)
+    key: Column[int] = field(default_factory=lambda: array("q"))
+    file: Column[int] = field(default_factory=lambda: array("I"))
+    line: Column[int] = field(default_factory=lambda: array("I"))
+    held: Column[int] = field(default_factory=lambda: array("i"))  # the list each entry holds, -1: none
+    kind: Column[int] = field(default_factory=lambda: array("b"))
+    lastmods: Column[float] = field(default_factory=lambda: array("d"))  # only when the logs are dated (a diff)
     locs: PackedText = field(default_factory=PackedText)
     # Per distinct list: its items [start, end), first entry, members, URLs named.
     list_start: array[int] = field(default_factory=lambda: array("I", [0]))
@@ -133,17 +204,67 @@ class ClusterStore:
     list_named: array[int] = field(default_factory=lambda: array("I"))
     list_ids: dict[int, int] = field(default_factory=dict)  # digest of the list -> list
     line_starts: dict[int, int] = field(default_factory=dict)  # a page's entry -> its links' lines (ClusterLog)
-    link_lines: array[int] = field(default_factory=lambda: array("I"))
-    link_columns: array[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
-    item_code: array[int] = field(default_factory=lambda: array("H"))
-    item_key: array[int] = field(default_factory=lambda: array("q"))
+    link_lines: Column[int] = field(default_factory=lambda: array("I"))
+    link_columns: Column[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
+    item_code: Column[int] = field(default_factory=lambda: array("H"))
+    item_key: Column[int] = field(default_factory=lambda: array("q"))
     hrefs: PackedText = field(default_factory=PackedText)
     codes: list[str] = field(default_factory=list)
     code_ids: dict[str, int] = field(default_factory=dict)
     # Made by sort(), when every log is added: keys sorted, and the entry at each sorted place.
-    sorted_keys: array[int] = field(default_factory=lambda: array("q"))
-    order: array[int] = field(default_factory=lambda: array("I"))
+    sorted_keys: Column[int] = field(default_factory=lambda: array("q"))
+    order: Column[int] = field(default_factory=lambda: array("I"))
     alternates: int = 0  # the alternate links every entry gives, counted as logs are added
+    # Past ``budget`` bytes, the columns above live in files of ``spill`` (None: all in memory).
+    spill: SpillFolder | None = None
+    _distinct: int | None = None  # distinct_listed(), counted by a spilled sort
+
+    def __post_init__(self) -> None:
+        if self.spill is None:
+            return
+        for name, typecode in _SPILLED:
+            setattr(self, name, _spilling(typecode, self.spill))
+        self.locs, self.hrefs = PackedText(self.spill), PackedText(self.spill)
+        minimum = self.reserve()
+        if self.spill.budget < minimum:
+            from .spill import BudgetTooSmall
+
+            raise BudgetTooSmall(self.spill.budget, minimum, "the pages each spilled column keeps")
+
+    def reserve(self) -> int:
+        """The bytes a spilled store keeps in memory whatever its size (``minimum_budget``)."""
+        return 0 if self.spill is None else minimum_budget(self.spill.settings)
+
+    def fixed(self) -> int:
+        """The bytes of what stays in memory past the budget (estimated): the distinct
+        lists' index and columns, the pages' link lines, one bucket of the sort in memory."""
+        return 120 * len(self.list_ids) + 100 * len(self.line_starts) + 80 * len(self.key) // 256
+
+    def _columns(self) -> list[Column[int]] | list[Column[float]]:
+        return [getattr(self, name) for name, _ in _SPILLED]
+
+    def mind_budget(self) -> None:
+        """Spill every column once the store holds more than its budget allows."""
+        if self.spill is None:
+            return
+        held = sum(cast("SpillArray[int]", column).nbytes() for column in self._columns())
+        held += self.locs.nbytes() + self.hrefs.nbytes()
+        least = self.reserve() + self.fixed()
+        if least > self.spill.budget:
+            from .spill import BudgetTooSmall
+
+            raise BudgetTooSmall(self.spill.budget, least, f"the index of {len(self.list_ids):,} distinct lists of "
+                                 "alternates and of the pages' links", so_far=True)
+        if held + self.fixed() + self.reserve() > self.spill.budget and not self.spilled:
+            for column in self._columns():
+                cast("SpillArray[int]", column).spill()
+            self.locs.spill()
+            self.hrefs.spill()
+
+    @property
+    def spilled(self) -> bool:
+        return self.spill is not None and cast("SpillArray[int]", self.key).spilled
+
 
     # --- adding ------------------------------------------------------------------------
 
@@ -188,6 +309,7 @@ class ClusterStore:
         self.held.extend(lists)
         for list_id in compress(lists, log.members):
             self.list_members[list_id] += 1
+        self.mind_budget()
 
     def _code_id(self, code: str) -> int:
         code_id = self.code_ids.get(code)
@@ -257,8 +379,15 @@ class ClusterStore:
         return list(urls.values())
 
     def sort(self) -> None:
-        """When every log is added: the keys sorted, for ``listings``."""
-        self.order, self.sorted_keys = sorted_by_key(self.key)
+        """When every log is added: the keys sorted, for ``listings`` (spilled: bucket by
+        bucket, with the distinct URLs listed counted on the way)."""
+        if self.spilled and self.spill is not None:
+            from .spill import sort_spilled
+
+            self.order, self.sorted_keys, self._distinct = sort_spilled(
+                cast("SpillArray[int]", self.key), cast("SpillArray[int]", self.kind), _NOT_OWN, self.spill)
+            return
+        self.order, self.sorted_keys = sorted_by_key(in_memory(self.key))
 
     def distinct_listed(self) -> int:
         """The distinct URLs the entries of sitemaps, feeds and text files list (by URL
@@ -266,8 +395,10 @@ class ClusterStore:
         a Python number per URL (which took 60 bytes a URL at the check's peak)."""
         if len(self.sorted_keys) != len(self.key):
             self.sort()
-        kinds = self.kind.tobytes()
-        keys = self.sorted_keys
+        if self._distinct is not None:
+            return self._distinct
+        kinds = in_memory(self.kind).tobytes()
+        keys = in_memory(self.sorted_keys)
         if any(bytes((kind,)) in kinds for kind in OWN):
             keys = sorted_by_key(array("q", compress(self.key, kinds.translate(_NOT_OWN))))[1]
         return (1 if keys else 0) + int(sum(map(ne, islice(keys, 1, None), keys)))

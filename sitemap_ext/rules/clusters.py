@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import eq
+from typing import TYPE_CHECKING
 
 from .. import langtags
 from ..diagnostics import Collector, Related
@@ -29,6 +30,9 @@ from .cluster_findings import LISTED_TWICE, NOT_BUILT, UNCOUNTED, listed_twice, 
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination
 from .cluster_store import ClusterStore
+
+if TYPE_CHECKING:
+    from .spill import SpillFolder
 
 # How a finding names each method that gives alternates (H116): a sitemap's listing, a
 # page's head, a URL's Link header.
@@ -102,8 +106,8 @@ class Coverage:
 class ClusterIndex(ClusterStore):
     """Every file's entries (``ClusterStore``) and the rules that judge them together."""
 
-    def __init__(self, collector: Collector) -> None:
-        super().__init__()
+    def __init__(self, collector: Collector, spill: SpillFolder | None = None) -> None:
+        super().__init__(spill=spill)  # (spill: past its budget, the columns in its files)
         self.collector = collector
         self._repeated: set[int] = set()  # keys listed more than once (by _duplicates)
 

@@ -44,8 +44,8 @@ FILE_RULES = tuple(rule.check for rule in RULES if rule.scope == "file")
 # X108 is counted as entries are read (files.entry_count); the rest are the readers'
 # (a file that cannot be read as a sitemap) and the cluster rules' (clusters.py).
 COUNTED_CODES = ("X108",)
-READER_CODES = ("F101", "F104", "H117", "H118", "H119", "H120", "H121", "L113", "U116", "X101", "X102", "X103", "X104",
-                "X105", "X109", "X110", "X111", "X113", "X114", "X116", "X117", "X118")
+READER_CODES = ("F101", "F104", "F107", "H117", "H118", "H119", "H120", "H121", "L113", "U116", "X101", "X102", "X103",
+                "X104", "X105", "X109", "X110", "X111", "X113", "X114", "X116", "X117", "X118")
 # Codes of a check of a live site (the fetching and the pages it reads over HTTP).
 LIVE_CODES = ("F106", "R101", "R102", "R103", "R104", "R105", "R106", "R108", "R109", "R110")  # (F106: a --cache entry)
 CLUSTER_CODES = ("U104", "U112", "U113", "U114", "H104", "H105", "H109", "H110", "H111", "H112", "H113", "H114",
