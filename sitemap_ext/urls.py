@@ -211,7 +211,6 @@ _DEFAULT_PORTS = {"http": "80", "https": "443"}
 # with no brackets (IPv6: urlsplit checks them), in a URL with no tab or line break
 # (urlsplit removes them wherever they are). Not IGNORECASE: that takes U+017F for s.
 _HEAD = re.compile(r"([Hh][Tt][Tt][Pp][Ss]?)://([^/?#\[\]\t\r\n]*)(?=[/?#]|\Z)")
-_REMOVED = re.compile("[\t\r\n]")
 
 
 @lru_cache(maxsize=1024)
@@ -237,7 +236,8 @@ def identity(url: str) -> str:
         return url  # already so: lower-case host, no port, nothing escaped
     text = url.strip()
     head = _HEAD.match(text)
-    origin = None if head is None or _REMOVED.search(text) else _origin(head[1].lower(), head[2])
+    removed = "\t" in text or "\n" in text or "\r" in text
+    origin = None if head is None or removed else _origin(head[1].lower(), head[2])
     if head is None or origin is None:
         return _identity_parsed(url)
     path, _, query = text[head.end():].partition("#")[0].partition("?")  # (as urlsplit splits)
