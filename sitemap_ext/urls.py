@@ -17,6 +17,7 @@ from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 import idna
 
+from ._escapes import canonical_part
 from .limits import MAX_URL_CHARS
 
 # Already in the form we write: ASCII, lower-case scheme and host, no port (ports
@@ -205,20 +206,25 @@ def normalise(text: str, base: str | None = None) -> UrlResult:
 
 # --- identity: when two spellings are one URL -------------------------------------------
 
-_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
+# An http(s) URL whose scheme and host urlsplit() finds where these groups are: a host
+# with no brackets (IPv6: urlsplit checks them), in a URL with no tab or line break
+# (urlsplit removes them wherever they are). Not IGNORECASE: that takes U+017F for s.
+_HEAD = re.compile(r"([Hh][Tt][Tt][Pp][Ss]?)://([^/?#\[\]\t\r\n]*)(?=[/?#]|\Z)")
 
 
-def _canonical_escape(match: re.Match[str]) -> str:
-    char = chr(int(match.group(0)[1:], 16))
-    return char if char in _UNRESERVED else match.group(0).upper()
-
-
-def _canonical_part(part: str) -> str:
-    if not part.isascii() or " " in part:
-        part = quote(part, safe=_SAFE)
-    return _ESCAPE.sub(_canonical_escape, part) if "%" in part else part
+@lru_cache(maxsize=1024)
+def _origin(scheme: str, netloc: str) -> str | None:
+    """scheme://host[:port] in its one form, as ``_identity_parsed`` writes it; None
+    where that finds no valid host (memoised: a site has few origins)."""
+    try:
+        host = _host(urlsplit(f"{scheme}://{netloc}").netloc) if netloc else None
+    except ValueError:
+        return None
+    if host is None:
+        return None
+    name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    return f"{scheme}://{name if name and port == _DEFAULT_PORTS.get(scheme) else host}"
 
 
 def identity(url: str) -> str:
@@ -228,7 +234,18 @@ def identity(url: str) -> str:
     UTF-8, no fragment. A trailing slash and the scheme stay: they make another URL."""
     if "%" not in url and _PLAIN.fullmatch(url) is not None:
         return url  # already so: lower-case host, no port, nothing escaped
-    return _identity_parsed(url)
+    text = url.strip()
+    head = _HEAD.match(text)
+    removed = "\t" in text or "\n" in text or "\r" in text
+    origin = None if head is None or removed else _origin(head[1].lower(), head[2])
+    if head is None or origin is None:
+        return _identity_parsed(url)
+    path, _, query = text[head.end():].partition("#")[0].partition("?")  # (as urlsplit splits)
+    try:
+        out = origin + (canonical_part(path) or "/")
+        return out + "?" + canonical_part(query) if query or text.endswith("?") else out
+    except UnicodeEncodeError:
+        return text
 
 
 def _identity_parsed(url: str) -> str:
@@ -247,9 +264,9 @@ def _identity_parsed(url: str) -> str:
     if name and port == _DEFAULT_PORTS.get(scheme):
         host = name
     try:
-        out = f"{scheme}://{host}{_canonical_part(parts.path) or '/'}"
+        out = f"{scheme}://{host}{canonical_part(parts.path) or '/'}"
         if parts.query or text.endswith("?"):
-            out += "?" + _canonical_part(parts.query)
+            out += "?" + canonical_part(parts.query)
     except UnicodeEncodeError:
         return text
     return out

@@ -10,7 +10,9 @@ the hash seed. The digest costs what the duplicate check cannot pay: for 250,000
 distinct URLs, a set of hash() takes 0.07 s, of hash(identity()) 0.19 s, of url_key
 0.59 s (its memo cannot hold a build's URLs: each is new), about 1.6 us more per URL
 than identity(), 13 % of a single-locale build. identity() of a URL the build wrote
-costs one pattern match (it is its own identity unless it holds an escape).
+costs one pattern match (it is its own identity unless it holds an escape); one with
+escapes (a non-ASCII path) a few searches and no call per escape: 1.5 us for
+/de/gr%C3%B6%C3%9Fe/basic-1 (it was 7 us), 2 us for a Cyrillic path of 38 escapes.
 """
 
 from __future__ import annotations
