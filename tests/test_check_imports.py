@@ -68,8 +68,9 @@ NOT_FOR_FILES = ("sitemap_ext.api", "sitemap_ext.write.build", "sitemap_ext.writ
 # imported the api (and with it the build, diff, state and submit); 79 since it calls
 # checker/given.py and live HTTP, the YAML reader and the HTML report load where used;
 # 78 since the public model loads where its objects are used; 80 with the XML reader on
-# expat (its namespaces and its entries' records are modules of their own).
-MOST_LOADED = 80
+# expat (its namespaces and its entries' records are modules of their own); 81 with URL
+# identity's escapes in a module of their own (_escapes.py).
+MOST_LOADED = 81
 
 
 def test_a_check_of_one_sitemap_file_loads_no_build_diff_live_http_html_report_or_yaml(tmp_path: Path) -> None:
