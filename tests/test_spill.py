@@ -253,7 +253,14 @@ def test_a_spilled_column_reads_as_its_array(values: list[int], cut: int) -> Non
 _PEAK = """
 import json
 from sitemap_ext.checker.given import check
+from sitemap_ext.rules import cluster_store
 from sitemap_ext.rules.spill import Budget
+spilled = []
+mind = cluster_store.ClusterStore.mind_budget
+def minded(self):
+    mind(self)
+    spilled.append(self.spilled)
+cluster_store.ClusterStore.mind_budget = minded
 budget = {budget}
 result = check([{out!r}], jobs=2, memory_budget=None if budget is None else Budget(budget, page=4096, kept=8,
                                                                                    block=1 << 16))
@@ -261,12 +268,12 @@ result = check([{out!r}], jobs=2, memory_budget=None if budget is None else Budg
 # from, pytest's, across exec)
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) * 1024
-print(json.dumps([peak, list(result.listed),
-                  sorted(d.code for d in result.collector.diagnostics)]))
+print(json.dumps([peak, any(spilled), list(result.listed),
+                  sorted((d.code, d.where.file, d.where.line) for d in result.collector.diagnostics)]))
 """
 
 
-def _peak(folder: Path, rows: int, budget: int | None, build: bool = False) -> tuple[int, Any]:
+def _peak(folder: Path, rows: int, budget: int | None, build: bool = False) -> tuple[int, bool, Any]:
     """The main process's peak resident set in a check of W(rows) (built first, in a process of its own)."""
     if build:
         made = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import workload; "
@@ -275,25 +282,22 @@ def _peak(folder: Path, rows: int, budget: int | None, build: bool = False) -> t
         subprocess.run([sys.executable, "-c", made], check=True, cwd=folder)
     code = _PEAK.format(out=str(folder / "out"), budget=budget)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=folder)
-    peak, listed, found = json.loads(done.stdout.splitlines()[-1])
-    return peak, (listed, found)
+    peak, spilled, listed, found = json.loads(done.stdout.splitlines()[-1])
+    return peak, spilled, (listed, found)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the peak read from /proc/self/status (VmHWM): Linux")
-def test_a_budget_lowers_the_main_process_s_peak(tmp_path: Path) -> None:
-    """W(30,000): 150,000 entries and 900,000 alternates. The main process's peak
-    resident set (VmHWM) with a budget of 6 MiB is lower than without (the index's
-    columns spilled) and the findings are the same. The budget bounds the index's
-    columns, not the process: the per-list dictionary, the logs arriving from the
-    workers and the interpreter's heap are not spilled (measured here: a check of W(200)
-    peaks at about 38 MB, W(30,000) at about 77 MB without a budget and 72 MB with 6 MiB)."""
-    small = tmp_path / "small"
-    small.mkdir()
-    overhead, _ = _peak(small, 200, None, build=True)
+def test_a_check_of_w_spilled_finds_what_it_finds_in_memory(tmp_path: Path) -> None:
+    """W(30,000): 150,000 entries and 900,000 alternates, checked by the CLI's API with
+    two workers: with a budget of 6 MiB the index spills and the findings (codes and
+    places) are those of the check in memory. The process's peak is not asserted: at
+    this size the index (about 14 MiB) is a small part of it, and the peaks with and
+    without the budget differ by less than their noise (VmHWM: 72 and 77 MB in one run,
+    69 and 66 in another); the budget bounds the index's columns, not the process."""
     big = tmp_path / "big"
     big.mkdir()
-    without, found = _peak(big, 30_000, None, build=True)
-    budget = 6 << 20
-    within, found_spilled = _peak(big, 30_000, budget)
+    without, spilled_without, found = _peak(big, 30_000, None, build=True)
+    within, spilled, found_spilled = _peak(big, 30_000, 6 << 20)
+    assert (spilled_without, spilled) == (False, True), (without, within)
     assert found_spilled == found
-    assert overhead < within < without, (overhead, within, without)
+    assert found[1], "W's check finds something to compare (I104, its images on a CDN)"
