@@ -20,37 +20,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
-from run import _pss  # noqa: E402
-
-
-def measured(command: list[str], cwd: str) -> tuple[float, float, float, float]:
-    """(wall s, CPU s of the process and its children, peak RSS MiB of the largest, peak PSS MiB of all)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak_pss = [0]
-    finished = threading.Event()
-
-    def sample() -> None:
-        while not finished.wait(0.05):
-            peak_pss[0] = max(peak_pss[0], _pss(process.pid))
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    finished.set()
-    sampler.join()
-    if os.waitstatus_to_exitcode(status) != 0:
-        errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
-        raise RuntimeError(errors.strip()[-400:])
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, peak_pss[0] / 1024
+from run import measured  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

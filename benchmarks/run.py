@@ -65,9 +65,10 @@ def _pss(pid: int) -> int:
     return total
 
 
-def timed(command: list[str], cwd: str = WORK) -> tuple[float, float, float]:
-    """(wall seconds, peak RSS in MiB of its largest process, peak PSS in MiB of all its
-    processes together, sampled 20 times a second) of one command."""
+def measured(command: list[str], cwd: str = WORK) -> tuple[float, float, float, float]:
+    """(wall seconds, CPU seconds of it and its children, peak RSS in MiB of its largest
+    process, peak PSS in MiB of all its processes together, sampled 20 times a second)
+    of one command; RuntimeError with the end of its stderr when it fails."""
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak_pss = [0]
@@ -82,11 +83,20 @@ def timed(command: list[str], cwd: str = WORK) -> tuple[float, float, float]:
     wall = time.perf_counter() - start
     finished.set()
     sampler.join()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
-    if process.returncode not in (0,):
-        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, peak_pss[0] / 1024
+    if os.waitstatus_to_exitcode(status) != 0:
+        errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+        raise RuntimeError(errors.strip()[-2000:])
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, peak_pss[0] / 1024
+
+
+def timed(command: list[str], cwd: str = WORK) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MiB of its largest process, peak PSS in MiB of all its
+    processes together) of one command (``measured``); it stops the run if the command fails."""
+    try:
+        wall, _, largest, together = measured(command, cwd)
+    except RuntimeError as exc:
+        raise SystemExit(f"{' '.join(command)} failed:\n{exc}") from None
+    return wall, largest, together
 
 
 SCRATCH = WORK  # where outputs go; main() may point it at memory
