@@ -29,6 +29,16 @@ OWN = (HTML, HEADER)  # the kinds a URL gives itself
 NO_LASTMOD = float("-inf")  # an entry's lastmod instant when it gives none (or none that is valid)
 
 
+def code_number(code: str, numbers: dict[str, int], codes: list[str]) -> int:
+    """The number of a language code in ``codes`` (a log's, the index's), given the next
+    one where it is new."""
+    found = numbers.get(code)
+    if found is None:
+        found = numbers[code] = len(codes)
+        codes.append(code)
+    return found
+
+
 def list_digest(pairs: Pairs) -> int:
     text = "\x00".join(["\x01".join(pair) for pair in pairs])
     return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little",
@@ -156,7 +166,7 @@ class ClusterLog:
         code_ids = self._code_ids
         ids = [code_ids.get(code) for code, _ in pairs]
         if None in ids:  # (a code this log has not seen: numbered as it comes)
-            ids = [self._code_id(code) for code, _ in pairs]
+            ids = [code_number(code, code_ids, self.codes) for code, _ in pairs]
         self.item_codes.extend(ids)  # type: ignore[arg-type]
         hrefs = [href for _, href in pairs]
         encoded = "".join(hrefs).encode("utf-8", "surrogatepass")
@@ -168,13 +178,6 @@ class ClusterLog:
         self.firsts.append(entry)
         self.digests.append(list_digest(pairs))
         self.named.append(len(named))
-
-    def _code_id(self, code: str) -> int:
-        found = self._code_ids.get(code)
-        if found is None:
-            found = self._code_ids[code] = len(self.codes)
-            self.codes.append(code)
-        return found
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

@@ -28,7 +28,7 @@ from operator import ne
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..diagnostics import Related, Where
-from .cluster_log import OWN, ClusterLog
+from .cluster_log import OWN, ClusterLog, code_number
 
 if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
     from collections.abc import Iterable
@@ -293,7 +293,7 @@ class ClusterStore:
             counts.pop(-1, None)
             bounds = log.bounds
             self.alternates += sum(count * (bounds[local + 1] - bounds[local]) for local, count in counts.items())
-            codes = [self._code_id(code) for code in log.codes]
+            codes = [code_number(code, self.code_ids, self.codes) for code in log.codes]
             href_ends = list(accumulate(log.href_lengths, initial=0))
             for local, digest in enumerate(log.digests):
                 found = self.list_ids.get(digest)
@@ -310,13 +310,6 @@ class ClusterStore:
         for list_id in compress(lists, log.members):
             self.list_members[list_id] += 1
         self.mind_budget()
-
-    def _code_id(self, code: str) -> int:
-        code_id = self.code_ids.get(code)
-        if code_id is None:
-            code_id = self.code_ids[code] = len(self.codes)
-            self.codes.append(code)
-        return code_id
 
     def _new_list(self, log: ClusterLog, local: int, codes: list[int], href_ends: list[int], digest: int,
                   base: int) -> int:
