@@ -20,6 +20,12 @@ For each layout, the floor is a bare lxml parse of the same files that runs no r
 (an XMLPullParser handing over each <url>, cleared), spread over the same processes
 as the check (one file each, a pool of --jobs); the row gives the check's median wall
 time and its ratio to the floor's, both timed in the same run. Compare ratios.
+With --plain, each layout also gets a row for the least a Python pass over the same
+files does (PLAIN below: every value of every <url> read out of lxml's elements, each
+URL hashed once per distinct string, each hreflang once per distinct tag, the entries
+grouped by their set of alternates and every return link looked up): no rule, no
+location, no finding. Its ratio is what any check written in Python pays over the
+floor before a rule runs.
 With --before PYTHON, the check of another install (a checkout of main in its own
 environment) is timed beside it, layout by layout, in the same run.
 """
@@ -66,6 +72,53 @@ folder, jobs = sys.argv[1], int(sys.argv[2])
 paths = sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".xml"))
 with ProcessPoolExecutor(jobs) as pool:
     print(sum(pool.map(parse, paths)))
+"""
+
+# The least a Python pass does with every value (--plain): see the docstring.
+PLAIN = r"""
+import hashlib, os, sys
+from concurrent.futures import ProcessPoolExecutor
+from lxml import etree
+
+def parse(path):
+    parser = etree.XMLPullParser(events=("end",), tag=("{*}url",), resolve_entities=False, no_network=True)
+    keys, tags, seen, lists = {}, {}, set(), {}
+    def key(url):
+        found = keys.get(url)
+        if found is None:
+            found = keys[url] = hashlib.blake2b(url.encode(), digest_size=8).digest()
+        return found
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 16), b""):
+            parser.feed(chunk)
+            for _, url in parser.read_events():
+                loc, links, values = None, [], []
+                for child in url:
+                    name = child.tag.rpartition("}")[2]
+                    if name == "loc":
+                        loc = child.text
+                    elif name == "link":
+                        links.append((child.get("hreflang"), child.get("href")))
+                    elif name == "image":
+                        values.extend(grand.text for grand in child)
+                    else:
+                        values.append(child.text)
+                own = key(loc or "")
+                seen.add(own)
+                pairs = []
+                for code, href in links:
+                    if code not in tags:
+                        tags[code] = (code or "").lower()
+                    pairs.append((tags[code], key(href or "")))
+                lists.setdefault(frozenset(pairs), []).append(own)
+                url.clear()
+    missing = sum(1 for pairs, owners in lists.items() for _, named in pairs if named not in seen)
+    return len(seen), missing
+
+folder, jobs = sys.argv[1], int(sys.argv[2])
+paths = sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".xml"))
+with ProcessPoolExecutor(jobs) as pool:
+    print([sum(column) for column in zip(*pool.map(parse, paths))])
 """
 
 
@@ -132,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
                       "in this checkout)")
     args.add_argument("--before", metavar="PYTHON", help="also time the check of another install (the python of "
                       "its environment, e.g. a checkout of main), in the same run: columns 'before s' and its ratio")
+    args.add_argument("--plain", action="store_true", help="also time the least a Python pass does (PLAIN): "
+                      "columns 'plain s' and its ratio")
     args.add_argument("--scratch", default="/dev/shm/sitemap-ext-layouts" if os.path.isdir("/dev/shm") else None)
     opts = args.parse_args(argv)
     scratch = opts.scratch or os.path.join(HERE, "work", "layouts")
@@ -152,12 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "sitemap_ext", "build", forty_locales(os.path.join(scratch, "forty-site"),
                     opts.forty_rows or opts.rows), "-o", folders["40-locales"], "--quiet"], check=True)
     xmllint = shutil.which("xmllint") if os.path.exists(opts.xsd) else None
-    print(f"{'layout':<10} {'floor s':>8}" + (f" {'before s':>8} {'ratio':>6}" if opts.before else "") +
+    print(f"{'layout':<10} {'floor s':>8}" + (f" {'plain s':>8} {'ratio':>6}" if opts.plain else "") +
+          (f" {'before s':>8} {'ratio':>6}" if opts.before else "") +
           f" {'check s':>8} {'ratio':>6}" + (f" {'xmllint s':>9} {'ratio':>6}" if xmllint else ""), flush=True)
     for name, folder in folders.items():
         floor = [timed([sys.executable, "-c", FLOOR, folder, str(opts.jobs)]) for _ in range(opts.repeat)]
         f = statistics.median(floor)
         row = f"{name:<10} {f:8.2f}"
+        if opts.plain:
+            plain = statistics.median(timed([sys.executable, "-c", PLAIN, folder, str(opts.jobs)])
+                                      for _ in range(opts.repeat))
+            row += f" {plain:8.2f} {plain / f:6.1f}"
         for python in (opts.before, sys.executable) if opts.before else (sys.executable,):
             c = statistics.median(timed([python, "-m", "sitemap_ext", "check", folder, "--quiet", "--jobs",
                                          str(opts.jobs)]) for _ in range(opts.repeat))
