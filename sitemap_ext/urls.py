@@ -240,10 +240,10 @@ def identity(url: str) -> str:
     origin = None if head is None or removed else _origin(head[1].lower(), head[2])
     if head is None or origin is None:
         return _identity_parsed(url)
-    path, _, query = text[head.end():].partition("#")[0].partition("?")  # (as urlsplit splits)
+    path, asked, query = text[head.end():].partition("#")[0].partition("?")  # (as urlsplit splits)
     try:
         out = origin + (canonical_part(path) or "/")
-        return out + "?" + canonical_part(query) if query or text.endswith("?") else out
+        return out + "?" + canonical_part(query) if asked else out  # ("a?" is another URL than "a")
     except UnicodeEncodeError:
         return text
 
@@ -265,7 +265,7 @@ def _identity_parsed(url: str) -> str:
         host = name
     try:
         out = f"{scheme}://{host}{canonical_part(parts.path) or '/'}"
-        if parts.query or text.endswith("?"):
+        if parts.query or "?" in text.partition("#")[0]:  # (a "?" in the fragment is the fragment's)
             out += "?" + canonical_part(parts.query)
     except UnicodeEncodeError:
         return text

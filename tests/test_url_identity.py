@@ -48,7 +48,7 @@ def old_identity(url: str) -> str:
         host = name
     try:
         out = f"{scheme}://{host}{_old_part(parts.path) or '/'}"
-        if parts.query or text.endswith("?"):
+        if parts.query or "?" in text.partition("#")[0]:  # (fixed since: "a#x?" ended in "?")
             out += "?" + _old_part(parts.query)
     except UnicodeEncodeError:
         return text
@@ -123,6 +123,14 @@ SPELLINGS = [
     "HTTPS://EXAMPLE.com:443/ru/%D0%BA%D0%B0%D1%82%D0%B0%D0%BB%D0%BE%D0%B3/?q=я#top",
     "  https://example.com/%72%75/каталог/?q=%D1%8F\n",
 ]
+
+
+def test_a_question_mark_in_the_fragment_is_the_fragments() -> None:
+    """"a#x?" is "a" (its fragment is "x?"), not "a?" (an empty query, another URL)."""
+    assert urls.identity("https://h.com/a#x?") == urls._identity_parsed("https://h.com/a#x?") == "https://h.com/a"
+    assert urls.url_key("https://h.com/a#?") == urls.url_key("https://h.com/a")
+    assert urls.url_key("https://h.com/a#x?") != urls.url_key("https://h.com/a?")
+    assert urls.identity("https://H.com/%7ea?#x?") == "https://h.com/~a?"
 
 
 def test_every_spelling_of_an_escaped_cyrillic_url_is_one_url() -> None:
