@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 distributed = pytest.importorskip("distributed", reason="a check on Dask needs dask and distributed")
 
 from sitemap_ext import check  # noqa: E402
-from sitemap_ext.checker import workers  # noqa: E402
+from sitemap_ext.checker import folder_walk, workers  # noqa: E402
 from sitemap_ext.checker.given import check as check_given  # noqa: E402  (it takes a Budget of its own pages)
+from sitemap_ext.checker.results import Results  # noqa: E402
 from sitemap_ext.cli import main  # noqa: E402
 from sitemap_ext.rules.cluster_store import minimum_budget  # noqa: E402
 from sitemap_ext.rules.spill import Budget, SpillFolder  # noqa: E402
@@ -146,6 +147,26 @@ def test_a_check_on_dask_reports_what_one_process_does(name: str, tmp_path: Path
                 "built pages": (1, {"H104"})}[name]
     assert code == expected[0] and found >= expected[1], (code, found)
     assert report["summary"]["files_checked"] > 1
+
+
+def test_pages_handed_to_the_cluster_past_those_in_flight_are_taken_in_order(
+        tmp_path: Path, cluster: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of 8 pages, one in flight per worker thread: the walk takes the oldest
+    batch as it goes (38 batches, two in flight), and the findings are still those of one process."""
+    folder, extra = built_pages(tmp_path)
+    one = run(capsys, str(folder), *extra, "--jobs", "1")
+    monkeypatch.setattr(folder_walk, "PAGE_BATCH", 8)
+    monkeypatch.setattr(workers, "IN_FLIGHT", 1)
+    taken = []
+    take_oldest = Results.take_oldest
+
+    def counted(results: Results) -> None:
+        taken.append(len(results._handed))
+        take_oldest(results)
+
+    monkeypatch.setattr(Results, "take_oldest", counted)
+    assert run(capsys, str(folder), *extra, "--dask", cluster.scheduler.address) == one
+    assert taken[:3] == [3, 3, 3]  # (taken while walking: two in flight at most, then one more handed)
 
 
 def test_a_check_on_dask_spilled_past_its_budget_reports_the_same(tmp_path: Path, cluster: Any,

@@ -107,7 +107,7 @@ def _check_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type
     check.add_argument("--dask", nargs="?", const="local", default=None, metavar="SCHEDULER",
                        help="read and judge the files on a Dask cluster's workers (they read them by their paths: "
                        "shared storage): a scheduler's address, or local (the default) for one on this machine's "
-                       "cores; the findings are the same (pip install 'sitemap-ext[dask]')")
+                       "cores; the findings are the same, --jobs is not used (pip install 'sitemap-ext[dask]')")
     check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
