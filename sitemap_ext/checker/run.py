@@ -40,9 +40,8 @@ from .index_follow import IndexFollowing
 from .inputs import BaseUrls, Inputs, Judging
 from .judge_file import FileResult, Options, Task
 from .live_fetch import LiveFetching
-from .on_dask import OnDask
 from .results import BuiltPages, Results
-from .workers import Workers
+from .workers import Cluster, Workers
 
 __all__ = ["Options", "Run"]
 
@@ -57,7 +56,7 @@ class Run:
                  submitted: Collection[str] = (), remote: Remote | None = None, given: Sequence[Input] = (),
                  budget: int | None = 0, delay: float = 0.0, client: Any = None) -> None:
         self.judging = Judging(collector, options)
-        self.cluster = None if client is None else OnDask(client, options.registry)
+        self.cluster = None if client is None else _on_dask(client, options)
         base = BaseUrls(options.base_urls)
         self.site = BuiltPages(collector, base.roots(), options.html)
         self.results = Results(collector, self.site)
@@ -154,3 +153,10 @@ class Run:
                 continue
             for task in tasks:
                 self.results.merge(self.judging.judge(task))
+
+
+def _on_dask(client: Any, options: Options) -> Cluster:
+    """The cluster whose workers judge the files (loaded only for a check on Dask)."""
+    from .on_dask import OnDask
+
+    return OnDask(client, options.registry)
