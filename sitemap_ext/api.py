@@ -240,7 +240,8 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
           max_per_code: int | None = MAX_STORED_PER_CODE, only_site_yaml: bool = False,
           coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
           pages: int | str | None = 0, delay: float = 0.0,
-          progress: Callable[[str], None] | None = None, memory_budget: int | str | None = None) -> CheckResult:
+          progress: Callable[[str], None] | None = None, memory_budget: int | str | None = None,
+          client: Any = None) -> CheckResult:
     """Run every rule on site descriptions, sitemaps (XML, gzip, text, indexes, RSS and
     Atom feeds, told apart by their content) and folders of them; write nothing.
     Sitemaps are checked together: duplicates and hreflang return links are judged
@@ -278,6 +279,10 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     entry and alternate the rules across files read spills to a private temporary
     folder (removed when the check ends); the findings are the same. ValueError for a
     malformed size, or a budget smaller than the minimum the check needs (said).
+
+    ``client``: a ``distributed.Client``: each file is judged on its cluster's workers,
+    which read it from its path (shared storage); the findings are the same. Paths
+    only (ValueError for URLs, bytes, file objects).
     """
     from .checker.given import check as check_given
     from .checker.given import check_arguments
@@ -289,7 +294,7 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     return check_given(paths, now=now, base_urls=base_urls, jobs=jobs, policy=policy, cross_submitted=cross_submitted,
                        allow_read=allow_read, max_per_code=max_per_code, only_site_yaml=only_site_yaml,
                        coverage=coverage, html=html, fetch=fetch, pages=pages, delay=delay, progress=progress,
-                       memory_budget=memory_budget)
+                       memory_budget=memory_budget, client=client)
 
 
 def _check_site(site: Site, pages: Any, now: Any, policy: Policy | None, max_per_code: int | None

@@ -107,7 +107,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
                  only_site_yaml: bool, coverage: int, html: str, fetch: FetchOptions | None,
                  pages: int | str | None, delay: float, progress: Callable[[str], None] | None,
                  describe: Describe, *, registry: dict[str, Code], diff: bool = False,
-                 memory_budget: Budget | None = None) -> CheckResult:
+                 memory_budget: Budget | None = None, client: Any = None) -> CheckResult:
     """Every rule on the inputs (paths of files and folders, and URLs); a site
     description among them is handed to ``describe`` (the build's dry run, which the
     API wires in: the judge imports no writer), and ``registry`` is every code
@@ -115,7 +115,9 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     every entry read, each with its lastmod, is kept in ``result.index``, and every
     error is kept past ``max_per_code`` (which then bounds the warnings and infos). With a
     ``memory_budget``, the cluster index spills to a private temporary folder past it
-    (removed before this returns); a folder that cannot be written is F107."""
+    (removed before this returns); a folder that cannot be written is F107. With a
+    ``client`` (``distributed.Client``), the files the pool would judge are judged on
+    its workers (``on_dask.py``); the cluster index stays here."""
     budget = _pages_budget(pages)
     now = now_argument(now)
     collector = Collector(registry, policy=policy, limit=max_per_code, errors_kept=diff)
@@ -135,7 +137,7 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
 
         def judged(folder: SpillFolder | None) -> None:
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
-                        displays, folder) if urls else _local(collector, options, sitemaps, displays, folder)
+                        displays, folder) if urls else _local(collector, options, sitemaps, displays, folder, client)
             clusters = run.results.clusters
             if coverage:
                 result.coverage = clusters.coverage(coverage)
@@ -176,8 +178,8 @@ def _within(memory_budget: Budget, judged: Callable[[SpillFolder | None], None],
 
 
 def _local(collector: Collector, options: Options, sitemaps: list[str], displays: dict[str, str],
-           folder: SpillFolder | None) -> Run:
-    run = Run(collector, options, displays=displays)
+           folder: SpillFolder | None, client: Any = None) -> Run:
+    run = Run(collector, options, displays=displays, client=client)
     if folder is not None:
         run.results.spill_into(folder)
     run.check(sitemaps)

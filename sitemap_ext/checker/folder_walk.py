@@ -19,7 +19,7 @@ from .header_files import HeaderFiles, HeaderSite, header_files_in
 from .inputs import BaseUrls, Inputs, Judging
 from .judge_file import Task, is_page
 from .results import Results
-from .workers import IN_FLIGHT, PAGE_BATCH, Workers
+from .workers import PAGE_BATCH, Workers
 
 
 class FolderWalk:
@@ -94,7 +94,8 @@ class FolderWalk:
         not all held at once. When a batch is taken depends on counts only, never on
         timing, so the order of findings is the same in every run."""
         waiting = self.results.hand_over(workers.batch(pages))
-        if workers.pool is not None and waiting > IN_FLIGHT * max(self.judging.options.jobs, 1):
+        most = workers.in_flight()
+        if most is not None and waiting > most:
             self.results.take_oldest()
 
     def robots(self, path: str) -> None:

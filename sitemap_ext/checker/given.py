@@ -34,13 +34,17 @@ def check(paths: Sequence[Checkable] | Checkable, *,
           coverage: int = 0, html: str = "on", fetch: FetchOptions | None = None,
           pages: int | str | None = 0, delay: float = 0.0,
           progress: Callable[[str], None] | None = None,
-          memory_budget: Budget | int | str | None = None) -> CheckResult:
+          memory_budget: Budget | int | str | None = None, client: Any = None) -> CheckResult:
     """api.check() of paths, URLs, bytes and binary file objects (its docstring says
     what each argument does): each argument of its type (TypeError) and range
     (ValueError), then the check. ``memory_budget``: a size (``"512M"``), a number of
     bytes or a ``Budget`` (its page size and pages kept too): past it, the cluster index
     spills to a private temporary folder; too small to run at all is ValueError
-    (``BudgetTooSmall``, with the minimum)."""
+    (``BudgetTooSmall``, with the minimum). ``client``: a ``distributed.Client`` whose
+    workers judge the files (``on_dask.py``): it takes paths its workers can read, not
+    URLs, bytes or file objects (ValueError)."""
+    if client is not None:
+        _on_dask_inputs(paths)
     check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
                     html, fetch, pages, delay, progress)
     budget = None if memory_budget is None else _budget(memory_budget)
@@ -54,7 +58,22 @@ def check(paths: Sequence[Checkable] | Checkable, *,
 
         return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
                             only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY,
-                            memory_budget=budget)
+                            memory_budget=budget, client=client)
+
+
+def _on_dask_inputs(paths: Sequence[Checkable] | Checkable) -> None:
+    """A check on Dask hands its workers paths to read (shared storage): a URL fetched,
+    bytes or a file object held here, would be read where no worker may see it."""
+    from ..read.live import is_url
+    from .on_dask import DaskUnsupportedCheck
+
+    single = isinstance(paths, (str, bytes, bytearray, memoryview)) or not isinstance(paths, Sequence)
+    items: Sequence[object] = [paths] if single else paths  # type: ignore[assignment]
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)) or is_url(os.fspath(item)):
+            what = "URLs" if isinstance(item, str) else "bytes, file objects or standard input"
+            raise DaskUnsupportedCheck("a check on Dask takes paths of files and folders its workers can read, "
+                                       f"not {what}: check those without Dask")
 
 
 def _budget(memory_budget: Budget | int | str) -> Budget:

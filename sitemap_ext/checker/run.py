@@ -7,9 +7,10 @@ and counted (``folder_walk.py``). Indexes are read first, here, and their childr
 found on disk (``index_follow.py``).
 
 Every other file is read and judged by ``check_file`` (``judge_file.py``): in this
-process, or in a pool of worker processes (``workers.py``), a sitemap alone, built
-pages in batches (sniffed and read by the worker, their entries in one cluster log
-per batch, handed over while the folder is walked). Results are taken in a fixed
+process, in a pool of worker processes (``workers.py``), or on a Dask cluster's
+workers (``on_dask.py``): a sitemap alone, built pages in batches (sniffed and read
+by the worker, their entries in one cluster log per batch, handed over while the
+folder is walked). Results are taken in a fixed
 order (the pages as walked, the indexes, then the other files), so the findings are
 the same for any number of jobs; then the cluster rules judge all files together
 (``rules/clusters.py``). URLs given to a check are fetched first (``read/live.py``) and
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from ..diagnostics import Collector, Where
 from ..read.description_file import display_name
@@ -39,7 +41,7 @@ from .inputs import BaseUrls, Inputs, Judging
 from .judge_file import FileResult, Options, Task
 from .live_fetch import LiveFetching
 from .results import BuiltPages, Results
-from .workers import Workers
+from .workers import Cluster, Workers
 
 __all__ = ["Options", "Run"]
 
@@ -47,12 +49,14 @@ __all__ = ["Options", "Run"]
 class Run:
     """One check of many files: the plan, the merge, the cluster rules. ``remote`` and
     what follows it: a live check (the fetcher, the sitemaps fetched for the URLs given,
-    the pages to fetch, None for all, and the pause between them)."""
+    the pages to fetch, None for all, and the pause between them). ``client``: a
+    ``distributed.Client`` whose workers judge the files the pool would (``on_dask.py``)."""
 
     def __init__(self, collector: Collector, options: Options, *, displays: Mapping[str, str] | None = None,
                  submitted: Collection[str] = (), remote: Remote | None = None, given: Sequence[Input] = (),
-                 budget: int | None = 0, delay: float = 0.0) -> None:
+                 budget: int | None = 0, delay: float = 0.0, client: Any = None) -> None:
         self.judging = Judging(collector, options)
+        self.cluster = None if client is None else _on_dask(client, options)
         base = BaseUrls(options.base_urls)
         self.site = BuiltPages(collector, base.roots(), options.html)
         self.results = Results(collector, self.site)
@@ -68,7 +72,7 @@ class Run:
         # file's own folder) and those --base-url names. Never above them.
         given = {os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths}
         self.inputs.confine(given | {os.path.realpath(f) for _, f in self.judging.options.base_urls})
-        with Workers(self.judging) as workers:
+        with Workers(self.judging, self.cluster) as workers:
             # Built pages depend on no index: a folder's pages go to the workers in
             # batches while the walk goes on. Sitemaps are planned when all are found.
             found = self.folders.twins(self._inputs(paths, workers))
@@ -149,3 +153,10 @@ class Run:
                 continue
             for task in tasks:
                 self.results.merge(self.judging.judge(task))
+
+
+def _on_dask(client: Any, options: Options) -> Cluster:
+    """The cluster whose workers judge the files (loaded only for a check on Dask)."""
+    from .on_dask import OnDask
+
+    return OnDask(client, options.registry)

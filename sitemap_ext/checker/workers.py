@@ -1,4 +1,5 @@
-"""Where files are judged: in this process, or in a pool of worker processes.
+"""Where files are judged: in this process, in a pool of worker processes, or on a
+Dask cluster (``on_dask.py``, which sends each batch to ``work_batch`` on a worker).
 
 Files go to ``check_file`` in batches: a sitemap alone, built pages by the batch
 (their entries in one cluster log). A batch is taken when the check asks for it,
@@ -43,12 +44,29 @@ class Pending:
         self.result = run
 
 
-class Workers:
-    """The worker processes of one check (started at the first batch), or none."""
+class Cluster(Protocol):
+    """Workers elsewhere (``on_dask.OnDask``): each batch judged there by ``work_batch``."""
 
-    def __init__(self, run: Planner) -> None:
+    def slots(self) -> int: ...
+
+    def submit(self, tasks: list[Task], options: Options) -> Pending: ...
+
+
+class Workers:
+    """The worker processes of one check (started at the first batch), a cluster's
+    workers, or none."""
+
+    def __init__(self, run: Planner, cluster: Cluster | None = None) -> None:
         self.run = run  # (its options as they are when a batch is planned: robots.txt files change them)
         self.pool: ProcessPoolExecutor | None = None
+        self.cluster = cluster
+
+    def in_flight(self) -> int | None:
+        """How many batches of pages may be handed over and not yet taken (None: they are
+        judged when taken, here, so any number)."""
+        if self.cluster is not None:
+            return IN_FLIGHT * self.cluster.slots()
+        return IN_FLIGHT * max(self.run.options.jobs, 1) if self.pool is not None else None
 
     def __enter__(self) -> Workers:
         return self
@@ -59,8 +77,11 @@ class Workers:
 
     def batch(self, tasks: list[Task], *, alone: bool = False) -> Pending:
         """``tasks`` to check as one batch; in this process when there is one job, or
-        when this is the check's one batch (``alone``: a pool would cost more)."""
+        when this is the check's one batch (``alone``: a pool would cost more). With a
+        cluster, every batch goes there: its workers, not this process, read the files."""
         options = self.run.options
+        if self.cluster is not None:
+            return self.cluster.submit(tasks, options)
         if self.pool is None and (options.jobs < 2 or alone):
             return Pending(partial(work_batch, tasks, options, self.run.noted))
         if self.pool is None:

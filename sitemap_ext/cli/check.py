@@ -7,13 +7,16 @@ import io
 import os
 import sys
 from collections import Counter
+from typing import Any
 
 from ..checker.check import CheckResult
 from ..checker.given import check
+from ..codes import REGISTRY
 from ..dates import format_instant, parse_now
-from ..diagnostics import Collector
+from ..diagnostics import Collector, Where
 from ..limits import MAX_BYTES_PER_FILE
 from ..read.http_types import FetchOptions, LiveUnavailable, seconds
+from ..read.sniff import cannot_read
 from ..report import baseline
 from ..report.baseline import BaselineError
 from ..report.formats import (
@@ -47,24 +50,35 @@ class Usage(Exception):
     """A command line this command cannot run; the message says why."""
 
 
-def run(args: argparse.Namespace) -> int:
+def _usage_errors(args: argparse.Namespace) -> tuple[type[Exception], ...]:
+    """The exceptions that say this command line cannot run (exit 2)."""
     usage: tuple[type[Exception], ...] = (Usage, LiveUnavailable, BaselineError)
     if args.memory_budget is not None:
         from ..rules.spill import BudgetTooSmall  # (loaded only for a check given a budget)
 
         usage += (BudgetTooSmall,)
+    if args.dask is not None:
+        from ..checker.on_dask import DaskUnsupportedCheck  # (loaded only for a check on Dask)
+        from ..dask_build.driver import NoDask
+
+        usage += (NoDask, DaskUnsupportedCheck)
+    return usage
+
+
+def run(args: argparse.Namespace) -> int:
+    usage = _usage_errors(args)
     try:
         policy, cross_submitted = policy_of(args)
         fetch = fetch_options(args)
         known = _baseline_path(args)
         paths = [_stdin() if path == "-" else path for path in args.paths]
-        result = check(paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
-                       cross_submitted=cross_submitted, allow_read=args.allow_read,
-                       max_per_code=None if args.baseline else args.max_per_code or None,
-                       only_site_yaml=args.only_site_yaml,
-                       coverage=_coverage(args.format), html=args.html, fetch=fetch,
-                       pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress,
-                       memory_budget=args.memory_budget)
+        result = _check(args, paths, now=args.now, base_urls=args.base_url, jobs=args.jobs, policy=policy,
+                        cross_submitted=cross_submitted, allow_read=args.allow_read,
+                        max_per_code=None if args.baseline else args.max_per_code or None,
+                        only_site_yaml=args.only_site_yaml,
+                        coverage=_coverage(args.format), html=args.html, fetch=fetch,
+                        pages=args.pages, delay=args.delay, progress=None if args.quiet else stderr_progress,
+                        memory_budget=args.memory_budget)
     except usage as exc:
         # (a value echoed shows its line breaks as escapes)
         sys.stderr.write(f"sitemap-ext check: {visible(str(exc))}\n")
@@ -107,6 +121,27 @@ def run(args: argparse.Namespace) -> int:
     if unwritten:
         sys.stderr.write(f"sitemap-ext check: {unwritten}\n")
     return code
+
+
+def _check(args: argparse.Namespace, paths: list[str | io.BytesIO], **given: Any) -> CheckResult:
+    """The check, on the Dask cluster --dask names when it is given (its client closed,
+    and the cluster with it when it is this machine's); a scheduler that cannot be
+    reached is F101 (exit 3), as an input that cannot be read."""
+    if args.dask is None:
+        return check(paths, **given)
+    from ..checker.on_dask import close, connect
+
+    try:
+        client = connect(args.dask)
+    except OSError as exc:
+        result = CheckResult(Collector(REGISTRY, policy=given["policy"], limit=given["max_per_code"]))
+        result.collector.report(*cannot_read("the inputs on the Dask cluster", f"{exc}; check the scheduler's "
+                                             "address (host:port), or check without --dask"), Where(args.dask))
+        return result
+    try:
+        return check(paths, client=client, **given)
+    finally:
+        close(client, args.dask == "local")
 
 
 def _coverage(format_name: str) -> int:

@@ -104,6 +104,10 @@ def _check_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type
                        help="serve DIR at URL when following an index to its sitemaps (repeatable)")
     check.add_argument("--jobs", type=int, choices=range(1, 65), default=None, metavar="N",
                        help="processes reading files (default: one per core, at most 4); the findings are the same")
+    check.add_argument("--dask", nargs="?", const="local", default=None, metavar="SCHEDULER",
+                       help="read and judge the files on a Dask cluster's workers (they read them by their paths: "
+                       "shared storage): a scheduler's address, or local (the default) for one on this machine's "
+                       "cores; the findings are the same, --jobs is not used (pip install 'sitemap-ext[dask]')")
     check.add_argument("--cross-submitted", action="append", default=[], metavar="HOST",
                        help="a host whose robots.txt lists these sitemaps: they may list its URLs (repeatable)")
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
