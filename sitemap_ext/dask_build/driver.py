@@ -129,7 +129,7 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
         options = {"out_dir": out_dir, "settings": settings, "shown": shown}
         if again is None:
             where = os.path.join(folder, f"p{number:05d}")
-            tasks[number] = delayed(build_partition, pure=False)(site, part, number, where, **options)
+            tasks[number] = delayed(_first_build, pure=False)(site, part, number, where, **options)
         elif number in again:
             first, positions = again[number]
             where = os.path.join(folder, f"p{number:05d}-again")
@@ -138,14 +138,23 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
     return dict(zip(tasks, futures, strict=True))
 
 
+def _first_build(*args: Any, **options: Any) -> PartitionBuilt:
+    """``build_partition`` on the worker, its keys then sorted for the shuffle (``identity``)."""
+    return identity.sort_facts(build_partition(*args, **options))
+
+
+def _workers(client: Any) -> int:
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
 def _run(opened: Opened, parts: list[tuple[Any, int]], client: Any, strict: bool) -> None:
     site, out_dir = opened.site, opened.result.out_dir
     assert site is not None
     futures = _submit(client, site, parts, opened.folder, out_dir, opened.settings)
     numbers = sorted(futures)
-    repeated = identity.repeats(client, [futures[number] for number in numbers])
     built: dict[int, PartitionBuilt] = dict(zip(numbers, client.gather([futures[n] for n in numbers]), strict=True))
     del futures
+    repeated = identity.repeats(client, list(built.values()), _workers(client))
     if repeated:
         again = {number: (built[number], positions) for number, positions in repeated.items()}
         rebuilt = _submit(client, site, parts, opened.folder, out_dir, opened.settings, again)

@@ -6,8 +6,9 @@ same rows give the same bytes.
 
 ``build_partition`` is public: a PySpark job calls it from ``mapInPandas`` (see
 docs/howto/large-sites.md). It returns a ``PartitionBuilt``: the files written (their
-staging paths and final names), the findings, and the URLs written with their keys
-(``urls.url_key``) for the check of identity across partitions (``identity``).
+staging paths and final names), the findings; the URLs written and their keys
+(``urls.url_key``) wait in files of its folder for the check of identity across
+partitions (``identity``).
 
 ``seen``: URLs an earlier partition wrote (found by the shuffle): they are dropped here
 as the one-machine build drops a URL it wrote before, with the same U104 at the row.
@@ -22,7 +23,6 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any, cast
 
 from ..codes import REGISTRY
@@ -52,7 +52,7 @@ class PartitionBuilt:
     """What one partition's build gives: its files (``paths[i]`` is ``files[i]``'s
     staging path; ``files[i].name`` its name in the output folder), its findings, and
     the folder that holds its URLs and their keys (the facts the shuffle on the URL key
-    takes). Small: its URLs stay in files, not in memory, until the shuffle asks."""
+    takes). Small: its URLs and keys stay in files, never in memory."""
 
     number: int
     folder: str = ""
@@ -62,14 +62,6 @@ class PartitionBuilt:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressed: Counter[str] = field(default_factory=Counter)
     ignored: Counter[str] = field(default_factory=Counter)
-
-    def facts(self) -> Any:
-        """Its URLs' keys as a pandas DataFrame (key, part, position): what the shuffle takes."""
-        numpy = import_module("numpy")
-        pandas = import_module("pandas")
-        keys = numpy.fromfile(os.path.join(self.folder, KEYS_FILE), dtype="<i8")
-        return pandas.DataFrame({"key": keys, "part": numpy.full(len(keys), self.number, dtype="int64"),
-                                 "position": numpy.arange(len(keys), dtype="int64")})
 
     def locs_at(self, positions: Iterable[int]) -> list[str]:
         """The URLs at these positions (a URL a line of its file, in the order written)."""
