@@ -18,6 +18,8 @@ then each partition of a Dask DataFrame given as ``pages=``, named
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 from importlib import import_module
 from typing import Any
@@ -58,14 +60,31 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
         if client is None:
             own = client = local_client()
         _run(opened, partitions(opened.site, pages), client, strict)
-    except OSError as exc:
-        cannot_write(opened.result.collector, opened.result.out_dir, exc)
+    except (Exception, asyncio.CancelledError) as exc:
+        failed = cluster_failure(exc)
+        if failed is None:
+            raise
+        cannot_write(opened.result.collector, opened.result.out_dir, failed)
     finally:
         opened.close()
         if own is not None:
             own.close()
             own.cluster.close()
     return opened.result
+
+
+def cluster_failure(exc: BaseException) -> OSError | None:
+    """What a build reports (F102, exit 3: nothing committed) for what stopped it: the
+    cluster's own failure (a worker that died or that Dask gave up on, ``KilledWorker``;
+    the scheduler lost, ``CommClosedError``; work cancelled or timed out) said as such;
+    a worker's OSError (a full disk) as it is; None for anything else (raised)."""
+    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError, TimeoutError)
+    if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
+        said = " ".join(str(exc).split())
+        said = f"{type(exc).__name__}: {said[:200]}" if said else type(exc).__name__
+        return OSError(f"the Dask cluster failed before the build was done ({said}); nothing was committed, the "
+                       "old output is whole: build again (a worker killed for its memory: give the workers more)")
+    return exc if isinstance(exc, OSError) else None
 
 
 class NoDask(Exception):
