@@ -105,3 +105,10 @@ def test_the_client_gets_the_repeats_from_as_many_tasks_as_the_site_needs(tmp_pa
     monkeypatch.setattr(client, "submit", counted)
     assert identity.repeats(client, built, workers=2) == {2: list(range(10)), 3: [0, 2]}
     assert submitted == [identity.range_repeats] * 12  # 104 keys, 10 a range: 2 workers x 6 ranges
+
+
+def test_a_partition_still_gives_its_facts_as_a_frame_for_a_pyspark_shuffle(tmp_path: Path) -> None:
+    """``PartitionBuilt.facts()`` (docs/howto/large-sites.md's PySpark job) stays: key,
+    part, position in the order written."""
+    built = partitions(tmp_path, [[9, -3, 7]])[0]
+    assert built.facts().to_dict("list") == {"key": [9, -3, 7], "part": [1, 1, 1], "position": [0, 1, 2]}

@@ -23,6 +23,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, cast
 
 from ..codes import REGISTRY
@@ -62,6 +63,16 @@ class PartitionBuilt:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressed: Counter[str] = field(default_factory=Counter)
     ignored: Counter[str] = field(default_factory=Counter)
+
+    def facts(self) -> Any:
+        """Its URLs' keys as a pandas DataFrame (key, part, position): what a shuffle on
+        the key takes (a PySpark job's: docs/howto/large-sites.md; the Dask build reads its
+        facts file by key range instead, ``identity``)."""
+        numpy = import_module("numpy")
+        pandas = import_module("pandas")
+        keys = numpy.fromfile(os.path.join(self.folder, KEYS_FILE), dtype="<i8")
+        return pandas.DataFrame({"key": keys, "part": numpy.full(len(keys), self.number, dtype="int64"),
+                                 "position": numpy.arange(len(keys), dtype="int64")})
 
     def locs_at(self, positions: Iterable[int]) -> list[str]:
         """The URLs at these positions (a URL a line of its file, in the order written)."""
