@@ -25,8 +25,10 @@ from typing import Any
 from .partition import KEYS_FILE, PartitionBuilt
 
 FACTS_FILE = ".facts"  # in a partition's folder: (key, position) records, sorted by key, little-endian
-# The keys one range task holds: about 40 bytes each while it sorts them (the records, their
-# partition numbers and the sort's order), so some 40 MiB a task, whatever the site's size.
+# The keys one range task holds: some 70 bytes each while it sorts them (its slices of the
+# facts files, their keys, partitions and positions, the sort's order and sorted copies), so
+# some 70 MiB a task, whatever the site's size (a worker measured 210-225 MiB at its peak at
+# 1M and 5M URLs, benchmarks/dask_build.py).
 RANGE_URLS = 1_000_000
 _KEYS = 1 << 64  # url_key is a signed 64-bit integer, blake2b's: spread evenly over its range
 
