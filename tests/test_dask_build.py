@@ -288,3 +288,84 @@ def test_a_build_on_dask_checks_its_arguments_as_a_build_here_does(tmp_path: Pat
     with pytest.raises(error):
         build(str(site), str(tmp_path / "out"), client=object(), **options)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture
+def fragile(tmp_path: Path) -> Iterator[tuple[Any, Path, dict[str, bytes]]]:
+    """A cluster of one worker process that Dask gives up on at its first death
+    (``allowed-failures: 0``), and an output folder it built once (its files)."""
+    import dask
+
+    (tmp_path / "site.yaml").write_text(ONE + "pages:\n  - path: /a\n  - path: /b\n")
+    settings = {"distributed.scheduler.allowed-failures": 0, "distributed.comm.timeouts.connect": "3s"}
+    with dask.config.set(settings):  # (3s: a client whose scheduler went closes soon)
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                           dashboard_address=":0")
+        try:
+            with distributed.Client(cluster) as made:
+                assert build(str(tmp_path / "site.yaml"), str(tmp_path / "out"), client=made, now=NOW).ok
+                yield made, tmp_path, files(tmp_path / "out")
+        finally:
+            cluster.close()
+
+
+def _failed_on_the_cli(tmp: Path, address: str, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    import json
+
+    code = main(["build", str(tmp / "site.yaml"), "-o", str(tmp / "out"), "--now", NOW, "--format", "json",
+                 "--dask", address])
+    assert code == 3
+    return [{k: d[k] for k in ("code", "severity", "file")} | {"message": d["message"]}
+            for d in json.loads(capsys.readouterr().out)["diagnostics"]]
+
+
+def test_a_worker_that_dies_is_f102_exit_3_and_the_old_output_whole(fragile: tuple[Any, Path, dict[str, bytes]],
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A partition whose worker process dies (its build calls os._exit), and that Dask
+    gives up on (KilledWorker): a finding and exit code 3, not a traceback; nothing committed."""
+    made, tmp, before = fragile
+
+    def dying() -> None:
+        from sitemap_ext.dask_build import driver, partition
+
+        def build_partition(*args: Any, **kwargs: Any) -> Any:
+            os._exit(1)
+        driver.build_partition = partition.build_partition = build_partition  # type: ignore[assignment]
+    made.run(dying)
+    found = _failed_on_the_cli(tmp, made.scheduler.address, capsys)
+    assert [(d["code"], d["severity"], d["file"]) for d in found] == [("F102", "error", str(tmp / "out"))]
+    assert "the Dask cluster failed before the build was done (KilledWorker" in found[0]["message"]
+    assert "the old output is whole" in found[0]["message"]
+    assert files(tmp / "out") == before
+    assert not [p for p in os.listdir(tmp / "out") if p.startswith(".sitemap-ext-stage")]
+
+
+def test_a_scheduler_lost_mid_build_is_f102_exit_3_and_the_old_output_whole(
+        fragile: tuple[Any, Path, dict[str, bytes]], capsys: pytest.CaptureFixture[str]) -> None:
+    """The scheduler closed while a partition is being built: the client's connection
+    lost, a finding and exit code 3 (not a traceback, not a wait without end)."""
+    import threading
+    import time
+
+    made, tmp, before = fragile
+
+    def slow() -> None:
+        from sitemap_ext.dask_build import driver, partition
+
+        def build_partition(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(30)
+        driver.build_partition = partition.build_partition = build_partition  # type: ignore[assignment]
+    made.run(slow)
+    cluster = made.cluster
+    closing = threading.Timer(3, lambda: cluster.sync(cluster.scheduler.close))  # (the scheduler only)
+    closing.start()
+    started = time.monotonic()
+    try:
+        found = _failed_on_the_cli(tmp, made.scheduler.address, capsys)
+    finally:
+        closing.join()
+    assert time.monotonic() - started < 40
+    assert [(d["code"], d["severity"], d["file"]) for d in found] == [("F102", "error", str(tmp / "out"))]
+    assert "the Dask cluster failed before the build was done" in found[0]["message"]
+    assert files(tmp / "out") == before
+    assert not [p for p in os.listdir(tmp / "out") if p.startswith(".sitemap-ext-stage")]

@@ -18,6 +18,8 @@ then each partition of a Dask DataFrame given as ``pages=``, named
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 from importlib import import_module
 from typing import Any
@@ -58,14 +60,31 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
         if client is None:
             own = client = local_client()
         _run(opened, partitions(opened.site, pages), client, strict)
-    except OSError as exc:
-        cannot_write(opened.result.collector, opened.result.out_dir, exc)
+    except (Exception, asyncio.CancelledError) as exc:
+        failed = cluster_failure(exc)
+        if failed is None:
+            raise
+        cannot_write(opened.result.collector, opened.result.out_dir, failed)
     finally:
         opened.close()
         if own is not None:
             own.close()
             own.cluster.close()
     return opened.result
+
+
+def cluster_failure(exc: BaseException) -> OSError | None:
+    """What a build reports (F102, exit 3: nothing committed) for what stopped it: the
+    cluster's own failure (a worker that died or that Dask gave up on, ``KilledWorker``;
+    the scheduler lost, ``CommClosedError``; work cancelled or timed out) said as such;
+    a worker's OSError (a full disk) as it is; None for anything else (raised)."""
+    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError, TimeoutError)
+    if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
+        said = " ".join(str(exc).split())
+        said = f"{type(exc).__name__}: {said[:200]}" if said else type(exc).__name__
+        return OSError(f"the Dask cluster failed before the build was done ({said}); nothing was committed, the "
+                       "old output is whole: build again (a worker killed for its memory: give the workers more)")
+    return exc if isinstance(exc, OSError) else None
 
 
 class NoDask(Exception):
@@ -129,7 +148,7 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
         options = {"out_dir": out_dir, "settings": settings, "shown": shown}
         if again is None:
             where = os.path.join(folder, f"p{number:05d}")
-            tasks[number] = delayed(build_partition, pure=False)(site, part, number, where, **options)
+            tasks[number] = delayed(_first_build, pure=False)(site, part, number, where, **options)
         elif number in again:
             first, positions = again[number]
             where = os.path.join(folder, f"p{number:05d}-again")
@@ -138,14 +157,23 @@ def _submit(client: Any, site: Site, parts: list[tuple[Any, int]], folder: str, 
     return dict(zip(tasks, futures, strict=True))
 
 
+def _first_build(*args: Any, **options: Any) -> PartitionBuilt:
+    """``build_partition`` on the worker, its keys then sorted for the shuffle (``identity``)."""
+    return identity.sort_facts(build_partition(*args, **options))
+
+
+def _workers(client: Any) -> int:
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
 def _run(opened: Opened, parts: list[tuple[Any, int]], client: Any, strict: bool) -> None:
     site, out_dir = opened.site, opened.result.out_dir
     assert site is not None
     futures = _submit(client, site, parts, opened.folder, out_dir, opened.settings)
     numbers = sorted(futures)
-    repeated = identity.repeats(client, [futures[number] for number in numbers])
     built: dict[int, PartitionBuilt] = dict(zip(numbers, client.gather([futures[n] for n in numbers]), strict=True))
     del futures
+    repeated = identity.repeats(client, list(built.values()), _workers(client))
     if repeated:
         again = {number: (built[number], positions) for number, positions in repeated.items()}
         rebuilt = _submit(client, site, parts, opened.folder, out_dir, opened.settings, again)

@@ -6,8 +6,9 @@ same rows give the same bytes.
 
 ``build_partition`` is public: a PySpark job calls it from ``mapInPandas`` (see
 docs/howto/large-sites.md). It returns a ``PartitionBuilt``: the files written (their
-staging paths and final names), the findings, and the URLs written with their keys
-(``urls.url_key``) for the check of identity across partitions (``identity``).
+staging paths and final names), the findings; the URLs written and their keys
+(``urls.url_key``) wait in files of its folder for the check of identity across
+partitions (``identity``).
 
 ``seen``: URLs an earlier partition wrote (found by the shuffle): they are dropped here
 as the one-machine build drops a URL it wrote before, with the same U104 at the row.
@@ -52,7 +53,7 @@ class PartitionBuilt:
     """What one partition's build gives: its files (``paths[i]`` is ``files[i]``'s
     staging path; ``files[i].name`` its name in the output folder), its findings, and
     the folder that holds its URLs and their keys (the facts the shuffle on the URL key
-    takes). Small: its URLs stay in files, not in memory, until the shuffle asks."""
+    takes). Small: its URLs and keys stay in files, never in memory."""
 
     number: int
     folder: str = ""
@@ -64,7 +65,9 @@ class PartitionBuilt:
     ignored: Counter[str] = field(default_factory=Counter)
 
     def facts(self) -> Any:
-        """Its URLs' keys as a pandas DataFrame (key, part, position): what the shuffle takes."""
+        """Its URLs' keys as a pandas DataFrame (key, part, position): what a shuffle on
+        the key takes (a PySpark job's: docs/howto/large-sites.md; the Dask build reads its
+        facts file by key range instead, ``identity``)."""
         numpy = import_module("numpy")
         pandas = import_module("pandas")
         keys = numpy.fromfile(os.path.join(self.folder, KEYS_FILE), dtype="<i8")
