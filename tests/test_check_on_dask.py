@@ -277,3 +277,40 @@ def test_a_check_on_dask_takes_no_urls_nor_standard_input(tmp_path: Path, cluste
     assert "not URLs: check those without Dask" in capsys.readouterr().err
     with pytest.raises(ValueError, match="not bytes, file objects or standard input"):
         check([b"<urlset/>"], client=cluster)
+
+
+def test_a_worker_that_dies_is_f101_exit_3_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker process that dies while it judges a file, and that Dask gives up on
+    (KilledWorker, ``allowed-failures: 0``): F101 at the scheduler's address and exit 3
+    on the command line, the same result from check(client=), where it was a traceback."""
+    import os
+
+    import dask
+
+    folder, _ = across_files(tmp_path)
+
+    def dying() -> None:
+        from sitemap_ext.checker import on_dask
+
+        def work_batch(*args: Any, **kwargs: Any) -> Any:
+            os._exit(1)
+        on_dask.work_batch = work_batch  # type: ignore[assignment]
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        made = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+        try:
+            with distributed.Client(made) as client:
+                client.run(dying)
+                code, report = run(capsys, str(folder), "--dask", made.scheduler_address)
+                assert code == 3
+                [finding] = report["diagnostics"]
+                assert (finding["code"], finding["severity"], finding["file"]) == \
+                    ("F101", "error", made.scheduler_address)
+                assert "the cluster failed before the check was done (KilledWorker" in finding["message"]
+                client.wait_for_workers(1, timeout=60)  # (the worker Dask starts again in its place)
+                client.run(dying)
+                result = check([str(folder)], client=client, now=NOW)
+                assert [(d.code, d.where.file) for d in result.collector.diagnostics] == \
+                    [("F101", made.scheduler_address)]
+        finally:
+            made.close()

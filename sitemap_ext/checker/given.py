@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 from .. import arguments
 from ..codes import REGISTRY
-from ..diagnostics import Collector
+from ..diagnostics import Collector, Where
 from ..limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from ..read.http_types import FetchOptions
+from ..read.sniff import cannot_read
 from ..rules.config import Policy
 from .check import CheckResult, check_inputs
 
@@ -56,9 +57,33 @@ def check(paths: Sequence[Checkable] | Checkable, *,
 
             return build(path, now=given, dry_run=True, collector=collector, allow_read=allow_read).urls
 
-        return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
-                            only_site_yaml, coverage, html, fetch, pages, delay, progress, describe, registry=REGISTRY,
-                            memory_budget=budget, client=client)
+        try:
+            return check_inputs(named, displays, now, base_urls, jobs, policy, cross_submitted, max_per_code,
+                                only_site_yaml, coverage, html, fetch, pages, delay, progress, describe,
+                                registry=REGISTRY, memory_budget=budget, client=client)
+        except BaseException as exc:  # (asyncio's CancelledError is no Exception)
+            failed = None if client is None else _cluster_failed(exc, client, policy, max_per_code)
+            if failed is None:
+                raise
+            return failed
+
+
+def _cluster_failed(exc: BaseException, client: Any, policy: Policy | None, max_per_code: int | None
+                    ) -> CheckResult | None:
+    """A check whose Dask cluster failed (a worker that died or that Dask gave up on, the
+    scheduler lost): F101 at the scheduler's address, exit 3, and no other finding (the
+    files were not all judged); None for an exception that is not the cluster's."""
+    from ..dask_build.driver import cluster_failed
+
+    said = cluster_failed(exc)
+    if said is None:
+        return None
+    result = CheckResult(Collector(REGISTRY, policy=policy, limit=max_per_code))
+    address = getattr(getattr(client, "scheduler", None), "address", None) or "the Dask cluster"
+    result.collector.report(*cannot_read("the inputs on the Dask cluster", f"the cluster failed before the check "
+                                         f"was done ({said}): check again (a worker killed for its memory: give "
+                                         "the workers more)"), Where(str(address)))
+    return result
 
 
 def _on_dask_inputs(paths: Sequence[Checkable] | Checkable) -> None:

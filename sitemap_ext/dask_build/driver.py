@@ -75,16 +75,24 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
 
 def cluster_failure(exc: BaseException) -> OSError | None:
     """What a build reports (F102, exit 3: nothing committed) for what stopped it: the
-    cluster's own failure (a worker that died or that Dask gave up on, ``KilledWorker``;
-    the scheduler lost, ``CommClosedError``; work cancelled or timed out) said as such;
-    a worker's OSError (a full disk) as it is; None for anything else (raised)."""
-    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError, TimeoutError)
-    if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
-        said = " ".join(str(exc).split())
-        said = f"{type(exc).__name__}: {said[:200]}" if said else type(exc).__name__
+    cluster's own failure (``cluster_failed``) said as such; a worker's OSError (a full
+    disk) as it is; None for anything else (raised)."""
+    said = cluster_failed(exc)
+    if said is not None:
         return OSError(f"the Dask cluster failed before the build was done ({said}); nothing was committed, the "
                        "old output is whole: build again (a worker killed for its memory: give the workers more)")
     return exc if isinstance(exc, OSError) else None
+
+
+def cluster_failed(exc: BaseException) -> str | None:
+    """The cluster's own failure, named with its words (a worker that died or that Dask
+    gave up on, ``KilledWorker``; the scheduler lost, ``CommClosedError``; work
+    cancelled or timed out), or None for an exception that is not the cluster's."""
+    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError, TimeoutError)
+    if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
+        said = " ".join(str(exc).split())
+        return f"{type(exc).__name__}: {said[:200]}" if said else type(exc).__name__
+    return None
 
 
 class NoDask(Exception):
