@@ -307,6 +307,7 @@ def test_a_worker_that_dies_is_f101_exit_3_not_a_traceback(tmp_path: Path, capsy
                 assert (finding["code"], finding["severity"], finding["file"]) == \
                     ("F101", "error", made.scheduler_address)
                 assert "the cluster failed before the check was done (KilledWorker" in finding["message"]
+                assert "sitemap-ext-judge-" in finding["message"] and ".xml" in finding["message"]  # (its file)
                 client.wait_for_workers(1, timeout=60)  # (the worker Dask starts again in its place)
                 client.run(dying)
                 result = check([str(folder)], client=client, now=NOW)
@@ -314,3 +315,42 @@ def test_a_worker_that_dies_is_f101_exit_3_not_a_traceback(tmp_path: Path, capsy
                     [("F101", made.scheduler_address)]
         finally:
             made.close()
+
+
+def test_no_more_batches_are_on_the_cluster_than_its_window() -> None:
+    """Batches handed over wait on the client, as paths, until earlier ones are taken: at
+    most IN_FLIGHT a worker thread are on the cluster (their results in its memory)."""
+    from sitemap_ext.checker.judge_file import Options, Task
+    from sitemap_ext.checker.on_dask import OnDask
+
+    class Future:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def result(self) -> Any:
+            return ([self.name], None)
+
+    class Client:
+        sent: list[str] = []
+
+        def nthreads(self) -> dict[str, int]:
+            return {"tcp://worker": 1}
+
+        def scatter(self, values: list[Any], **kwargs: Any) -> list[Any]:
+            return values
+
+        def submit(self, function: Any, tasks: list[Task], *args: Any, key: str, **kwargs: Any) -> Future:
+            self.sent.append(tasks[0].path)
+            return Future(tasks[0].path)
+
+    client = Client()
+    cluster = OnDask(client, {})
+    options = Options(registry={})
+    pending = [cluster.submit([Task(f"{n}.xml", None, False, None)], options) for n in range(30)]
+    assert len(client.sent) == workers.IN_FLIGHT
+    assert pending[0].result() == (["0.xml"], None)
+    assert len(client.sent) == workers.IN_FLIGHT + 1
+    assert pending[20].result() == (["20.xml"], None)  # (taken before its turn: sent then)
+    assert [pending[n].result()[0] for n in range(1, 20)] == [[f"{n}.xml"] for n in range(1, 20)]
+    assert [pending[n].result()[0] for n in range(21, 30)] == [[f"{n}.xml"] for n in range(21, 30)]
+    assert sorted(client.sent, key=lambda name: int(name.partition(".")[0])) == [f"{n}.xml" for n in range(30)]

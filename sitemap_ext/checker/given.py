@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 from .. import arguments
 from ..codes import REGISTRY
-from ..diagnostics import Collector, Where
+from ..diagnostics import Code, Collector, Where
 from ..limits import MAX_BYTES_PER_FILE, MAX_STORED_PER_CODE
 from ..read.http_types import FetchOptions
 from ..read.sniff import cannot_read
@@ -44,10 +44,10 @@ def check(paths: Sequence[Checkable] | Checkable, *,
     (``BudgetTooSmall``, with the minimum). ``client``: a ``distributed.Client`` whose
     workers judge the files (``on_dask.py``): it takes paths its workers can read, not
     URLs, bytes or file objects (ValueError)."""
-    if client is not None:
-        _on_dask_inputs(paths)
     check_arguments(base_urls, jobs, policy, cross_submitted, allow_read, max_per_code, only_site_yaml, coverage,
                     html, fetch, pages, delay, progress)
+    if client is not None:
+        refuse_unseen(paths)
     budget = None if memory_budget is None else _budget(memory_budget)
     with tempfile.TemporaryDirectory(prefix="sitemap-ext-check-") as held:
         named, displays = _inputs(paths, held)
@@ -78,15 +78,21 @@ def _cluster_failed(exc: BaseException, client: Any, policy: Policy | None, max_
     said = cluster_failed(exc)
     if said is None:
         return None
-    result = CheckResult(Collector(REGISTRY, policy=policy, limit=max_per_code))
     address = getattr(getattr(client, "scheduler", None), "address", None) or "the Dask cluster"
-    result.collector.report(*cannot_read("the inputs on the Dask cluster", f"the cluster failed before the check "
-                                         f"was done ({said}): check again (a worker killed for its memory: give "
-                                         "the workers more)"), Where(str(address)))
+    return cannot_judge(REGISTRY, policy, max_per_code, str(address), f"the cluster failed before the check was "
+                        f"done ({said}): check again (a worker killed for its memory: give the workers more)")
+
+
+def cannot_judge(registry: dict[str, Code], policy: Policy | None, max_per_code: int | None, address: str,
+                 reason: str) -> CheckResult:
+    """A check that could not run on its Dask cluster (the scheduler not reached, the
+    cluster failed before every file was judged): F101 at the scheduler's address, exit 3."""
+    result = CheckResult(Collector(registry, policy=policy, limit=max_per_code))
+    result.collector.report(*cannot_read("the inputs on the Dask cluster", reason), Where(address))
     return result
 
 
-def _on_dask_inputs(paths: Sequence[Checkable] | Checkable) -> None:
+def refuse_unseen(paths: Sequence[Checkable] | Checkable) -> None:
     """A check on Dask hands its workers paths to read (shared storage): a URL fetched,
     bytes or a file object held here, would be read where no worker may see it."""
     from ..read.live import is_url

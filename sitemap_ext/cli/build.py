@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 def _on_dask(args: argparse.Namespace, policy: Policy) -> BuildResult | int:
     """The build on the Dask cluster ``--dask`` names; an exit code when it cannot run
     (2: no dask installed, a setting it does not support; 3: no scheduler reached)."""
-    from ..dask_build.driver import NoDask, build_on_dask, connect  # (only --dask loads it, and dask)
+    from ..dask_build.driver import NoDask, build_on_dask, close, connect  # (only --dask loads it, and dask)
     from ..dask_build.steps import DaskUnsupported
 
     try:
@@ -90,9 +90,7 @@ def _on_dask(args: argparse.Namespace, policy: Policy) -> BuildResult | int:
         sys.stderr.write(f"sitemap-ext build: {exc}\n")
         return EXIT_USAGE
     finally:
-        client.close()
-        if args.dask == "local":
-            client.cluster.close()
+        close(client, args.dask == "local")
 
 
 def _summary(result: BuildResult) -> None:

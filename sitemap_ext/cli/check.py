@@ -13,10 +13,9 @@ from ..checker.check import CheckResult
 from ..checker.given import check
 from ..codes import REGISTRY
 from ..dates import format_instant, parse_now
-from ..diagnostics import Collector, Where
+from ..diagnostics import Collector
 from ..limits import MAX_BYTES_PER_FILE
 from ..read.http_types import FetchOptions, LiveUnavailable, seconds
-from ..read.sniff import cannot_read
 from ..report import baseline
 from ..report.baseline import BaselineError
 from ..report.formats import (
@@ -129,15 +128,16 @@ def _check(args: argparse.Namespace, paths: list[str | io.BytesIO], **given: Any
     reached is F101 (exit 3), as an input that cannot be read."""
     if args.dask is None:
         return check(paths, **given)
-    from ..checker.on_dask import close, connect
+    from ..checker.given import cannot_judge, refuse_unseen
+    from ..checker.on_dask import connect
+    from ..dask_build.driver import close
 
+    refuse_unseen(paths)  # (before a cluster is started for inputs it cannot take)
     try:
         client = connect(args.dask)
     except OSError as exc:
-        result = CheckResult(Collector(REGISTRY, policy=given["policy"], limit=given["max_per_code"]))
-        result.collector.report(*cannot_read("the inputs on the Dask cluster", f"{exc}; check the scheduler's "
-                                             "address (host:port), or check without --dask"), Where(args.dask))
-        return result
+        return cannot_judge(REGISTRY, given["policy"], given["max_per_code"], args.dask,
+                            f"{exc}; check the scheduler's address (host:port), or check without --dask")
     try:
         return check(paths, client=client, **given)
     finally:

@@ -68,8 +68,7 @@ def build_on_dask(path: str | os.PathLike[str] | SiteObject, out_dir: str | os.P
     finally:
         opened.close()
         if own is not None:
-            own.close()
-            own.cluster.close()
+            close(own, True)
     return opened.result
 
 
@@ -88,7 +87,7 @@ def cluster_failed(exc: BaseException) -> str | None:
     """The cluster's own failure, named with its words (a worker that died or that Dask
     gave up on, ``KilledWorker``; the scheduler lost, ``CommClosedError``; work
     cancelled or timed out), or None for an exception that is not the cluster's."""
-    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError, TimeoutError)
+    cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError)  # (a TimeoutError may be ours)
     if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
         said = " ".join(str(exc).split())
         return f"{type(exc).__name__}: {said[:200]}" if said else type(exc).__name__
@@ -99,14 +98,14 @@ class NoDask(Exception):
     """dask or distributed is not installed (a usage error: install the extra)."""
 
 
-def connect(scheduler: str) -> Any:
+def connect(scheduler: str, what: str = "a build on Dask") -> Any:
     """A client of the scheduler at ``scheduler`` (``local``: a local cluster). Raises
-    NoDask without dask and distributed, OSError when the scheduler cannot be reached."""
+    NoDask without dask and distributed (``what`` needs them), OSError when the
+    scheduler cannot be reached."""
     try:
         client = import_module("distributed").Client
     except ImportError as exc:
-        raise NoDask(f"a build on Dask needs dask and distributed ({exc}): pip install 'sitemap-ext[dask]'") \
-            from None
+        raise NoDask(f"{what} needs dask and distributed ({exc}): pip install 'sitemap-ext[dask]'") from None
     if scheduler == "local":
         return local_client()
     try:
@@ -170,8 +169,18 @@ def _first_build(*args: Any, **options: Any) -> PartitionBuilt:
     return identity.sort_facts(build_partition(*args, **options))
 
 
+def close(client: Any, own_cluster: bool) -> None:
+    """The client closed, and its cluster too when this process started it (``local``),
+    even when closing the client fails."""
+    try:
+        client.close()
+    finally:
+        if own_cluster:
+            client.cluster.close()
+
+
 def _workers(client: Any) -> int:
-    return max(1, len(client.scheduler_info().get("workers", {})))
+    return max(1, len(client.nthreads()))  # (scheduler_info() lists at most 5 workers in some versions)
 
 
 def _run(opened: Opened, parts: list[tuple[Any, int]], client: Any, strict: bool) -> None:
