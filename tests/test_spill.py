@@ -137,12 +137,44 @@ def test_findings_are_the_same_spilled(site: tuple[list[list[str]], int], tmp_pa
 
 
 def test_no_spill_under_the_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A check whose index fits its budget writes no column to disk."""
+    """A check whose index and process fit its budget writes no column to disk."""
     paths = _write(tmp_path, [['<url><loc>https://e.com/a</loc></url>', '<url><loc>https://e.com/a</loc></url>']])
     folders = _Folders(monkeypatch)
-    result = check(paths, now=NOW, memory_budget="64M")
+    result = check(paths, now=NOW, memory_budget="16G")
     assert [d.code for d in result.collector.diagnostics] == ["U104"]
     assert folders.spilled == 0 and len(folders.made) == 1 and not os.path.exists(folders.made[0][0])
+
+
+def test_a_process_near_its_budget_spills_a_small_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget is the process's: an index far under it spills when the process's
+    resident memory (the interpreter, the logs from the workers) comes near it, and
+    finds the same."""
+    from sitemap_ext.rules import spill
+
+    paths = _write(tmp_path, [['<url><loc>https://e.com/a</loc></url>', '<url><loc>https://e.com/a</loc></url>']])
+    folders = _Folders(monkeypatch)
+    check(paths, now=NOW, jobs=1, memory_budget="1G")
+    assert folders.spilled == 0
+    monkeypatch.setattr(spill, "resident_bytes", lambda: (1 << 30) - (1 << 20))
+    result = check(paths, now=NOW, jobs=1, memory_budget="1G")
+    assert [d.code for d in result.collector.diagnostics] == ["U104"]
+    assert folders.spilled >= 14
+
+
+def test_the_resident_memory_is_read_where_the_system_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sitemap_ext.rules import spill
+
+    if os.path.exists("/proc/self/statm"):
+        assert 10 << 20 < spill.resident_bytes() < 4 << 30
+    real = open
+
+    def missing(path: str, *args: object, **kwargs: object) -> object:
+        if path == "/proc/self/statm":
+            raise FileNotFoundError(path)
+        return real(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", missing)
+    assert spill.resident_bytes() == 0
 
 
 def test_folder_removed_after_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

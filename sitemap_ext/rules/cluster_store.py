@@ -43,6 +43,12 @@ def in_memory(column: Column[int]) -> array[int]:
     return column if isinstance(column, array) else cast("SpillArray[int]", column).in_memory()
 
 
+def _resident() -> int:
+    from .spill import resident_bytes
+
+    return resident_bytes()
+
+
 def _spilling(typecode: str, folder: SpillFolder, values: Iterable[int] = ()) -> SpillArray[int]:
     from .spill import SpillArray
 
@@ -244,7 +250,8 @@ class ClusterStore:
         return [getattr(self, name) for name, _ in _SPILLED]
 
     def mind_budget(self) -> None:
-        """Spill every column once the store holds more than its budget allows."""
+        """Spill every column once the store holds more than its budget allows, or the
+        process (its resident memory, where the system says it) is near the budget."""
         if self.spill is None:
             return
         held = sum(cast("SpillArray[int]", column).nbytes() for column in self._columns())
@@ -255,7 +262,10 @@ class ClusterStore:
 
             raise BudgetTooSmall(self.spill.budget, least, f"the index of {len(self.list_ids):,} distinct lists of "
                                  "alternates and of the pages' links", so_far=True)
-        if held + self.fixed() + self.reserve() > self.spill.budget and not self.spilled:
+        if not self.spilled and (held + self.fixed() + self.reserve() > self.spill.budget
+                                 or _resident() + self.reserve() > self.spill.budget):
+            # (the process's own memory counts too: the interpreter, the logs on their
+            # way from the workers; spilled, the columns keep no more than reserve())
             for column in self._columns():
                 cast("SpillArray[int]", column).spill()
             self.locs.spill()
