@@ -93,12 +93,12 @@ class OnDask:
             self._waiting.remove(batch)
             self._sent_now(batch)
         assert batch.future is not None
-        try:
-            return cast("tuple[list[FileResult], ClusterLog | None]", batch.future.result())
-        finally:
-            batch.future = None
-            self._sent -= 1
-            self._send()
+        # (a failed cluster raises here and the check stops: nothing more is sent to it)
+        done = cast("tuple[list[FileResult], ClusterLog | None]", batch.future.result())
+        batch.future = None
+        self._sent -= 1
+        self._send()
+        return done
 
 
 @dataclass(slots=True, eq=False)
