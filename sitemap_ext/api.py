@@ -275,9 +275,10 @@ def check(paths: Sequence[Checkable] | Checkable | Site, *,
     sitemaps (0: none, a number, or "all"), ``delay`` seconds apart on one host;
     ``progress`` is called with a line of progress now and then.
 
-    ``memory_budget`` (bytes, or a size such as "512M"): past it, the index of every
-    entry and alternate the rules across files read spills to a private temporary
-    folder (removed when the check ends); the findings are the same. ValueError for a
+    ``memory_budget`` (bytes, or a size such as "512M"): the process's memory; near it
+    (the index's own estimate, or the process's resident memory where the system says
+    it), the index of every entry and alternate the rules across files read spills to
+    a private temporary folder (removed when the check ends); the findings are the same. ValueError for a
     malformed size, or a budget smaller than the minimum the check needs (said).
 
     ``client``: a ``distributed.Client``: each file is judged on its cluster's workers,

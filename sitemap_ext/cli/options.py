@@ -113,9 +113,9 @@ def _check_verb(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type
     check.add_argument("--allow-read", action="append", default=[], metavar="DIR", help=allow)
     check.add_argument("--max-per-code", type=_count, default=MAX_STORED_PER_CODE, metavar="N", help=per_code)
     check.add_argument("--memory-budget", type=_size, default=None, metavar="SIZE",
-                       help="keep the index of every entry and alternate within SIZE (512M, 2G): past it, it spills "
-                       "to a private temporary folder (TMPDIR), removed at the end; the findings are the same "
-                       "(default: all in memory)")
+                       help="keep the check's main process within SIZE (512M, 2G): near it, the index of every "
+                       "entry and alternate spills to a private temporary folder (TMPDIR), removed at the end; the "
+                       "findings are the same (default: all in memory)")
     check.add_argument("--only-site-yaml", action="store_true",
                        help="skip YAML files without a top-level site: key instead of judging them as site "
                        "descriptions (for pre-commit, which passes every changed YAML file)")
