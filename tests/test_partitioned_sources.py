@@ -354,3 +354,19 @@ def test_a_dataframe_without_pyarrow_or_of_mixed_columns_is_s101_at_the_partitio
     result = build("site.yaml", "out", pages=[pandas.DataFrame({"loc": ["/a"]})])
     assert findings(result) == [("S101", "<partition 1>", None, None)]
     assert "pip install pyarrow" in result.collector.sorted()[0].message
+
+
+def test_an_unknown_column_in_every_part_is_said_once_for_the_source() -> None:
+    """S104 is said once a source: a folder of parts that all carry one column that is
+    no page field gives one warning, at the first part's header, not one a part (a
+    thousand parts gave a thousand); two sources each say it once."""
+    import json
+
+    pages = [{**page, "sku": f"S-{n}"} for n, page in enumerate(rows(8))]
+    for number in range(3):
+        write_csv(Path(f"parts/p-{number}.csv"), pages[2 * number:2 * number + 2], (*COLUMNS, "sku"))
+    Path("parts/p-3.jsonl").write_text("".join(json.dumps(row) + "\n" for row in pages[6:]))
+    write_csv(Path("more.csv"), [{**page, "loc": page["loc"] + "-more"} for page in pages[:2]], (*COLUMNS, "sku"))
+    result, _ = built(FOLDER + "  - file: more.csv\n")
+    assert findings(result) == [("S104", "more.csv", 1, None), ("S104", "parts/p-0.csv", 1, None)]
+    assert all("column 'sku' is not a page field" in d.message for d in result.collector.sorted())

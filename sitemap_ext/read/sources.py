@@ -169,8 +169,11 @@ class SourceReader:
     """
 
     def __init__(self, path: str, display: str, fmt: str, collector: Collector, known: KnownColumn,
-                 meter: list[int] | None = None, part: Part | None = None) -> None:
+                 meter: list[int] | None = None, part: Part | None = None, *, source: Where | None = None) -> None:
         self.path, self.display, self.fmt = path, display, fmt
+        # What S104 is said once for: the source as described (its entry's place: every
+        # part of a folder source is one source), else this file.
+        self.once = display if source is None else f"{source.file}:{source.line}:{source.column}"
         self.collector, self.known, self.meter, self.part = collector, known, meter, part
         self.columns: list[str] | None = None
 
@@ -199,7 +202,7 @@ class SourceReader:
                 if csv_format:
                     yield from self._csv(lines, later)
                 else:
-                    yield from _read_jsonl(lines, display, collector, self.known, later or 1)
+                    yield from _read_jsonl(lines, display, collector, self.known, later or 1, self.once)
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
                 unreadable_source(collector.report, f"source cannot be read to the end: {exc}",
                                   Where(display, line[0] + 1))
@@ -257,13 +260,13 @@ class SourceReader:
         """A source's columns (a CSV header, a Parquet schema's names) if rows can be read
         by them: with a URL column, each named once (reported at ``where``, unless the
         first part of a CSV, not this ``later`` one, reports them)."""
-        display, collector = self.display, self.collector
+        collector = self.collector
         has_loc = any(name in ("loc", "path") or name.startswith("url:") for name in header)
         if later is not None:  # the header's problems are the first part's to report
             if not has_loc:
                 return None
         else:
-            _unknown(header, self.known, display, collector, where)
+            _unknown(header, self.known, self.once, collector, where)
         if not has_loc:
             collector.report(
                 "S105",
@@ -332,15 +335,15 @@ def _header_usable(header: list[str], collector: Collector | None, where: Where,
     return True
 
 
-def _unknown(columns: list[str], known: KnownColumn, display: str, collector: Collector, where: Where) -> None:
+def _unknown(columns: list[str], known: KnownColumn, once: str, collector: Collector, where: Where) -> None:
     for name in columns:
         if not known(name):
             collector.report("S104", f"column '{name}' is not a page field; it is ignored", where,
-                             once=f"S104 {display} {name}")
+                             once=f"S104 {once} {name}")
 
 
 def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known: KnownColumn,
-                first: int) -> Iterator[tuple[dict[str, Any], int]]:
+                first: int, once: str) -> Iterator[tuple[dict[str, Any], int]]:
     seen_unknown: set[str] = set()
     for number, text in enumerate(stream, first):
         if not text.strip():
@@ -361,7 +364,7 @@ def _read_jsonl(stream: Iterable[str], display: str, collector: Collector, known
         fresh = [key for key in obj if key not in seen_unknown and not known(key)]
         if fresh:
             seen_unknown.update(fresh)
-            _unknown(fresh, known, display, collector, Where(display, number))
+            _unknown(fresh, known, once, collector, Where(display, number))
         yield obj, number
 
 

@@ -373,7 +373,7 @@ def _rows(site: Site, source: Source, normaliser: PageNormaliser, flow: PageFlow
     rows = SourceRows(site, source, normaliser, flow)
     urls = 0
     reader = SourceReader(source.path, source.display, source.format, collector, source_column,
-                          meter.read if meter is not None else None, part)
+                          meter.read if meter is not None else None, part, source=source.where)
     for count, record in enumerate(rows.records(reader), 1):
         if record is not None:
             urls += len(record.locs)

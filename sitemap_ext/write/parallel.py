@@ -407,7 +407,8 @@ def _render(piece: Part) -> str:
     assert _JOB is not None
     source, settings, scratch, normaliser, flow, rows = _JOB
     findings = normaliser.collector = flow.collector = Collector(REGISTRY, limit=None, **settings)
-    reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=piece)
+    reader = SourceReader(source.path, source.display, source.format, findings, source_column, part=piece,
+                          source=source.where)
     records = [record for record in rows.records(reader) if record is not None]
     path = os.path.join(scratch, f".piece-{os.getpid()}-{piece.start}")
     _save(Chunk.of(records, findings), path)

@@ -95,7 +95,7 @@ def judge_pages(site: Site, collector: Collector) -> None:
         if isinstance(unit, Page):
             flow(unit)
         elif isinstance(unit, Source):
-            reader = SourceReader(unit.path, unit.display, unit.format, collector, source_column)
+            reader = SourceReader(unit.path, unit.display, unit.format, collector, source_column, source=unit.where)
             for _ in SourceRows(site, unit, normaliser, flow).records(reader):
                 pass
         elif isinstance(unit, BuiltSite):  # (its pages' heads judged as the check of them judges them)
