@@ -86,7 +86,7 @@ def cluster_failure(exc: BaseException) -> OSError | None:
 def cluster_failed(exc: BaseException) -> str | None:
     """The cluster's own failure, named with its words (a worker that died or that Dask
     gave up on, ``KilledWorker``; the scheduler lost, ``CommClosedError``; work
-    cancelled or timed out), or None for an exception that is not the cluster's."""
+    cancelled; a timeout of distributed's own), or None for an exception that is not the cluster's."""
     cancelled = (concurrent.futures.CancelledError, asyncio.CancelledError)  # (a TimeoutError may be ours)
     if isinstance(exc, cancelled) or type(exc).__module__.split(".")[0] == "distributed":
         said = " ".join(str(exc).split())
