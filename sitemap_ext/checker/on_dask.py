@@ -33,15 +33,6 @@ class DaskUnsupportedCheck(ValueError):
     """An input a check on Dask cannot hand to its workers (a usage error)."""
 
 
-def connect(scheduler: str) -> Any:
-    """A client of ``scheduler`` (``local``: a cluster on this machine's cores), by the
-    build's ``connect``: ``NoDask`` (a usage error) without dask and distributed,
-    OSError when the scheduler cannot be reached."""
-    from ..dask_build.driver import connect as connect_cluster
-
-    return connect_cluster(scheduler, "--dask")
-
-
 class OnDask:
     """The batches of one check sent to a Dask cluster; the registry of codes is sent to
     every worker once (as the pool hands it to each process as it starts), not with

@@ -129,12 +129,11 @@ def _check(args: argparse.Namespace, paths: list[str | io.BytesIO], **given: Any
     if args.dask is None:
         return check(paths, **given)
     from ..checker.given import cannot_judge, refuse_unseen
-    from ..checker.on_dask import connect
-    from ..dask_build.driver import close
+    from ..dask_build.driver import close, connect
 
     refuse_unseen(paths)  # (before a cluster is started for inputs it cannot take)
     try:
-        client = connect(args.dask)
+        client = connect(args.dask, "--dask")
     except OSError as exc:
         return cannot_judge(REGISTRY, given["policy"], given["max_per_code"], args.dask,
                             f"{exc}; check the scheduler's address (host:port), or check without --dask")
