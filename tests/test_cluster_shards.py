@@ -41,7 +41,7 @@ def _site(seed: int, clusters: int, files: int) -> tuple[list[list[str]], list[s
         host = rng.choice(HOSTS)
         links = [(code, f"{host}/{code}/p{cluster}/") for code in rng.sample(CODES, rng.randint(1, 4))]
         broken = rng.random() < 0.4
-        for code, loc in links:
+        for _, loc in links:
             own = list(links)
             if broken and rng.random() < 0.5:
                 at = rng.randrange(len(own))
@@ -94,7 +94,7 @@ def _logs(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> list[tuple[str |
 
 def _seen(collector: Collector) -> tuple[Any, ...]:
     rows = [(d.code, d.severity.value, d.file, d.line, d.column, d.url, d.hreflang, d.suggestion, d.message,
-             [(r.message, r.file, r.line, r.url) for r in d.related]) for d in collector.sorted()]
+             [(r.message, r.file, r.line, r.url) for r in d.related]) for d in collector.diagnostics]  # (in order)
     return rows, dict(+collector.counts), dict(+collector.suppressed), dict(+collector.ignored)
 
 

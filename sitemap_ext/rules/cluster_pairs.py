@@ -5,6 +5,7 @@ H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to l
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -178,7 +179,8 @@ class Examination:
                 return
         list_id = index.held[entry]
         self.once(index.list_first[list_id], "H111", href, f"alternate {href} ({code}) is in none of the sitemaps "
-                  "checked, so its return link cannot be verified; check its host's sitemap too", hreflang=code)
+                  "checked, so its return link cannot be verified; check its host's sitemap too", entry,
+                  hreflang=code)
 
     def spelling_mark(self, one: int, other: int) -> str | None:
         return self.index.mark("spellings", min(one, other), max(one, other))
@@ -191,17 +193,22 @@ class Examination:
         self.reported.add(mark)
         return False
 
-    def once(self, entry: int, code: str, href: str, message: str, **extra: object) -> None:
-        """Per list and alternate: the members of a cluster share the finding."""
+    def once(self, entry: int, code: str, href: str, message: str, examined: int | None = None,
+             **extra: object) -> None:
+        """Per list and alternate: the members of a cluster share the finding (said at
+        ``entry``, found while ``examined`` was, when that is another entry)."""
         index = self.index
         mark = (index.held[entry], url_key(href), code)
         if mark in self.reported:
             return
         self.reported.add(mark)
         extra.setdefault("url", index.locs[entry])
+        where = index.where(entry)
         if index.owns is not None:
             extra.setdefault("once", index.mark(index.list_digests[mark[0]], *mark[1:]))
-        self.report(code, message, index.where(entry), **extra)
+            if examined is not None:  # (a share's findings are merged in the order they are found)
+                where = replace(where, ordinal=index.ordinal[examined])
+        self.report(code, message, where, **extra)
 
 
 Unplaced = tuple[Where, str, tuple[Any, ...], dict[str, Any]]

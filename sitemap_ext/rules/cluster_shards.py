@@ -29,15 +29,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress
 from operator import ne
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
 from ..urls import url_key, variants
-from .cluster_findings import LISTED_TWICE
+from .cluster_findings import LISTED_TWICE, NO_X_DEFAULT
 from .cluster_log import OWN, ClusterLog
 from .cluster_pairs import Unplaced, place_unplaced
 from .cluster_store import sorted_by_key
 from .clusters import ClusterIndex
+
+if TYPE_CHECKING:
+    from .spill import SpillFolder
 
 _NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))
 
@@ -157,9 +160,21 @@ class ShareCollector(Collector):
 def judge_share(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
                 settings: dict[str, Any]) -> Share:
     """Step 3: one share's index (its entries, then those it asked for) judged.
-    ``settings``: the check's collector's (registry, policy, limit, errors_kept)."""
-    collector = ShareCollector(**settings)
-    index = ClusterIndex(collector)
+    ``settings``: the check's collector's (registry, policy, limit, errors_kept), and its
+    memory ``budget`` (None: none), past which the index spills to a folder of its own."""
+    settings = dict(settings)
+    budget = settings.pop("budget", None)
+    if budget is None:
+        return _judged(owned, asked, share, shards, ShareCollector(**settings), None)
+    from .spill import SpillFolder
+
+    with SpillFolder(budget) as folder:
+        return _judged(owned, asked, share, shards, ShareCollector(**settings), folder)
+
+
+def _judged(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
+            collector: ShareCollector, folder: SpillFolder | None) -> Share:
+    index = ClusterIndex(collector, folder)
     index.owns = lambda key: owner(key, shards) == share
     done = Share()
     for part in owned:
@@ -179,7 +194,7 @@ def judge_share(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog |
 
 def _distinct(index: ClusterIndex) -> int:
     """The distinct keys of the entries added so far that a sitemap, feed or text file lists."""
-    keys = array("q", compress(index.key, bytes(index.kind).translate(_NOT_OWN)))
+    keys = array("q", compress(index.key, index.kind.tobytes().translate(_NOT_OWN)))
     ordered = sorted_by_key(keys)[1]
     return (1 if ordered else 0) + int(sum(map(ne, ordered[1:], ordered)))
 
@@ -190,8 +205,10 @@ def merge_shares(collector: Collector, shares: Sequence[Share]) -> tuple[int, in
     rows: list[tuple[tuple[int, ...], Diagnostic]] = []
     for number, share in enumerate(shares):
         for seq, (diag, ordinal) in enumerate(zip(share.diagnostics, share.ordinals, strict=True)):
-            # (one index says U104 in the order of the URL keys, the rest in the order of their entries)
-            order = (url_key(diag.url or ""), ordinal) if diag.code == LISTED_TWICE else (ordinal, number, seq)
+            # One index says U104 in the order of the URL keys, then H112 in the order of the
+            # lists' first entries, then what the pairs give, entry by entry.
+            order = (0, url_key(diag.url or ""), ordinal) if diag.code == LISTED_TWICE else \
+                (1 if diag.code == NO_X_DEFAULT else 2, ordinal, number, seq)
             rows.append((order, diag))
     rows.sort(key=lambda row: row[0])
     said: set[str] = set()

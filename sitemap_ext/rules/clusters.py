@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from .. import langtags
 from ..diagnostics import Collector, Related
 from ..urls import url_key
-from .cluster_findings import LISTED_TWICE, NOT_BUILT, UNCOUNTED, listed_twice, to_excluded, to_missing
+from .cluster_findings import LISTED_TWICE, NO_X_DEFAULT, NOT_BUILT, UNCOUNTED, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
 from .cluster_pairs import Examination, Unplaced
 from .cluster_store import ClusterStore
@@ -311,9 +311,9 @@ class ClusterIndex(ClusterStore):
             first = self.list_first[list_id]
             if x_default not in codes and len(codes) > 1 and (self.owns is None or self.owns(self.key[first])) \
                     and not self._x_default_elsewhere(items, x_default):
-                report("H112", "this cluster has no x-default, the version for users whose language matches none (a "
-                       "language selector, or the main version)", self.where(first), url=self.locs[first],
-                       once=self.mark("H112", self.list_digests[list_id] if self.owns is not None else 0))
+                report(NO_X_DEFAULT, "this cluster has no x-default, the version for users whose language matches "
+                       "none (a language selector, or the main version)", self.where(first), url=self.locs[first],
+                       once=self.mark(NO_X_DEFAULT, self.list_digests[list_id] if self.owns is not None else 0))
             if self.list_members[list_id] != self.list_named[list_id]:
                 examine.add(list_id)
         if examine:
