@@ -18,12 +18,13 @@ from hypothesis import strategies as st
 
 from sitemap_ext.checker.given import check
 from sitemap_ext.codes import REGISTRY
-from sitemap_ext.diagnostics import Collector
+from sitemap_ext.diagnostics import Collector, Severity
 from sitemap_ext.rules import cluster_shards
 from sitemap_ext.rules.cluster_log import ClusterLog
 from sitemap_ext.rules.cluster_shards import in_shares, merge_shares, owner
 from sitemap_ext.rules.cluster_store import ClusterStore
 from sitemap_ext.rules.clusters import ClusterIndex
+from sitemap_ext.rules.config import Policy
 
 NOW = "2026-11-21T12:00:00Z"
 CODES = ["en", "de", "fr", "es", "en-GB", "x-default"]
@@ -98,32 +99,36 @@ def _seen(collector: Collector) -> tuple[Any, ...]:
     return rows, dict(+collector.counts), dict(+collector.suppressed), dict(+collector.ignored)
 
 
-def _both(logs: list[tuple[str | None, ClusterLog]], shards: int, limit: int | None
+POLICIES = [None, Policy(ignore=("H112",)), Policy(severity=(("H1", Severity.ERROR),)),
+            Policy(per_path=(("*sitemap-1.xml", ("H11", "U104")),))]
+
+
+def _both(logs: list[tuple[str | None, ClusterLog]], shards: int, limit: int | None, policy: Policy | None = None
           ) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, int], tuple[int, int]]:
-    one = Collector(REGISTRY, limit=limit)
+    one = Collector(REGISTRY, limit=limit, policy=policy)
     index = ClusterIndex(one)
     for display, log in logs:
         index.add(display, pickle.loads(pickle.dumps(log)))
     index.finish()
-    many = Collector(REGISTRY, limit=limit)
+    many = Collector(REGISTRY, limit=limit, policy=policy)
     whole = [pickle.loads(pickle.dumps(log)).of_file(display) if display is not None else log
              for display, log in logs]
-    shares = in_shares(whole, shards, {"registry": REGISTRY, "limit": limit})
+    shares = in_shares(whole, shards, {"registry": REGISTRY, "limit": limit, "policy": policy})
     shares = [pickle.loads(pickle.dumps(share)) for share in shares]  # (they cross from the workers)
     listed = merge_shares(many, shares)
     return _seen(one), _seen(many), index.listed(), listed
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(seed=st.integers(0, 100_000), clusters=st.integers(1, 60), files=st.integers(1, 4),
-       shards=st.integers(1, 9), limit=st.sampled_from([None, 1, 3]))
+       shards=st.integers(1, 9), limit=st.sampled_from([None, 1, 3]), policy=st.sampled_from(POLICIES))
 def test_shares_find_what_one_index_finds(seed: int, clusters: int, files: int, shards: int, limit: int | None,
-                                          tmp_path_factory: pytest.TempPathFactory,
+                                          policy: Policy | None, tmp_path_factory: pytest.TempPathFactory,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path_factory.mktemp("site")
     logs = _logs(_write(folder, _site(seed, clusters, files)), monkeypatch)
-    one, many, listed_one, listed_many = _both(logs, shards, limit)
+    one, many, listed_one, listed_many = _both(logs, shards, limit, policy)
     assert many == one
     assert listed_many == listed_one
 
@@ -159,3 +164,15 @@ def test_owner_cuts_the_keys_in_equal_ranges() -> None:
     assert owner((1 << 63) - 1, 4) == 3
     assert [owner(key, 4) for key in (-(1 << 62) - 1, -(1 << 62), -1, 0, (1 << 62) - 1, 1 << 62)] == [0, 1, 1, 2, 2, 3]
     assert cluster_shards.owner(12345, 1) == 0
+
+
+@pytest.mark.parametrize("policy", POLICIES[1:])
+def test_a_policy_is_applied_once_to_what_the_shares_say(policy: Policy, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Findings two shares may both say are kept past the policy in each share and shown,
+    hidden or given their severity once merged: the same as one index with the policy."""
+    logs = _logs(_write(tmp_path, _site(11, 300, 3)), monkeypatch)
+    plain = _both(logs, 5, None)[0]
+    one, many, _, _ = _both(logs, 5, None, policy)
+    assert many == one
+    assert one != plain  # (the policy changes what is said)
