@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 distributed = pytest.importorskip("distributed", reason="a check on Dask needs dask and distributed")
 
 from sitemap_ext import check  # noqa: E402
-from sitemap_ext.checker import folder_walk, workers  # noqa: E402
+from sitemap_ext.checker import folder_walk, on_dask, workers  # noqa: E402
 from sitemap_ext.checker.given import check as check_given  # noqa: E402  (it takes a Budget of its own pages)
 from sitemap_ext.checker.results import Results  # noqa: E402
 from sitemap_ext.cli import main  # noqa: E402
-from sitemap_ext.rules.cluster_store import minimum_budget  # noqa: E402
+from sitemap_ext.rules.cluster_store import ClusterStore, minimum_budget  # noqa: E402
+from sitemap_ext.rules.clusters import ClusterIndex  # noqa: E402
 from sitemap_ext.rules.spill import Budget, SpillFolder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,8 +139,8 @@ def test_a_check_on_dask_reports_what_one_process_does(name: str, tmp_path: Path
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     folder, extra = FOLDERS[name](tmp_path)
     one = run(capsys, str(folder), *extra, "--jobs", "1")
-    on_dask = run(capsys, str(folder), *extra, "--dask", cluster.scheduler.address)
-    assert on_dask == one
+    found = run(capsys, str(folder), *extra, "--dask", cluster.scheduler.address)
+    assert found == one
     code, report = one
     found = {d["code"] for d in report["diagnostics"]}
     expected = {"clean build": (0, set()), "across files": (1, {"U104", "H104"}), "gzip and text": (1, {"H104"}),
@@ -191,10 +192,10 @@ def test_a_check_on_dask_spilled_past_its_budget_reports_the_same(tmp_path: Path
     base_urls = extra[1:] if extra else []
     kept = check([str(folder)], now=NOW, jobs=1, base_urls=base_urls, max_per_code=None)
     assert not spilled
-    on_dask = check_given([str(folder)], now=NOW, base_urls=base_urls, max_per_code=None, client=cluster,
-                          memory_budget=Budget(minimum_budget(small) + 55_000, small.page, small.kept, small.block))
+    found = check_given([str(folder)], now=NOW, base_urls=base_urls, max_per_code=None, client=cluster,
+                        memory_budget=Budget(minimum_budget(small) + 55_000, small.page, small.kept, small.block))
     assert spilled
-    assert seen(on_dask) == seen(kept) and on_dask.files == kept.files
+    assert seen(found) == seen(kept) and found.files == kept.files
 
 
 def seen(result: Any) -> list[tuple[Any, ...]]:
@@ -218,17 +219,46 @@ def sitemaps(draw: Any) -> list[list[tuple[str, list[tuple[str, str]]]]]:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(files=sitemaps())
-def test_generated_sitemaps_find_the_same_on_dask(files: list[list[tuple[str, list[tuple[str, str]]]]],
+@given(files=sitemaps(), shares=st.integers(1, 7))
+def test_generated_sitemaps_find_the_same_on_dask(files: list[list[tuple[str, list[tuple[str, str]]]]], shares: int,
                                                   tmp_path_factory: pytest.TempPathFactory, cluster: Any) -> None:
     folder = tmp_path_factory.mktemp("generated")
     paths = [str(write(folder, {f"s{n}.xml": urlset(*(url(loc, *own) for loc, own in entries))}) / f"s{n}.xml")
              for n, entries in enumerate(files)]
     one = check(paths, now=NOW, jobs=1, max_per_code=None)
-    on_dask = check(paths, now=NOW, max_per_code=None, client=cluster)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(on_dask, "SHARES_PER_THREAD", shares)  # (the join across files in 2 to 14 shares)
+        patched.setattr(on_dask, "SPLIT_GROUP", 2)
+        found = check(paths, now=NOW, max_per_code=None, client=cluster)
 
-    assert seen(on_dask) == seen(one)
-    assert on_dask.files == one.files and on_dask.ok == one.ok
+    assert seen(found) == seen(one)
+    assert found.files == one.files and found.ok == one.ok and found.listed == one.listed
+
+
+def test_the_join_across_files_runs_on_the_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """On a cluster of worker processes, the client neither adds a file's entries to a
+    cluster index nor judges one (both raise here): the workers judge the rules across
+    files in shares of the URL keys, and the report is one process's."""
+    folder = tmp_path / "both"
+    across, _ = across_files(tmp_path / "a")
+    index, extra = index_with_parts(tmp_path / "b")
+    across.rename(folder)
+    index.rename(folder / "b")
+    extra = ["--base-url", f"{E}/={folder / 'b'}"]
+    one = run(capsys, str(folder), *extra, "--jobs", "1")
+    assert {d["code"] for d in one[1]["diagnostics"]} >= {"U104", "H104", "X111"}
+
+    def not_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the rules across files run on the client")
+
+    monkeypatch.setattr(ClusterStore, "add", not_here)
+    monkeypatch.setattr(ClusterIndex, "finish", not_here)
+    made = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        assert run(capsys, str(folder), *extra, "--dask", made.scheduler_address) == one
+    finally:
+        made.close()
 
 
 def test_the_client_judges_no_file_the_workers_read_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -137,12 +137,13 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
 
         def judged(folder: SpillFolder | None) -> None:
             run = _live(collector, options, sitemaps, urls, fetch or FetchOptions(), budget, delay, progress,
-                        displays, folder) if urls else _local(collector, options, sitemaps, displays, folder, client)
+                        displays, folder) if urls else _local(collector, options, sitemaps, displays, folder, client,
+                                                              apart=not (coverage or diff))
             clusters = run.results.clusters
             if coverage:
                 result.coverage = clusters.coverage(coverage)
             result.files += run.results.files
-            result.listed = clusters.listed()
+            result.listed = run.results.listed()
             if diff:
                 result.index = clusters
             result.skipped += run.inputs.skipped
@@ -178,8 +179,10 @@ def _within(memory_budget: Budget, judged: Callable[[SpillFolder | None], None],
 
 
 def _local(collector: Collector, options: Options, sitemaps: list[str], displays: dict[str, str],
-           folder: SpillFolder | None, client: Any = None) -> Run:
-    run = Run(collector, options, displays=displays, client=client)
+           folder: SpillFolder | None, client: Any = None, apart: bool = False) -> Run:
+    """A check of local files; with a ``client``, on its workers, and (``apart``) the rules
+    across files too."""
+    run = Run(collector, options, displays=displays, client=client, apart=apart)
     if folder is not None:
         run.results.spill_into(folder)
     run.check(sitemaps)

@@ -9,8 +9,13 @@ every worker sees, as the build on Dask assumes); the client sends paths and opt
 never a file's bytes. Results come back as the pool's do (findings, a file's record,
 its cluster log) and are taken in the same order, so the findings are the same.
 
-The cluster index stays on the client (``results.Results``), within ``--memory-budget``
-as on one machine: the join across files runs here, when every file is taken.
+The join across files runs on the workers too (``across``): each batch's cluster log
+stays on the worker that made it, and when every file is taken the rules across files
+are judged in shares of the URL keys (``rules/cluster_shards.py``), each share a task
+(within ``--memory-budget``, spilled on its worker past it); the client merges their
+findings. A check that reads built pages or Link headers (whose rules ask the built
+site's facts, which the client holds), or draws the coverage picture, takes every log
+back here, one at a time in the fixed order, and joins them as on one machine.
 
 This module imports no Dask: it is handed a ``distributed.Client``, made (and closed)
 by the build's ``dask_build.driver.connect`` and ``close``.
@@ -20,13 +25,19 @@ from __future__ import annotations
 
 import uuid
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from operator import getitem
+from typing import TYPE_CHECKING, Any, cast
 
-from ..diagnostics import Code
+from ..diagnostics import Code, Collector
 from ..rules.cluster_log import ClusterLog
+from ..rules.cluster_shards import Share, Split, context, judge_share, merge_shares, piece, split
 from .judge_file import FileResult, Options, Task
 from .workers import IN_FLIGHT, Pending, work_batch
+
+if TYPE_CHECKING:
+    from ..rules.spill import Budget
 
 
 class DaskUnsupportedCheck(ValueError):
@@ -40,8 +51,9 @@ class OnDask:
     once: the rest wait here, as paths, and go as earlier ones are taken, so the results
     the client has not yet taken never pile up in the workers' memory."""
 
-    def __init__(self, client: Any, registry: dict[str, Code]) -> None:
+    def __init__(self, client: Any, registry: dict[str, Code], *, apart: bool = False) -> None:
         self.client = client
+        self.apart = apart  # each batch's cluster log kept on its worker, for the join there (``across``)
         self._registry: Any = None  # (its future on the workers, sent with the first batch)
         self.registry = registry
         self._slots: int | None = None
@@ -68,15 +80,26 @@ class OnDask:
         while self._waiting and self._sent < IN_FLIGHT * self.slots():
             self._sent_now(self._waiting.popleft())
 
-    def _sent_now(self, batch: _Batch) -> None:
+    def across(self, logs: list[Any], collector: Collector, budget: Budget | None) -> tuple[int, int]:
+        """The rules across files judged on the workers (``across``), their findings merged
+        into ``collector``; the distinct URLs listed and the alternates given."""
+        settings = {"policy": collector.policy, "limit": collector.limit, "errors_kept": collector.errors_kept,
+                    "redactions": collector.redactions, "budget": budget}
+        return merge_shares(collector, across(self.client, self._registry_on_workers(), logs, settings))
+
+    def _registry_on_workers(self) -> Any:
         if self._registry is None:
             # (in a list: a dict scattered is its values, each under its key; a key of its own)
             [self._registry] = self.client.scatter([self.registry], broadcast=True, hash=False)
+        return self._registry
+
+    def _sent_now(self, batch: _Batch) -> None:
+        self._registry_on_workers()
         self._count += 1
         # The task's key names its first file: a worker that dies on it is named in KilledWorker's message.
         key = f"sitemap-ext-judge-{self._token}-{self._count} {batch.tasks[0].path if batch.tasks else ''}"
-        batch.future = self.client.submit(judge_on_worker, batch.tasks, batch.options, self._registry, key=key,
-                                          pure=False)
+        batch.future = self.client.submit(judge_on_worker, batch.tasks, batch.options, self._registry, self.apart,
+                                          key=key, pure=False)
         self._sent += 1
 
     def _take(self, batch: _Batch) -> tuple[list[FileResult], ClusterLog | None]:
@@ -85,7 +108,12 @@ class OnDask:
             self._sent_now(batch)
         assert batch.future is not None
         # (a failed cluster raises here and the check stops: nothing more is sent to it)
-        done = cast("tuple[list[FileResult], ClusterLog | None]", batch.future.result())
+        if self.apart:  # (its results here; its log stays on the worker, as a future)
+            results = self.client.submit(getitem, batch.future, 0, pure=False)
+            done = (cast("list[FileResult]", results.result()),
+                    self.client.submit(getitem, batch.future, 1, pure=False))
+        else:
+            done = cast("tuple[list[FileResult], ClusterLog | None]", batch.future.result())
         batch.future = None
         self._sent -= 1
         self._send()
@@ -99,7 +127,53 @@ class _Batch:
     future: Any = None  # its future on the cluster once sent
 
 
-def judge_on_worker(tasks: list[Task], options: Options, registry: dict[str, Code]
+def judge_on_worker(tasks: list[Task], options: Options, registry: dict[str, Code], apart: bool = False
                     ) -> tuple[list[FileResult], ClusterLog | None]:
-    """On a Dask worker: the pool's ``work_batch`` with the registry put back."""
-    return work_batch(tasks, replace(options, registry=registry))
+    """On a Dask worker: the pool's ``work_batch`` with the registry put back; ``apart``:
+    a file's cluster log taken out of its result, as the batch's one log (of many files)."""
+    results, log = work_batch(tasks, replace(options, registry=registry))
+    if apart:
+        for result in results:
+            if result.log is not None:
+                log, result.log = result.log.of_file(str(result.record["file"])), None
+    return results, log
+
+
+# Logs split together in one task: a task holds its logs at once (a sitemap's is about
+# 100 bytes a URL: 16 of 50,000 URLs, some 80 MB).
+SPLIT_GROUP = 16
+SHARES_PER_THREAD = 2  # shares of the URL keys per worker thread
+
+
+def across(client: Any, registry: Any, logs: Sequence[Any], settings: dict[str, Any]) -> list[Share]:
+    """The rules across files on the workers (``rules/cluster_shards.py``): ``logs`` in the
+    order taken (futures of the workers' logs, or logs of this process's files), each
+    share's findings back (``merge_shares`` merges them)."""
+    shards = max(1, SHARES_PER_THREAD * sum(client.nthreads().values()))
+    local = [number for number, log in enumerate(logs) if isinstance(log, ClusterLog)]
+    given = list(logs)
+    if local:
+        for number, future in zip(local, client.scatter([given[n] for n in local], hash=False), strict=True):
+            given[number] = future
+    splits = [client.submit(split_logs, [(number, given[number]) for number in range(start, min(start + SPLIT_GROUP,
+                                                                                              len(given)))],
+                            shards, pure=False) for start in range(0, len(given), SPLIT_GROUP)]
+    pieces = [[client.submit(piece, done, share, pure=False) for done in splits] for share in range(shards)]
+    contexts = [client.submit(context, pieces[share], shards, pure=False) for share in range(shards)]
+    asked = [[client.submit(getitem, contexts[other], share, pure=False) for other in range(shards)]
+             for share in range(shards)]
+    settings = dict(settings, registry=registry)
+    shares = [client.submit(judge_pieces, pieces[share], asked[share], share, shards, settings, pure=False)
+              for share in range(shards)]
+    return cast("list[Share]", client.gather(shares))
+
+
+def split_logs(logs: Sequence[tuple[int, ClusterLog | None]], shards: int) -> Split:
+    """On a worker: a group of logs split by share (a batch without entries has none)."""
+    return split([(number, log) for number, log in logs if log is not None], shards)
+
+
+def judge_pieces(pieces: Sequence[tuple[ClusterLog | None, Any]], asked: Sequence[ClusterLog | None], share: int,
+                 shards: int, settings: dict[str, Any]) -> Share:
+    """On a worker: one share judged (``judge_share``), within the check's memory budget."""
+    return judge_share([part for part, _ in pieces], asked, share, shards, settings)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Collector, Diagnostic, Where
 from ..folder import is_error_page, is_view
 from ..read.description_file import display_name
 from ..read.html import name_is_utf8, page_url, served_in
 from ..read.sniff import Sniffed
-from ..rules.cluster_log import ClusterLog
+from ..rules.cluster_log import OWN, ClusterLog
 from ..rules.clusters import ClusterIndex, Excluded
 from ..rules.files import name_not_utf8
 from ..urls import url_key
@@ -103,6 +103,30 @@ class Results:
         self._resniffed: list[tuple[str, Sniffed]] = []  # named as pages, holding something else
         self._handed: list[Pending] = []  # batches handed over, not yet taken; oldest first
         self.crowded: dict[str, str] = {}  # display -> path: XML files whose entries share lines
+        # The join across files elsewhere (``keep_logs``): every cluster log in the order taken
+        # (a worker's, as a future, or one of this process's), whether some give a URL's own
+        # annotations (a page's head, Link headers), and what the join counted.
+        self.logs: list[Any] | None = None
+        self.own = False
+        self.counted: tuple[int, int] | None = None
+
+    def keep_logs(self) -> None:
+        """Before any file is merged: the cluster logs kept in order, not added to the index."""
+        self.logs = []
+
+    def _log(self, display: str | None, log: Any) -> None:
+        if self.logs is None:
+            self.clusters.add(display, log)
+            return
+        if isinstance(log, ClusterLog):
+            if display is not None:
+                log.of_file(display)
+            self.own = self.own or any(bytes((kind,)) in log.kinds.tobytes() for kind in OWN)
+        self.logs.append(log)
+
+    def listed(self) -> tuple[int, int]:
+        """The distinct URLs listed and the alternates given (``ClusterIndex.listed``)."""
+        return self.counted if self.counted is not None else self.clusters.listed()
 
     def spill_into(self, folder: SpillFolder) -> None:
         """Before any file is merged: the cluster index kept within ``folder``'s memory
@@ -118,8 +142,9 @@ class Results:
             self.crowded[str(result.record["file"])] = result.crowded
         self.collector.merge(result.diagnostics, result.suppressed, result.ignored)
         if result.log is not None:
-            self.clusters.add(str(result.record["file"]), result.log)
+            self._log(str(result.record["file"]), result.log)
         if result.page is not None:
+            self.own = True  # (a built page's head: its log may be a worker's, unseen here)
             self.site.add(str(result.record["file"]), result.page)
 
     def place_across(self) -> None:
@@ -141,12 +166,12 @@ class Results:
         content sniffed), oldest first; None when there is none."""
         return self._resniffed.pop(0) if self._resniffed else None
 
-    def batch(self, results: list[FileResult], log: ClusterLog | None) -> None:
+    def batch(self, results: list[FileResult], log: Any) -> None:
         """A batch's results, and the cluster log its pages share."""
         for result in results:
             self.merge(result)
         if log is not None:
-            self.clusters.add(None, log)
+            self._log(None, log)
 
     def named_urls(self) -> list[str]:
         """Every URL the files merged list or name as an alternate (the cluster index's)."""

@@ -34,6 +34,7 @@ from ..diagnostics import Collector, Where
 from ..read.description_file import display_name
 from ..read.live import Input, Remote
 from ..read.sniff import Sniffed, is_sitemap, missing, sniff
+from ..rules.cluster_log import ClusterLog
 from .folder_walk import FolderWalk, is_robots
 from .header_files import HeaderFiles
 from .index_follow import IndexFollowing
@@ -54,12 +55,14 @@ class Run:
 
     def __init__(self, collector: Collector, options: Options, *, displays: Mapping[str, str] | None = None,
                  submitted: Collection[str] = (), remote: Remote | None = None, given: Sequence[Input] = (),
-                 budget: int | None = 0, delay: float = 0.0, client: Any = None) -> None:
+                 budget: int | None = 0, delay: float = 0.0, client: Any = None, apart: bool = False) -> None:
         self.judging = Judging(collector, options)
-        self.cluster = None if client is None else _on_dask(client, options)
+        self.cluster = None if client is None else _on_dask(client, options, apart)
         base = BaseUrls(options.base_urls)
         self.site = BuiltPages(collector, base.roots(), options.html)
         self.results = Results(collector, self.site)
+        if apart and client is not None:
+            self.results.keep_logs()
         self.inputs = Inputs(self.judging, base, self.site, displays=dict(displays or {}), submitted=set(submitted))
         self.headers = HeaderFiles(self.judging, self.inputs, self.results, base)
         self.live = LiveFetching(self.judging, self.inputs, self.results, self.site, self.headers, remote,
@@ -133,9 +136,22 @@ class Run:
         return tasks
 
     def _judge_together(self) -> None:
-        """The rules across files, when every file is merged."""
-        self.site.judge(self.results.clusters)
-        self.results.place_across()
+        """The rules across files, when every file is merged: on the cluster's workers where
+        the logs were kept there, else here."""
+        results = self.results
+        if results.logs is not None and not results.own and self.cluster is not None:
+            spill = results.clusters.spill
+            results.counted = self.cluster.across(results.logs, results.collector,
+                                                  None if spill is None else spill.settings)
+        elif results.logs is not None:
+            for log in results.logs:  # (one at a time, in the order taken, each let go once added)
+                log = log if isinstance(log, ClusterLog) else log.result()
+                if log is not None:
+                    results.clusters.add(None, log)
+            results.logs = None
+        if results.counted is None:
+            self.site.judge(results.clusters)
+        results.place_across()
 
     def _late(self) -> None:
         """Files named as pages whose content is something else (a sitemap saved as
@@ -155,8 +171,9 @@ class Run:
                 self.results.merge(self.judging.judge(task))
 
 
-def _on_dask(client: Any, options: Options) -> Cluster:
-    """The cluster whose workers judge the files (loaded only for a check on Dask)."""
+def _on_dask(client: Any, options: Options, apart: bool) -> Cluster:
+    """The cluster whose workers judge the files (loaded only for a check on Dask);
+    ``apart``: and the rules across files."""
     from .on_dask import OnDask
 
-    return OnDask(client, options.registry)
+    return OnDask(client, options.registry, apart=apart)

@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..diagnostics import Code
+from ..diagnostics import Code, Collector
 from ..pool import process_pool
 from ..rules.cluster_log import ClusterLog
 from .judge_file import FileResult, Options, Task, check_file
 
 if TYPE_CHECKING:  # (the pool loads where one starts: a check of one file starts none)
     from concurrent.futures import ProcessPoolExecutor
+
+    from ..rules.spill import Budget
 
 PAGE_BATCH = 64  # built pages handed to a worker at once
 IN_FLIGHT = 8  # batches of pages per worker handed over and not yet taken
@@ -50,6 +52,8 @@ class Cluster(Protocol):
     def slots(self) -> int: ...
 
     def submit(self, tasks: list[Task], options: Options) -> Pending: ...
+
+    def across(self, logs: list[Any], collector: Collector, budget: Budget | None) -> tuple[int, int]: ...
 
 
 class Workers:

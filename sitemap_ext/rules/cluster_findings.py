@@ -29,6 +29,7 @@ def named_code(code: str) -> str:
 
 
 LISTED_TWICE = "U104"
+NO_X_DEFAULT = "H112"
 
 
 def listed_twice(report: Report, loc: str, at: object, same: str = "", consequence: str = "",

@@ -10,8 +10,11 @@ and nothing depends on the process or its hash seed.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
+from itertools import accumulate
 
 from .. import langtags
 
@@ -83,9 +86,13 @@ class ClusterLog:
     line_starts: dict[int, int] = field(default_factory=dict)
     link_lines: array[int] = field(default_factory=lambda: array("I"))
     link_columns: array[int] = field(default_factory=lambda: array("I"))  # beside link_lines; 0: not known
+    # Set for a share of a check's entries judged elsewhere (``cluster_shards.py``): each
+    # entry's place in the one order every entry is added in (log number << 32 | entry).
+    ordinals: array[int] = field(default_factory=lambda: array("Q"))
     _local: dict[Pairs, int] = field(default_factory=dict)
     _code_ids: dict[str, int] = field(default_factory=dict)
     _previous: tuple[Pairs, int] | None = None
+    _by_digest: dict[int, int] = field(default_factory=dict)  # (while taking entries from other logs)
 
     def add(self, loc: str, key: int, line: int, kind: int, pairs: Pairs, keys: tuple[int, ...],
             named: frozenset[int], lines: tuple[int, ...] | None = None,
@@ -179,7 +186,85 @@ class ClusterLog:
         self.digests.append(list_digest(pairs))
         self.named.append(len(named))
 
+    def of_file(self, display: str) -> ClusterLog:
+        """This log of one file named ``display``, as a log of many files (its ``files`` and ``ends``)."""
+        if not self.files and self.keys:
+            self.files, self.ends = [display], array("I", [len(self.keys)])
+        return self
+
+    def taken(self, entries: Sequence[int], into: ClusterLog | None = None, number: int | None = None) -> ClusterLog:
+        """The entries at ``entries`` (ascending) of this log of many files, appended to
+        ``into`` (a new log when None), with their lists, files, link lines and ordinals
+        (``number``: this log's place among all logs added, which gives its entries theirs)."""
+        out = into if into is not None else ClusterLog(dated=self.dated)
+        base = len(out.keys)
+        for column in ("keys", "lines", "kinds", "members", "loc_lengths", "ordinals") + (
+                ("lastmods",) if self.dated else ()):
+            values = getattr(self, column)
+            if values:
+                getattr(out, column).extend(map(values.__getitem__, entries))
+        if number is not None:
+            out.ordinals.extend([number << 32 | entry for entry in entries])
+        starts = list(accumulate(self.loc_lengths, initial=0))
+        out.loc_bytes += b"".join(self.loc_bytes[starts[e]:starts[e + 1]] for e in entries)
+        self._take_lists(entries, out, base)
+        self._take_files(entries, out)
+        for number, entry in enumerate(entries):
+            start = self.line_starts.get(entry)
+            if start is not None:
+                local = self.lists[entry]
+                count = self.bounds[local + 1] - self.bounds[local]
+                out.line_starts[base + number] = len(out.link_lines)
+                out.link_lines.extend(self.link_lines[start:start + count])
+                out.link_columns.extend(self.link_columns[start:start + count])
+        return out
+
+    def _take_lists(self, entries: Sequence[int], out: ClusterLog, base: int) -> None:
+        """The lists the entries hold, each packed into ``out`` once (at its first entry there)."""
+        href_ends = list(accumulate(self.href_lengths, initial=0))
+        codes = [code_number(code, out._code_ids, out.codes) for code in self.codes]
+        known: dict[int, int] = {}  # this log's list -> out's
+        for number, entry in enumerate(entries):
+            local = self.lists[entry]
+            if local < 0:
+                out.lists.append(-1)
+                continue
+            found = known.get(local)
+            if found is None:
+                found = out._local_by_digest(self.digests[local])
+                if found is None:
+                    start, stop = self.bounds[local], self.bounds[local + 1]
+                    found = len(out.firsts)
+                    out.item_codes.extend([codes[code] for code in self.item_codes[start:stop]])
+                    out.item_keys.extend(self.item_keys[start:stop])
+                    out.href_bytes += self.href_bytes[href_ends[start]:href_ends[stop]]
+                    out.href_lengths.extend(self.href_lengths[start:stop])
+                    out.bounds.append(len(out.item_codes))
+                    out.firsts.append(base + number)
+                    out.digests.append(self.digests[local])
+                    out.named.append(self.named[local])
+                    out._by_digest[self.digests[local]] = found
+                known[local] = found
+            out.lists.append(found)
+
+    def _local_by_digest(self, digest: int) -> int | None:
+        if not self._by_digest and self.digests:
+            self._by_digest = {found: number for number, found in enumerate(self.digests)}
+        return self._by_digest.get(digest)
+
+    def _take_files(self, entries: Sequence[int], out: ClusterLog) -> None:
+        """``out``'s files and ends, run by run of the entries taken."""
+        ends = self.ends
+        for number, entry in enumerate(entries):
+            file = self.files[bisect_right(ends, entry)]
+            if out.files and out.files[-1] == file and out.ends[-1] == len(out.keys) - len(entries) + number:
+                out.ends[-1] += 1
+            else:
+                out.files.append(file)
+                out.ends.append(len(out.keys) - len(entries) + number + 1)
+
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["_local"], state["_code_ids"], state["_previous"] = {}, {}, None  # only needed while adding
+        state["_by_digest"] = {}
         return state

@@ -5,6 +5,8 @@ H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to l
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from ..diagnostics import Related, Where
@@ -27,7 +29,7 @@ class Examination:
         self.spared = spared  # pages canonicalised elsewhere: their pairs are their canonical's
         self.reported: set[tuple[int, int, str]] = set()
         # H104 at a sitemap entry, to be placed at its link (one more look at each file)
-        self.unplaced: list[tuple[Where, str, tuple[Any, ...], dict[str, Any]]] = []
+        self.unplaced: list[Unplaced] = []
 
     def pairs_of(self, key: int) -> dict[int, tuple[set[str], str]]:
         """Every alternate the listings of a URL give: key -> (codes, href)."""
@@ -50,8 +52,9 @@ class Examination:
         for entry in range(len(index.key)):
             list_id = index.held[entry]
             key = index.key[entry]
-            if list_id not in self.lists or key in seen or key in self.spared:
-                continue
+            if list_id not in self.lists or key in seen or key in self.spared or \
+                    (index.owns is not None and not index.owns(key)):
+                continue  # (a key another share of the check owns: judged there)
             seen.add(key)  # a URL listed twice is judged once, over all its listings
             self.entry(entry, key)
         self.place_unplaced()
@@ -65,22 +68,11 @@ class Examination:
             no_return(self.report, loc, target, code, where, **kw)
 
     def place_unplaced(self) -> None:
-        """The H104 findings of sitemap entries, each at its link where the file shows it."""
-        if not self.unplaced:
-            return
-        from .link_places import link_places  # (a second read of a file: only where there is a finding to place)
-
-        by_file: dict[str, list[tuple[Where, str, tuple[Any, ...], dict[str, Any]]]] = defaultdict(list)
-        for unplaced in self.unplaced:
-            by_file[unplaced[0].file or ""].append(unplaced)
-        for file, findings in by_file.items():
-            places = link_places(file, ((where.line or 0, href) for where, href, _, _ in findings))
-            for where, href, args, kw in findings:
-                place = places.get((where.line or 0, href))
-                at = where if place is None else Where(file, *place)
-                loc, target, code = args
-                no_return(self.report, loc, target, code, at, **kw)
-        self.unplaced = []
+        """The H104 findings of sitemap entries, each at its link where the file shows it
+        (a share of a check hands them to the check's merge, which places them all)."""
+        if self.index.owns is None:
+            place_unplaced(self.unplaced, self.report)
+            self.unplaced = []
 
     def fix(self, loc: str, own: set[str], href: str, other: Related, kind: int) -> str:
         """H104's fix: the return link to add, in the other URL's entry, head or header."""
@@ -128,7 +120,7 @@ class Examination:
                 self.report("H113", f"{loc} lists {href} as {named_code(code)}, and {href} lists {variant} back, not "
                             f"{loc}: to search engines another URL (check the trailing slash and http/https); "
                             "use one form everywhere", where, url=loc, hreflang=code, suggestion=loc,
-                            related=related)
+                            related=related, once=self.spelling_mark(key, url_key(variant)))
             elif len(theirs) > 1 and (set(mine) | {key}) & (set(theirs) | {target}) == {target}:
                 self.report("H109", f"{href} is in two clusters that share nothing else: this one (with {loc}) and "
                             f"the one {href}'s own listing gives; a URL belongs to one cluster", where, url=loc,
@@ -151,7 +143,7 @@ class Examination:
         pair_key = (min(key, target), max(key, target), "sets differ")
         if missing and pair_key not in self.reported:
             self.reported.add(pair_key)
-            sets_differ(self.report, loc, href, where, related=related,
+            sets_differ(partial(self.report, once=self.index.mark(*pair_key)), loc, href, where, related=related,
                         detail=f" (not in both: {', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})")
 
     def differs(self, loc: str, href: str, code: str, better: str, erroneous: bool, where: Where,
@@ -182,11 +174,16 @@ class Examination:
                 self.once(entry, "H113", href, f"{loc} lists {href} ({code}), but what was checked names that "
                           f"page {index.locs[other]}: to search engines another URL (check the trailing slash and "
                           "http/https); use one form everywhere", url=loc, hreflang=code,
-                          suggestion=index.locs[other], related=(index.related(other, "listed here"),))
+                          suggestion=index.locs[other], related=(index.related(other, "listed here"),),
+                          once=self.spelling_mark(url_key(href), url_key(variant)))
                 return
         list_id = index.held[entry]
         self.once(index.list_first[list_id], "H111", href, f"alternate {href} ({code}) is in none of the sitemaps "
-                  "checked, so its return link cannot be verified; check its host's sitemap too", hreflang=code)
+                  "checked, so its return link cannot be verified; check its host's sitemap too", entry,
+                  hreflang=code)
+
+    def spelling_mark(self, one: int, other: int) -> str | None:
+        return self.index.mark("spellings", min(one, other), max(one, other))
 
     def variant_pair(self, one: int, other: int) -> bool:
         """Whether H113 was said of these two spellings already (each end of the pair would say it)."""
@@ -196,12 +193,41 @@ class Examination:
         self.reported.add(mark)
         return False
 
-    def once(self, entry: int, code: str, href: str, message: str, **extra: object) -> None:
-        """Per list and alternate: the members of a cluster share the finding."""
+    def once(self, entry: int, code: str, href: str, message: str, examined: int | None = None,
+             **extra: object) -> None:
+        """Per list and alternate: the members of a cluster share the finding (said at
+        ``entry``, found while ``examined`` was, when that is another entry)."""
         index = self.index
         mark = (index.held[entry], url_key(href), code)
         if mark in self.reported:
             return
         self.reported.add(mark)
         extra.setdefault("url", index.locs[entry])
-        self.report(code, message, index.where(entry), **extra)
+        where = index.where(entry)
+        if index.owns is not None:
+            extra.setdefault("once", index.mark(index.list_digests[mark[0]], *mark[1:]))
+            if examined is not None:  # (a share's findings are merged in the order they are found)
+                where = replace(where, ordinal=index.ordinal[examined])
+        self.report(code, message, where, **extra)
+
+
+Unplaced = tuple[Where, str, tuple[Any, ...], dict[str, Any]]
+
+
+def place_unplaced(unplaced: list[Unplaced], report: Report) -> None:
+    """H104 findings of sitemap entries (in the order found), each said at its link where
+    the file shows it: each file with such a finding read once more."""
+    if not unplaced:
+        return
+    from .link_places import link_places  # (a second read of a file: only where there is a finding to place)
+
+    by_file: dict[str, list[Unplaced]] = defaultdict(list)
+    for one in unplaced:
+        by_file[one[0].file or ""].append(one)
+    for file, findings in by_file.items():
+        places = link_places(file, ((where.line or 0, href) for where, href, _, _ in findings))
+        for where, href, args, kw in findings:
+            place = places.get((where.line or 0, href))
+            at = where if place is None else Where(file, *place)
+            loc, target, code = args
+            no_return(report, loc, target, code, at, **kw)

@@ -18,24 +18,31 @@ A million entries must not become a million Python objects:
 
 from __future__ import annotations
 
-import zlib
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 from operator import ne
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, cast
 
 from ..diagnostics import Related, Where
 from .cluster_log import OWN, ClusterLog, code_number
+from .packed_text import PackedText
 
 if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from .spill import Budget, Column, SpillArray, SpillFolder
 
 _NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))  # an entry's kind -> 1 unless a URL's own
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Placed(Where):
+    """A place of a share of a check, with its entry's ordinal (the order findings are merged in)."""
+
+    ordinal: int = 0
 
 
 def in_memory(column: Column[int]) -> array[int]:
@@ -76,101 +83,6 @@ def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
             order.extend(entries)
             ordered.extend(map(get, entries))
     return order, ordered
-
-
-class PackedText:
-    """Strings appended one by one, kept zlib-compressed a block at a time and read back
-    by number: a tenth of their size (URLs share hosts and paths). Reading is for
-    findings, which often go back and forth between files (a URL listed in two
-    sitemaps, an alternate and its page): the last ``KEPT`` blocks read are kept
-    inflated (8 MiB), the least recently read given up first. Keeping only the last
-    one inflated cost a megabyte's inflation per finding when findings alternate
-    between two files: 40 s for 20,000 duplicates instead of a fraction of a second."""
-
-    BLOCK: ClassVar[int] = 1 << 20  # (a spilled text's: its folder's budget's)
-    KEPT: ClassVar[int] = 8
-
-    def __init__(self, folder: SpillFolder | None = None) -> None:
-        self.blocks: list[bytes] = []
-        self.starts = array("Q")  # offset of each block's first byte
-        # per string: where it ends (8-byte numbers past 4 GiB, and once spilled)
-        self.ends: Column[int] = array("I")
-        self.tail = bytearray()
-        self.tail_start = 0
-        self._inflated: OrderedDict[int, bytes] = OrderedDict()
-        self._folder = folder
-        self._fd: int | None = None  # once spilled: the blocks' file, each block at its place in ``_at``
-        self._at = array("Q", [0])
-        self.held = 0  # bytes of the blocks kept in memory
-
-    def spill(self) -> None:
-        """From now on, the compressed blocks in a file of the spill folder."""
-        if self._folder is None or self._fd is not None:
-            return
-        self._fd = self._folder.open("text")
-        for block in self.blocks:
-            self._put(block)
-        self.blocks, self.held = [], 0
-        ends = self.ends = _spilling("Q", self._folder, self.ends)
-        ends.spill()
-
-    def _put(self, block: bytes) -> None:
-        if self._fd is None or self._folder is None:
-            self.blocks.append(block)
-            self.held += len(block)
-            return
-        self._folder.write(self._fd, block, self._at[-1])
-        self._at.append(self._at[-1] + len(block))
-
-    def _block(self, number: int) -> bytes:
-        if self._fd is None:
-            return self.blocks[number]
-        assert self._folder is not None
-        return self._folder.read(self._fd, self._at[number + 1] - self._at[number], self._at[number])
-
-    def nbytes(self) -> int:
-        """The bytes held in memory: the blocks (until spilled), the tail, the ends' column."""
-        ends = self.ends
-        ends_held = len(ends) * ends.itemsize if isinstance(ends, array) else cast("SpillArray[int]", ends).nbytes()
-        return self.held + len(self.tail) + ends_held
-
-    def __len__(self) -> int:
-        return len(self.ends)
-
-    def extend_packed(self, data: bytes | bytearray, lengths: array[int]) -> None:
-        """Strings given as their UTF-8 bytes one after another, and each one's length."""
-        if not lengths:
-            return
-        start = self.tail_start + len(self.tail)
-        if isinstance(self.ends, array) and self.ends.typecode == "I" and start + sum(lengths) >= 1 << 32:
-            self.ends = array("Q", self.ends)
-        ends = accumulate(lengths, initial=start)
-        next(ends)  # the initial value: where the first one starts
-        self.ends.extend(ends)
-        self.tail += data
-        if len(self.tail) >= (self.BLOCK if self._folder is None else self._folder.block):
-            self._put(zlib.compress(self.tail, 1))
-            self.starts.append(self.tail_start)
-            self.tail_start += len(self.tail)
-            self.tail = bytearray()
-
-    def __getitem__(self, number: int) -> str:
-        start = self.ends[number - 1] if number else 0
-        stop = self.ends[number]
-        if start >= self.tail_start:
-            data = bytes(self.tail[start - self.tail_start:stop - self.tail_start])
-        else:
-            block = bisect_right(self.starts, start) - 1
-            inflated = self._inflated.get(block)
-            if inflated is None:
-                inflated = self._inflated[block] = zlib.decompress(self._block(block))
-                if len(self._inflated) > self.KEPT:
-                    self._inflated.popitem(last=False)
-            else:
-                self._inflated.move_to_end(block)
-            offset = self.starts[block]
-            data = inflated[start - offset:stop - offset]
-        return data.decode("utf-8", "surrogatepass")
 
 
 def minimum_budget(budget: Budget) -> int:
@@ -223,6 +135,11 @@ class ClusterStore:
     alternates: int = 0  # the alternate links every entry gives, counted as logs are added
     # Past ``budget`` bytes, the columns above live in files of ``spill`` (None: all in memory).
     spill: SpillFolder | None = None
+    # A share of a check judged on its own (``cluster_shards.py``): whether it owns a key
+    # (None: it owns every key), each entry's ordinal in the one order of every entry, each list's digest.
+    owns: Callable[[int], bool] | None = None
+    ordinal: array[int] = field(default_factory=lambda: array("Q"))
+    list_digests: array[int] = field(default_factory=lambda: array("q"))
     _distinct: int | None = None  # distinct_listed(), counted by a spilled sort
 
     def __post_init__(self) -> None:
@@ -314,6 +231,7 @@ class ClusterStore:
         self.line.extend(log.lines)
         self.kind.extend(log.kinds)
         self.lastmods.extend(log.lastmods)
+        self.ordinal.extend(log.ordinals)
         self.locs.extend_packed(log.loc_bytes, log.loc_lengths)
         lists = array("i", [ids[local] if local >= 0 else -1 for local in log.lists]) if ids else log.lists
         self.held.extend(lists)
@@ -332,6 +250,8 @@ class ClusterStore:
         self.list_first.append(base + log.firsts[local])
         self.list_members.append(0)
         self.list_named.append(log.named[local])
+        if self.owns is not None:
+            self.list_digests.append(digest)
         return list_id
 
     # --- reading back ----------------------------------------------------------------------
@@ -352,7 +272,15 @@ class ClusterStore:
                     line, column = self.link_lines[start + number], self.link_columns[start + number]
                     break
         # (line 0: a fetched URL's header, which has none; column 0: not known)
+        if self.ordinal:
+            return Placed(self.files[self.file[entry]], line or None, column or None if line else None,
+                          self.ordinal[entry])
         return Where(self.files[self.file[entry]], line or None, column or None if line else None)
+
+    def mark(self, *parts: object) -> str | None:
+        """A finding's key where two shares of a check may both say it (None on one machine,
+        which says it once): the merge keeps the first in the one order (``cluster_shards.py``)."""
+        return None if self.owns is None else " ".join(map(str, parts))
 
     def related(self, entry: int, message: str) -> Related:
         return Related(message, self.files[self.file[entry]], self.line[entry] or None, url=self.locs[entry])

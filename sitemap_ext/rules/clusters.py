@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 from .. import langtags
 from ..diagnostics import Collector, Related
 from ..urls import url_key
-from .cluster_findings import LISTED_TWICE, NOT_BUILT, UNCOUNTED, listed_twice, to_excluded, to_missing
+from .cluster_findings import LISTED_TWICE, NO_X_DEFAULT, NOT_BUILT, UNCOUNTED, listed_twice, to_excluded, to_missing
 from .cluster_log import FEED, HEADER, HTML, OWN, X_DEFAULT
-from .cluster_pairs import Examination
+from .cluster_pairs import Examination, Unplaced
 from .cluster_store import ClusterStore
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ class ClusterIndex(ClusterStore):
         super().__init__(spill=spill)  # (spill: past its budget, the columns in its files)
         self.collector = collector
         self._repeated: set[int] = set()  # keys listed more than once (by _duplicates)
+        self.unplaced: list[Unplaced] = []
 
     def coverage(self, limit: int) -> Coverage:
         """The coverage picture after finish(): see Coverage."""
@@ -307,14 +308,18 @@ class ClusterIndex(ClusterStore):
         for list_id in range(len(self.list_first)):
             items = self.items(list_id)
             codes = set(self.item_code[items.start:items.stop]) - {uncounted}
-            if x_default not in codes and len(codes) > 1 and not self._x_default_elsewhere(items, x_default):
-                first = self.list_first[list_id]
-                report("H112", "this cluster has no x-default, the version for users whose language matches none (a "
-                       "language selector, or the main version)", self.where(first), url=self.locs[first])
+            first = self.list_first[list_id]
+            if x_default not in codes and len(codes) > 1 and (self.owns is None or self.owns(self.key[first])) \
+                    and not self._x_default_elsewhere(items, x_default):
+                report(NO_X_DEFAULT, "this cluster has no x-default, the version for users whose language matches "
+                       "none (a language selector, or the main version)", self.where(first), url=self.locs[first],
+                       once=self.mark(NO_X_DEFAULT, self.list_digests[list_id] if self.owns is not None else 0))
             if self.list_members[list_id] != self.list_named[list_id]:
                 examine.add(list_id)
         if examine:
-            Examination(self, examine, self.collector.report, spared).run()
+            examination = Examination(self, examine, self.collector.report, spared)
+            examination.run()
+            self.unplaced = examination.unplaced  # (a share of a check's: placed by the check's merge)
 
     def _x_default_elsewhere(self, items: range, x_default: int) -> bool:
         """Whether another listing of a member (its page's head, another sitemap) gives
@@ -361,6 +366,8 @@ class ClusterIndex(ClusterStore):
                     self.list_members[list_id] -= len(entries) - 1
             else:
                 lists.update(list_id for list_id in held if list_id >= 0)
+            if self.owns is not None and not self.owns(key):
+                continue  # (another share of the check says its U104)
             first_of_kind: dict[int, int] = {}
             for entry in entries:
                 kind = self.kind[entry]

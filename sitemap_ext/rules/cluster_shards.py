@@ -1,0 +1,242 @@
+"""The rules across files judged in shares of the URL keys, each share on its own (a
+Dask worker, ``checker/on_dask.py``), with the findings one index of every file gives.
+
+The URL keys (``urls.url_key``, uniform 64-bit digests) are cut into ``shards`` equal
+ranges; a share owns the keys of its range. It judges every key it owns with the same
+``ClusterIndex`` and rules as one machine, and so it must hold every listing of each
+key it owns and of each key those listings name: an entry goes to the share owning
+its key, and to each share whose owned entries name its key (a pair's other end, even
+where it does not name them back: that is H104) or another spelling of it (H113).
+
+1. ``split`` (where the logs are): each log's entries by the share owning them, and what
+   each share's entries ask of the keys other shares own.
+2. ``context`` (on each share's owned entries): the entries each other share asked for.
+3. ``judge_share``: the share's index, its owned entries first (in the one order of every
+   entry: the order the check took the logs in), then those it asked for; the rules
+   say only what a key it owns gives (``ClusterStore.owns``), each finding with its
+   entry's place in the one order (``Placed.ordinal``).
+4. ``merge_shares`` (the check's main process): the findings in the order one index gives
+   them, a finding two shares may both say (of a list, of a pair: ``ClusterStore.mark``)
+   kept once, the first; then the H104 findings placed at their links. So the findings,
+   their counts and the ones kept past ``--max-per-code`` are one machine's.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from itertools import accumulate, compress
+from operator import ne
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
+from ..urls import url_key, variants
+from .cluster_findings import LISTED_TWICE, NO_X_DEFAULT
+from .cluster_log import OWN, ClusterLog
+from .cluster_pairs import Unplaced, place_unplaced
+from .cluster_store import sorted_by_key
+from .clusters import ClusterIndex
+
+if TYPE_CHECKING:
+    from .spill import SpillFolder
+
+_NOT_OWN = bytes(0 if kind in OWN else 1 for kind in range(256))
+
+
+def owner(key: int, shards: int) -> int:
+    """The share that owns a URL key: equal ranges of the signed 64-bit keys."""
+    return ((key + (1 << 63)) * shards) >> 64
+
+
+@dataclass
+class Split:
+    """Some logs split by share: ``parts[s]`` the entries share s owns; ``asks[t]``, for
+    each share s, the keys share t owns that share s's entries name (sorted)."""
+
+    parts: list[ClusterLog | None]
+    asks: list[dict[int, array[int]]]
+
+
+def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
+    """Step 1, for logs (each with its number in the order they are taken), on a worker."""
+    parts: list[ClusterLog | None] = [None] * shards
+    asks: list[defaultdict[int, set[int]]] = [defaultdict(set) for _ in range(shards)]
+    for number, log in logs:
+        owners = [owner(key, shards) for key in log.keys]
+        mine: defaultdict[int, list[int]] = defaultdict(list)
+        for entry, share in enumerate(owners):
+            mine[share].append(entry)
+        for share, entries in sorted(mine.items()):
+            parts[share] = log.taken(entries, parts[share], number)
+        holders: defaultdict[int, set[int]] = defaultdict(set)  # a list -> the shares of the entries holding it
+        for entry, local in enumerate(log.lists):
+            if local >= 0:
+                holders[local].add(owners[entry])
+        hrefs = _hrefs(log)
+        for local, shares in holders.items():
+            start, stop = log.bounds[local], log.bounds[local + 1]
+            keys = set(log.item_keys[start:stop])
+            keys.update(url_key(spelling) for href in hrefs[start:stop] for spelling in variants(href))
+            for key in keys:
+                target = owner(key, shards)
+                for share in shares - {target}:
+                    asks[target][share].add(key)
+    return Split(parts, [{share: array("q", sorted(keys)) for share, keys in asked.items()} for asked in asks])
+
+
+def _hrefs(log: ClusterLog) -> list[str]:
+    ends = list(accumulate(log.href_lengths, initial=0))
+    data = bytes(log.href_bytes)
+    return [data[ends[n]:ends[n + 1]].decode("utf-8", "surrogatepass") for n in range(len(log.href_lengths))]
+
+
+def piece(done: Split, share: int) -> tuple[ClusterLog | None, dict[int, array[int]]]:
+    """One share's part of a split: the entries it owns, and what the others ask of it."""
+    return done.parts[share], done.asks[share]
+
+
+def context(pieces: Sequence[tuple[ClusterLog | None, dict[int, array[int]]]], shards: int
+            ) -> list[ClusterLog | None]:
+    """Step 2, on one share's pieces (in the order of the logs): for each other share,
+    the entries it owns whose keys that share asked for, in the same order."""
+    wanted: list[set[int]] = [set() for _ in range(shards)]
+    for _, asked in pieces:
+        for share, keys in asked.items():
+            wanted[share].update(keys)
+    out: list[ClusterLog | None] = [None] * shards
+    for part, _ in pieces:
+        if part is None:
+            continue
+        for share, asked_keys in enumerate(wanted):
+            if asked_keys:
+                entries = [entry for entry, key in enumerate(part.keys) if key in asked_keys]
+                if entries:
+                    out[share] = part.taken(entries, out[share])
+    return out
+
+
+@dataclass
+class Share:
+    """What one share found: its findings (each with its entry's ordinal), those only
+    counted, the H104 findings to place, the distinct URLs listed and the alternates
+    its owned entries give."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ordinals: list[int] = field(default_factory=list)
+    suppressed: dict[str, int] = field(default_factory=dict)
+    ignored: dict[str, int] = field(default_factory=dict)
+    unplaced: list[Unplaced] = field(default_factory=list)
+    distinct: int = 0
+    alternates: int = 0
+
+
+@dataclass
+class ShareCollector(Collector):
+    """A share's findings, each with its entry's ordinal. A finding another share may say
+    too (it has a ``once`` key: ``ClusterStore.mark``) is kept whatever the limit and the
+    policy: the merge keeps the first of each key, then applies them."""
+
+    ordinals: list[int] = field(default_factory=list)
+
+    def report(self, code: str, message: str, where: Where = NOWHERE, *, once: str | None = None,
+               **extra: Any) -> Diagnostic | None:
+        kept = len(self.diagnostics)
+        if once is None:
+            found = super().report(code, message, where, **extra)
+        else:
+            policy, limit = self.policy, self.limit
+            self.policy = self.limit = None
+            try:
+                found = super().report(code, message, where, once=once, **extra)
+            finally:
+                self.policy, self.limit = policy, limit
+        if len(self.diagnostics) > kept:
+            self.ordinals.append(getattr(where, "ordinal", 0))
+        return found
+
+
+def judge_share(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
+                settings: dict[str, Any]) -> Share:
+    """Step 3: one share's index (its entries, then those it asked for) judged.
+    ``settings``: the check's collector's (registry, policy, limit, errors_kept), and its
+    memory ``budget`` (None: none), past which the index spills to a folder of its own."""
+    settings = dict(settings)
+    budget = settings.pop("budget", None)
+    if budget is None:
+        return _judged(owned, asked, share, shards, ShareCollector(**settings), None)
+    from .spill import SpillFolder
+
+    with SpillFolder(budget) as folder:
+        return _judged(owned, asked, share, shards, ShareCollector(**settings), folder)
+
+
+def _judged(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
+            collector: ShareCollector, folder: SpillFolder | None) -> Share:
+    index = ClusterIndex(collector, folder)
+    index.owns = lambda key: owner(key, shards) == share
+    done = Share()
+    for part in owned:
+        if part is not None:
+            index.add(None, part)
+    done.alternates = index.alternates
+    done.distinct = _distinct(index)
+    for part in asked:
+        if part is not None:
+            index.add(None, part)
+    index.finish()
+    done.diagnostics, done.ordinals = collector.diagnostics, collector.ordinals
+    done.suppressed, done.ignored = dict(collector.suppressed), dict(collector.ignored)
+    done.unplaced = index.unplaced
+    return done
+
+
+def _distinct(index: ClusterIndex) -> int:
+    """The distinct keys of the entries added so far that a sitemap, feed or text file lists."""
+    keys = array("q", compress(index.key, index.kind.tobytes().translate(_NOT_OWN)))
+    ordered = sorted_by_key(keys)[1]
+    return (1 if ordered else 0) + int(sum(map(ne, ordered[1:], ordered)))
+
+
+def merge_shares(collector: Collector, shares: Sequence[Share]) -> tuple[int, int]:
+    """Step 4: every share's findings into the check's ``collector``, as one index says
+    them; the distinct URLs listed and the alternates given (``ClusterIndex.listed``)."""
+    rows: list[tuple[tuple[int, ...], Diagnostic]] = []
+    for number, share in enumerate(shares):
+        for seq, (diag, ordinal) in enumerate(zip(share.diagnostics, share.ordinals, strict=True)):
+            # One index says U104 in the order of the URL keys, then H112 in the order of the
+            # lists' first entries, then what the pairs give, entry by entry.
+            order = (0, url_key(diag.url or ""), ordinal) if diag.code == LISTED_TWICE else \
+                (1 if diag.code == NO_X_DEFAULT else 2, ordinal, number, seq)
+            rows.append((order, diag))
+    rows.sort(key=lambda row: row[0])
+    said: set[str] = set()
+    kept: list[Diagnostic] = []
+    for _, diag in rows:
+        if diag.once is not None:
+            if diag.once in said:
+                continue
+            said.add(diag.once)
+            diag = replace(diag, once=None, severity=collector.severity_of(diag.code))
+            if collector.policy is not None and not collector.policy.shown(diag.code, diag.file):
+                collector.ignored[diag.code] += 1
+                continue
+        kept.append(diag)
+    collector.merge(kept)
+    for share in shares:
+        collector.merge((), Counter(share.suppressed), Counter(share.ignored))
+    unplaced = sorted((one for share in shares for one in share.unplaced),
+                      key=lambda one: getattr(one[0], "ordinal", 0))
+    place_unplaced(unplaced, collector.report)
+    return sum(share.distinct for share in shares), sum(share.alternates for share in shares)
+
+
+def in_shares(logs: Sequence[ClusterLog], shards: int, settings: dict[str, Any]) -> list[Share]:
+    """Every step in this process (the tests' way to compare with one index): ``logs``
+    (of many files each) in the order they are added."""
+    done = split(list(enumerate(logs)), shards)
+    pieces = [[piece(done, share)] for share in range(shards)]
+    asked = [context(pieces[share], shards) for share in range(shards)]
+    return [judge_share([pieces[share][0][0]], [asked[other][share] for other in range(shards)], share, shards,
+                        settings) for share in range(shards)]
