@@ -175,6 +175,10 @@ class Collector:
     errors_kept: bool = False
     # Environment values a site description used, shown by their variable's name.
     redactions: dict[str, str] = field(default_factory=dict)
+    # A partition's (dask_build.partition): every once-keyed finding kept and not held
+    # against ``limit`` (``said``: how many, by code); the client's merge says each once.
+    once_kept: bool = False
+    said: Counter[str] = field(default_factory=Counter)
 
     def redact(self, name: str, value: str) -> None:
         """Never show ``value`` (taken from the environment variable ``name``) in a
@@ -208,7 +212,7 @@ class Collector:
         the message of one that is only counted (``tally``)."""
         if self.policy is not None and not self.policy.shown(code, file):
             return False
-        return self.limit is None or self.counts[code] < self.limit or \
+        return self.limit is None or self.counts[code] - self.said.get(code, 0) < self.limit or \
             (self.errors_kept and self.severity_of(code) is Severity.ERROR)
 
     def tally(self, code: str, file: str | None) -> None:
@@ -264,12 +268,15 @@ class Collector:
         return diag
 
     def _add(self, diag: Diagnostic) -> None:
-        self.counts[diag.code] += 1
-        if self.limit is None or self.counts[diag.code] <= self.limit or \
-                (self.errors_kept and diag.severity is Severity.ERROR):
-            self.diagnostics.append(diag)
-        else:
-            self.suppressed[diag.code] += 1
+        code = diag.code
+        self.counts[code] += 1
+        if self.once_kept and diag.once is not None:
+            self.said[code] += 1
+        elif self.limit is not None and self.counts[code] - self.said.get(code, 0) > self.limit and \
+                not (self.errors_kept and diag.severity is Severity.ERROR):
+            self.suppressed[code] += 1
+            return
+        self.diagnostics.append(diag)
 
     def merge(self, diagnostics: Iterable[Diagnostic], suppressed: Counter[str] | None = None,
               ignored: Counter[str] | None = None) -> None:

@@ -118,11 +118,17 @@ def build_partition(site: Site, partition: Partition, number: int, folder: str, 
     pages through the one-machine build's pipeline, its files named for it. A frame's
     rows are named ``<partition N>:ROW`` (N = ``shown``, else ``number``), as ``build(pages=[...])``
     names its N-th partition. ``out_dir``: how findings name the output folder;
-    ``settings``: the collector's (``policy``, ``redactions``)."""
+    ``settings``: the client collector's (``policy``, ``redactions``, ``limit``,
+    ``errors_kept``: ``steps.Opened.settings``). Of each code the partition keeps what the
+    client's collector keeps at most (``limit``, None: all) and counts the rest as
+    suppressed, so what it sends is bounded and the client's merge in partition order
+    keeps the same first findings; it keeps every once-keyed one, which the merge says
+    once over the build (a partition that counted one past its limit would count it
+    again where another partition says it)."""
     from ..write import build as one_machine
 
     assert site.scope is not None
-    collector = Collector(REGISTRY, limit=None, **(settings or {}))
+    collector = Collector(REGISTRY, **{"limit": None, **(settings or {})}, once_kept=True)
     local = dataclasses.replace(site, output=partition_output(site.output, number), units=())
     files = Files(local, cast(Staging, _Folder(folder)))
     judged = JudgedFiles(BuildJudge(collector, site.now), files, local)

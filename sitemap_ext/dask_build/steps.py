@@ -56,9 +56,11 @@ class Opened:
 
     @property
     def settings(self) -> dict[str, Any]:
-        """The collector settings a partition's findings are made with."""
+        """The collector settings a partition's findings are made with: the client's
+        limit per code too, so a partition sends no more of a code than the client keeps."""
         collector = self.result.collector
-        return {"policy": collector.policy, "redactions": dict(collector.redactions)}
+        return {"policy": collector.policy, "redactions": dict(collector.redactions), "limit": collector.limit,
+                "errors_kept": collector.errors_kept}
 
     def close(self) -> None:
         """Let the output folder go (what was not committed is removed)."""
