@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import socket
 import sys
 from collections.abc import Callable, Iterator
@@ -239,24 +240,32 @@ def test_the_join_across_files_runs_on_the_workers(tmp_path: Path, monkeypatch: 
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """On a cluster of worker processes, the client neither adds a file's entries to a
     cluster index nor judges one (both raise here): the workers judge the rules across
-    files in shares of the URL keys, and the report is one process's."""
+    files in shares of the URL keys, and the report is one process's. The folder is given
+    relative to the check's working folder, which is not the workers': they read each file by its absolute path, and findings name it
+    as the check names it."""
     folder = tmp_path / "both"
     across, _ = across_files(tmp_path / "a")
     index, extra = index_with_parts(tmp_path / "b")
     across.rename(folder)
     index.rename(folder / "b")
     extra = ["--base-url", f"{E}/={folder / 'b'}"]
+    made = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    with distributed.Client(made) as client:  # (the workers' working folder another)
+        client.run(os.chdir, str(tmp_path / "elsewhere"))
     one = run(capsys, str(folder), *extra, "--jobs", "1")
     assert {d["code"] for d in one[1]["diagnostics"]} >= {"U104", "H104", "X111"}
+    assert any(d["file"] == "both/a.xml" for d in one[1]["diagnostics"])
 
     def not_here(*args: object, **kwargs: object) -> None:
         raise AssertionError("the rules across files run on the client")
 
     monkeypatch.setattr(ClusterStore, "add", not_here)
     monkeypatch.setattr(ClusterIndex, "finish", not_here)
-    made = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     try:
         assert run(capsys, str(folder), *extra, "--dask", made.scheduler_address) == one
+        assert run(capsys, "both", *extra, "--dask", made.scheduler_address) == one  # (a relative path)
     finally:
         made.close()
 

@@ -23,6 +23,7 @@ by the build's ``dask_build.driver.connect`` and ``close``.
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections import deque
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from operator import getitem
 from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostics import Code, Collector
+from ..read.description_file import display_name
 from ..rules.cluster_log import ClusterLog
 from ..rules.cluster_shards import Share, Split, context, judge_share, merge_shares, piece, split
 from .judge_file import FileResult, Options, Task
@@ -70,6 +72,10 @@ class OnDask:
 
     def submit(self, tasks: list[Task], options: Options) -> Pending:
         """``tasks`` judged on a worker; ``Pending.result()`` waits for them."""
+        # (a worker's working folder is its own: it gets each file's absolute path, and the
+        # name findings give the file, as this process names it)
+        tasks = [replace(task, path=os.path.abspath(task.path), display=task.display or display_name(task.path))
+                 for task in tasks]
         batch = _Batch(tasks, replace(options, registry={}))
         self._waiting.append(batch)
         self._send()

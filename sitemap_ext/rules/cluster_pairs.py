@@ -5,7 +5,6 @@ H105, H109, H110, H111, H113). ``ClusterIndex.finish`` hands over the lists to l
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -13,7 +12,7 @@ from ..diagnostics import Related, Where
 from ..urls import url_key, variants
 from .cluster_findings import UNCOUNTED, Report, named_code, no_return, return_fix, return_missing, sets_differ
 from .cluster_log import FEED, HEADER, HTML, TEXT, X_DEFAULT
-from .cluster_store import ClusterStore
+from .cluster_store import ClusterStore, Placed
 
 _NO_RETURN = frozenset((X_DEFAULT, UNCOUNTED))  # codes that ask no return link, nor give one to compare
 
@@ -207,7 +206,7 @@ class Examination:
         if index.owns is not None:
             extra.setdefault("once", index.mark(index.list_digests[mark[0]], *mark[1:]))
             if examined is not None:  # (a share's findings are merged in the order they are found)
-                where = replace(where, ordinal=index.ordinal[examined])
+                where = Placed(where.file, where.line, where.column, index.ordinal[examined])
         self.report(code, message, where, **extra)
 
 
