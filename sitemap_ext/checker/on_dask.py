@@ -28,13 +28,14 @@ import uuid
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from operator import getitem
 from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostics import Code, Collector
 from ..read.description_file import display_name
 from ..rules.cluster_log import ClusterLog
-from ..rules.cluster_shards import Share, Split, context, judge_share, merge_shares, piece, split
+from ..rules.cluster_shards import Share, Split, absent, context, context_again, judge_share, merge_shares, piece, split
 from .judge_file import FileResult, Options, Task
 from .workers import IN_FLIGHT, Pending, work_batch
 
@@ -151,32 +152,57 @@ SPLIT_GROUP = 16
 SHARES_PER_THREAD = 2  # shares of the URL keys per worker thread
 
 
-def across(client: Any, registry: Any, logs: Sequence[Any], settings: dict[str, Any]) -> list[Share]:
+def across(client: Any, registry: Any, logs: list[Any], settings: dict[str, Any]) -> list[Share]:
     """The rules across files on the workers (``rules/cluster_shards.py``): ``logs`` in the
-    order taken (futures of the workers' logs, or logs of this process's files), each
-    share's findings back (``merge_shares`` merges them)."""
+    order taken (futures of the workers' logs, or logs of this process's files; the list
+    is emptied, so that each log is let go once split), each share's findings back
+    (``merge_shares`` merges them)."""
     shards = max(1, SHARES_PER_THREAD * sum(client.nthreads().values()))
-    local = [number for number, log in enumerate(logs) if isinstance(log, ClusterLog)]
     given = list(logs)
+    logs.clear()
+    local = [number for number, log in enumerate(given) if isinstance(log, ClusterLog)]
     if local:
         for number, future in zip(local, client.scatter([given[n] for n in local], hash=False), strict=True):
             given[number] = future
-    splits = [client.submit(split_logs, [(number, given[number]) for number in range(start, min(start + SPLIT_GROUP,
-                                                                                              len(given)))],
-                            shards, pure=False) for start in range(0, len(given), SPLIT_GROUP)]
-    pieces = [[client.submit(piece, done, share, pure=False) for done in splits] for share in range(shards)]
-    contexts = [client.submit(context, pieces[share], shards, pure=False) for share in range(shards)]
-    asked = [[client.submit(getitem, contexts[other], share, pure=False) for other in range(shards)]
-             for share in range(shards)]
+    run = partial(client.submit, pure=False)
+    splits = [run(split_logs, list(enumerate(given))[start:start + SPLIT_GROUP], shards)
+              for start in range(0, len(given), SPLIT_GROUP)]
+    given.clear()
+    pieces = [[run(piece, done, share) for done in splits] for share in range(shards)]
+    splits.clear()
+    replies = [run(context, pieces[share], shards) for share in range(shards)]
+    asked = [[run(getitem, replies[other], share) for other in range(shards)] for share in range(shards)]
+    replies.clear()
+    # (the alternates no entry lists: their other spellings asked of the shares owning them)
+    wants = [run(owned_absent, pieces[share], asked[share], share, shards) for share in range(shards)]
+    more = [run(owned_again, pieces[share], [run(getitem, wants[other], share) for other in range(shards)], shards)
+            for share in range(shards)]
+    wants.clear()
     settings = dict(settings, registry=registry)
-    shares = [client.submit(judge_pieces, pieces[share], asked[share], share, shards, settings, pure=False)
-              for share in range(shards)]
+    shares = [run(judge_pieces, pieces[share], [*asked[share], *(run(getitem, more[other], share)
+                                                                for other in range(shards))],
+                  share, shards, settings) for share in range(shards)]
+    pieces.clear()
+    asked.clear()
+    more.clear()
     return cast("list[Share]", client.gather(shares))
 
 
 def split_logs(logs: Sequence[tuple[int, ClusterLog | None]], shards: int) -> Split:
     """On a worker: a group of logs split by share (a batch without entries has none)."""
     return split([(number, log) for number, log in logs if log is not None], shards)
+
+
+def owned_absent(pieces: Sequence[tuple[ClusterLog | None, Any]], asked: Sequence[ClusterLog | None], share: int,
+                 shards: int) -> list[dict[int, Any]]:
+    """On a worker: what one share asks again (``absent``)."""
+    return absent([part for part, _ in pieces], asked, share, shards)
+
+
+def owned_again(pieces: Sequence[tuple[ClusterLog | None, Any]], asks: Sequence[dict[int, Any]], shards: int
+                ) -> list[ClusterLog | None]:
+    """On a worker: what one share gives the others again (``context_again``)."""
+    return context_again([part for part, _ in pieces], asks, shards)
 
 
 def judge_pieces(pieces: Sequence[tuple[ClusterLog | None, Any]], asked: Sequence[ClusterLog | None], share: int,

@@ -74,22 +74,14 @@ def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
         for entry, local in enumerate(log.lists):
             if local >= 0:
                 holders[local].add(owners[entry])
-        hrefs = _hrefs(log)
+        item_keys, bounds = log.item_keys, log.bounds
         for local, shares in holders.items():
-            start, stop = log.bounds[local], log.bounds[local + 1]
-            keys = set(log.item_keys[start:stop])
-            keys.update(url_key(spelling) for href in hrefs[start:stop] for spelling in variants(href))
-            for key in keys:
+            for key in set(item_keys[bounds[local]:bounds[local + 1]]):
                 target = owner(key, shards)
-                for share in shares - {target}:
-                    asks[target][share].add(key)
-    return Split(parts, [{share: array("q", sorted(keys)) for share, keys in asked.items()} for asked in asks])
-
-
-def _hrefs(log: ClusterLog) -> list[str]:
-    ends = list(accumulate(log.href_lengths, initial=0))
-    data = bytes(log.href_bytes)
-    return [data[ends[n]:ends[n + 1]].decode("utf-8", "surrogatepass") for n in range(len(log.href_lengths))]
+                for share in shares:
+                    if share != target:
+                        asks[target][share].add(key)
+    return Split(parts, [{share: array("q", keys) for share, keys in asked.items()} for asked in asks])
 
 
 def piece(done: Split, share: int) -> tuple[ClusterLog | None, dict[int, array[int]]]:
@@ -101,20 +93,57 @@ def context(pieces: Sequence[tuple[ClusterLog | None, dict[int, array[int]]]], s
             ) -> list[ClusterLog | None]:
     """Step 2, on one share's pieces (in the order of the logs): for each other share,
     the entries it owns whose keys that share asked for, in the same order."""
-    wanted: list[set[int]] = [set() for _ in range(shards)]
+    askers: defaultdict[int, list[int]] = defaultdict(list)  # a key asked for -> the shares asking
     for _, asked in pieces:
         for share, keys in asked.items():
-            wanted[share].update(keys)
+            for key in keys:
+                askers[key].append(share)
     out: list[ClusterLog | None] = [None] * shards
     for part, _ in pieces:
+        if part is None or not askers:
+            continue
+        chosen: defaultdict[int, list[int]] = defaultdict(list)
+        get = askers.get
+        for entry, key in enumerate(part.keys):
+            for share in get(key, ()):
+                chosen[share].append(entry)
+        for share, entries in chosen.items():
+            out[share] = part.taken(sorted(set(entries)), out[share])
+    return out
+
+
+def absent(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int
+           ) -> list[dict[int, array[int]]]:
+    """Step 2b, on a share: the alternates its entries name that no entry lists (their
+    other spellings may be listed: H113), asked of the shares that own those spellings:
+    for each share t, {this share: the keys}. Few or none on a healthy site."""
+    present: set[int] = set()
+    for part in (*owned, *asked):
+        if part is not None:
+            present.update(part.keys)
+    wanted: list[set[int]] = [set() for _ in range(shards)]
+    for part in owned:
         if part is None:
             continue
-        for share, asked_keys in enumerate(wanted):
-            if asked_keys:
-                entries = [entry for entry, key in enumerate(part.keys) if key in asked_keys]
-                if entries:
-                    out[share] = part.taken(entries, out[share])
-    return out
+        ends = list(accumulate(part.href_lengths, initial=0))
+        for item, key in enumerate(part.item_keys):
+            if key in present:
+                continue
+            href = part.href_bytes[ends[item]:ends[item + 1]].decode("utf-8", "surrogatepass")
+            for spelling in variants(href):
+                other = url_key(spelling)
+                if other not in present and owner(other, shards) != share:
+                    wanted[owner(other, shards)].add(other)
+    return [{share: array("q", keys)} if keys else {} for keys in wanted]
+
+
+def context_again(parts: Sequence[ClusterLog | None], asks: Sequence[dict[int, array[int]]], shards: int
+                  ) -> list[ClusterLog | None]:
+    """Step 2c, on one share: the entries it owns that the others asked for in step 2b."""
+    merged: dict[int, array[int]] = {}
+    for asked in asks:
+        merged.update(asked)
+    return context([*((part, {}) for part in parts), (None, merged)], shards)
 
 
 @dataclass
@@ -237,6 +266,10 @@ def in_shares(logs: Sequence[ClusterLog], shards: int, settings: dict[str, Any])
     (of many files each) in the order they are added."""
     done = split(list(enumerate(logs)), shards)
     pieces = [[piece(done, share)] for share in range(shards)]
-    asked = [context(pieces[share], shards) for share in range(shards)]
-    return [judge_share([pieces[share][0][0]], [asked[other][share] for other in range(shards)], share, shards,
-                        settings) for share in range(shards)]
+    replies = [context(pieces[share], shards) for share in range(shards)]
+    asked = [[replies[other][share] for other in range(shards)] for share in range(shards)]
+    again = [absent([part for part, _ in pieces[share]], asked[share], share, shards) for share in range(shards)]
+    more = [context_again([part for part, _ in pieces[share]], [again[other][share] for other in range(shards)],
+                          shards) for share in range(shards)]
+    return [judge_share([pieces[share][0][0]], [*asked[share], *(more[other][share] for other in range(shards))],
+                        share, shards, settings) for share in range(shards)]
