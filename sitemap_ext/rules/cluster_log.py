@@ -10,7 +10,7 @@ and nothing depends on the process or its hash seed.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
@@ -209,7 +209,7 @@ class ClusterLog:
         out.loc_bytes += b"".join(self.loc_bytes[starts[e]:starts[e + 1]] for e in entries)
         self._take_lists(entries, out, base)
         self._take_files(entries, out)
-        for number, entry in enumerate(entries):
+        for number, entry in enumerate(entries if self.line_starts else ()):
             start = self.line_starts.get(entry)
             if start is not None:
                 local = self.lists[entry]
@@ -221,31 +221,32 @@ class ClusterLog:
 
     def _take_lists(self, entries: Sequence[int], out: ClusterLog, base: int) -> None:
         """The lists the entries hold, each packed into ``out`` once (at its first entry there)."""
+        taken = list(map(self.lists.__getitem__, entries))
+        firsts: dict[int, int] = {}
+        for number, local in enumerate(taken):
+            firsts.setdefault(local, number)
+        firsts.pop(-1, None)
         href_ends = list(accumulate(self.href_lengths, initial=0))
         codes = [code_number(code, out._code_ids, out.codes) for code in self.codes]
-        known: dict[int, int] = {}  # this log's list -> out's
-        for number, entry in enumerate(entries):
-            local = self.lists[entry]
-            if local < 0:
-                out.lists.append(-1)
-                continue
-            found = known.get(local)
+        same_codes = codes == list(range(len(codes)))
+        known = {-1: -1}  # this log's list -> out's
+        for local, number in firsts.items():
+            found = out._local_by_digest(self.digests[local])
             if found is None:
-                found = out._local_by_digest(self.digests[local])
-                if found is None:
-                    start, stop = self.bounds[local], self.bounds[local + 1]
-                    found = len(out.firsts)
-                    out.item_codes.extend([codes[code] for code in self.item_codes[start:stop]])
-                    out.item_keys.extend(self.item_keys[start:stop])
-                    out.href_bytes += self.href_bytes[href_ends[start]:href_ends[stop]]
-                    out.href_lengths.extend(self.href_lengths[start:stop])
-                    out.bounds.append(len(out.item_codes))
-                    out.firsts.append(base + number)
-                    out.digests.append(self.digests[local])
-                    out.named.append(self.named[local])
-                    out._by_digest[self.digests[local]] = found
-                known[local] = found
-            out.lists.append(found)
+                start, stop = self.bounds[local], self.bounds[local + 1]
+                found = len(out.firsts)
+                out.item_codes.extend(self.item_codes[start:stop] if same_codes else
+                                      [codes[code] for code in self.item_codes[start:stop]])
+                out.item_keys.extend(self.item_keys[start:stop])
+                out.href_bytes += self.href_bytes[href_ends[start]:href_ends[stop]]
+                out.href_lengths.extend(self.href_lengths[start:stop])
+                out.bounds.append(len(out.item_codes))
+                out.firsts.append(base + number)
+                out.digests.append(self.digests[local])
+                out.named.append(self.named[local])
+                out._by_digest[self.digests[local]] = found
+            known[local] = found
+        out.lists.extend(map(known.__getitem__, taken))
 
     def _local_by_digest(self, digest: int) -> int | None:
         if not self._by_digest and self.digests:
@@ -253,15 +254,20 @@ class ClusterLog:
         return self._by_digest.get(digest)
 
     def _take_files(self, entries: Sequence[int], out: ClusterLog) -> None:
-        """``out``'s files and ends, run by run of the entries taken."""
-        ends = self.ends
-        for number, entry in enumerate(entries):
-            file = self.files[bisect_right(ends, entry)]
-            if out.files and out.files[-1] == file and out.ends[-1] == len(out.keys) - len(entries) + number:
-                out.ends[-1] += 1
+        """``out``'s files and ends, a run for each file of the entries taken (ascending)."""
+        at = len(out.keys) - len(entries)  # (where the entries taken start in ``out``)
+        start = 0
+        for file, end in zip(self.files, self.ends, strict=True):
+            count = bisect_left(entries, end) - bisect_left(entries, start)
+            start = end
+            if not count:
+                continue
+            if out.files and out.files[-1] == file and out.ends[-1] == at:
+                out.ends[-1] += count
             else:
                 out.files.append(file)
-                out.ends.append(len(out.keys) - len(entries) + number + 1)
+                out.ends.append(at + count)
+            at += count
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
