@@ -171,13 +171,25 @@ def test_pages_handed_to_the_cluster_past_those_in_flight_are_taken_in_order(
     assert taken[:3] == [3, 3, 3]  # (taken while walking: two in flight at most, then one more handed)
 
 
-def test_a_check_on_dask_spilled_past_its_budget_reports_the_same(tmp_path: Path, cluster: Any,
+def many_sitemaps(folder: Path) -> tuple[Path, list[str]]:
+    """Sitemaps of 300 clusters across three files (broken ones, other spellings, URLs twice)."""
+    from tests.test_cluster_shards import _site
+    from tests.test_cluster_shards import _write as write_site
+
+    (folder / "site").mkdir()
+    write_site(folder / "site", _site(3, 300, 3))
+    return folder / "site", []
+
+
+@pytest.mark.parametrize("name", ["built pages", "sitemaps"])
+def test_a_check_on_dask_spilled_past_its_budget_reports_the_same(name: str, tmp_path: Path, cluster: Any,
                                                                   capsys: pytest.CaptureFixture[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cluster index stays on the client, within its budget: spilled (pages of 256
-    bytes, two kept, 55,000 bytes past the least a spilled index keeps:
-    every column spills) it finds what one process finds in memory."""
-    folder, extra = built_pages(tmp_path)
+    """Within its budget (pages of 256 bytes, two kept, 55,000 bytes past the least a
+    spilled index keeps: every column spills) the check finds what one process finds in
+    memory: the client's index where built pages are read, each share's on its worker
+    where only sitemaps are."""
+    folder, extra = built_pages(tmp_path) if name == "built pages" else many_sitemaps(tmp_path)
 
     one = run(capsys, str(folder), *extra, "--jobs", "1")
     assert run(capsys, str(folder), *extra, "--dask", cluster.scheduler.address, "--memory-budget", "10M") == one

@@ -333,3 +333,16 @@ def test_a_check_of_w_spilled_finds_what_it_finds_in_memory(tmp_path: Path) -> N
     assert (spilled_without, spilled) == (False, True), (without, within)
     assert found_spilled == found
     assert found[1], "W's check finds something to compare (I104, its images on a CDN)"
+
+
+def test_the_spill_errors_cross_from_a_worker_whole() -> None:
+    """A share of a check on Dask spills on its worker: its errors are pickled back to the
+    client with what the check says of them (F107's folder and reason, the minimum)."""
+    import pickle
+
+    from sitemap_ext.rules.spill import SpillFailed
+
+    failed = pickle.loads(pickle.dumps(SpillFailed("No space left on device", "/tmp/sitemap-ext-spill-x")))
+    assert (failed.reason, failed.folder) == ("No space left on device", "/tmp/sitemap-ext-spill-x")
+    small = pickle.loads(pickle.dumps(BudgetTooSmall(1 << 20, 3 << 20, "the index", so_far=True)))
+    assert small.minimum == 3 << 20 and str(small) == str(BudgetTooSmall(1 << 20, 3 << 20, "the index", True))

@@ -117,7 +117,9 @@ def check_inputs(paths: list[str], displays: dict[str, str], now: Any, base_urls
     ``memory_budget``, the cluster index spills to a private temporary folder past it
     (removed before this returns); a folder that cannot be written is F107. With a
     ``client`` (``distributed.Client``), the files the pool would judge are judged on
-    its workers (``on_dask.py``); the cluster index stays here."""
+    its workers (``on_dask.py``), and the rules across files too, in shares of the URL
+    keys (unless built pages, Link headers, the coverage picture or a diff ask the
+    index here)."""
     budget = _pages_budget(pages)
     now = now_argument(now)
     collector = Collector(registry, policy=policy, limit=max_per_code, errors_kept=diff)

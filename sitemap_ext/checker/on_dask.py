@@ -165,8 +165,10 @@ def across(client: Any, registry: Any, logs: list[Any], settings: dict[str, Any]
         for number, future in zip(local, client.scatter([given[n] for n in local], hash=False), strict=True):
             given[number] = future
     run = partial(client.submit, pure=False)
-    splits = [run(split_logs, list(enumerate(given))[start:start + SPLIT_GROUP], shards)
-              for start in range(0, len(given), SPLIT_GROUP)]
+    numbered = list(enumerate(given))
+    splits = [run(split_logs, numbered[start:start + SPLIT_GROUP], shards)
+              for start in range(0, len(numbered), SPLIT_GROUP)]
+    numbered.clear()
     given.clear()
     pieces = [[run(piece, done, share) for done in splits] for share in range(shards)]
     splits.clear()

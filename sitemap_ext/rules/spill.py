@@ -42,6 +42,9 @@ class SpillFailed(Exception):
         self.reason = reason
         self.folder = folder
 
+    def __reduce__(self) -> tuple[type[SpillFailed], tuple[str, str]]:  # (raised on a Dask worker, said here)
+        return SpillFailed, (self.reason, self.folder)
+
 
 class BudgetTooSmall(ValueError):
     """A memory budget smaller than what the check must keep in memory (``minimum`` bytes;
@@ -52,6 +55,10 @@ class BudgetTooSmall(ValueError):
                 if so_far else f"at least {size_text(minimum)} in memory ({what}); give {size_text(minimum)} or more")
         super().__init__(f"--memory-budget {size_text(budget)} is too small: this check needs {more}")
         self.minimum = minimum
+        self._given = (budget, minimum, what, so_far)
+
+    def __reduce__(self) -> tuple[type[BudgetTooSmall], tuple[int, int, str, bool]]:  # (raised on a Dask worker)
+        return BudgetTooSmall, self._given
 
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
