@@ -149,7 +149,7 @@ def judge_on_worker(tasks: list[Task], options: Options, registry: dict[str, Cod
 # Logs split together in one task: a task holds its logs at once (a sitemap's is about
 # 100 bytes a URL: 16 of 50,000 URLs, some 80 MB).
 SPLIT_GROUP = 16
-SHARES_PER_THREAD = 2  # shares of the URL keys per worker thread
+SHARES_PER_THREAD = 1  # shares of the URL keys per worker thread
 
 
 def across(client: Any, registry: Any, logs: list[Any], settings: dict[str, Any]) -> list[Share]:
