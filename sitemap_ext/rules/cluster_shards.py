@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import import_module
 from itertools import accumulate, compress
 from operator import ne
 from typing import TYPE_CHECKING, Any
@@ -60,9 +61,10 @@ class Split:
 
 
 def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
-    """Step 1, for logs (each with its number in the order they are taken), on a worker."""
+    """Step 1, for logs (each with its number in the order they are taken), on a worker.
+    What is asked is kept as arrays (8 bytes a key; a key may be asked more than once)."""
     parts: list[ClusterLog | None] = [None] * shards
-    asks: list[defaultdict[int, set[int]]] = [defaultdict(set) for _ in range(shards)]
+    asks: list[defaultdict[int, array[int]]] = [defaultdict(_keys) for _ in range(shards)]
     for number, log in logs:
         owners = [owner(key, shards) for key in log.keys]
         mine: defaultdict[int, list[int]] = defaultdict(list)
@@ -76,12 +78,16 @@ def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
                 holders[local].add(owners[entry])
         item_keys, bounds = log.item_keys, log.bounds
         for local, shares in holders.items():
-            for key in set(item_keys[bounds[local]:bounds[local + 1]]):
+            for key in item_keys[bounds[local]:bounds[local + 1]]:
                 target = owner(key, shards)
                 for share in shares:
                     if share != target:
-                        asks[target][share].add(key)
-    return Split(parts, [{share: array("q", keys) for share, keys in asked.items()} for asked in asks])
+                        asks[target][share].append(key)
+    return Split(parts, [dict(asked) for asked in asks])
+
+
+def _keys() -> array[int]:
+    return array("q")
 
 
 def piece(done: Split, share: int) -> tuple[ClusterLog | None, dict[int, array[int]]]:
@@ -89,26 +95,35 @@ def piece(done: Split, share: int) -> tuple[ClusterLog | None, dict[int, array[i
     return done.parts[share], done.asks[share]
 
 
+def _numpy() -> Any:
+    """numpy (the dask extra's): sorting and matching millions of keys as arrays, not
+    Python numbers (about 70 bytes each in a set)."""
+    return import_module("numpy")
+
+
+def _joined(arrays: Iterable[array[int]]) -> Any:
+    """The distinct keys of some arrays, sorted, as one numpy array."""
+    np = _numpy()
+    found = [np.frombuffer(keys, dtype=np.int64) for keys in arrays if keys]
+    return np.unique(np.concatenate(found)) if found else np.empty(0, dtype=np.int64)
+
+
 def context(pieces: Sequence[tuple[ClusterLog | None, dict[int, array[int]]]], shards: int
             ) -> list[ClusterLog | None]:
     """Step 2, on one share's pieces (in the order of the logs): for each other share,
     the entries it owns whose keys that share asked for, in the same order."""
-    askers: defaultdict[int, list[int]] = defaultdict(list)  # a key asked for -> the shares asking
-    for _, asked in pieces:
-        for share, keys in asked.items():
-            for key in keys:
-                askers[key].append(share)
+    np = _numpy()
+    wanted = [_joined(asked[share] for _, asked in pieces if share in asked) for share in range(shards)]
     out: list[ClusterLog | None] = [None] * shards
     for part, _ in pieces:
-        if part is None or not askers:
+        if part is None:
             continue
-        chosen: defaultdict[int, list[int]] = defaultdict(list)
-        get = askers.get
-        for entry, key in enumerate(part.keys):
-            for share in get(key, ()):
-                chosen[share].append(entry)
-        for share, entries in chosen.items():
-            out[share] = part.taken(sorted(set(entries)), out[share])
+        keys = np.frombuffer(part.keys, dtype=np.int64) if part.keys else np.empty(0, dtype=np.int64)
+        for share, asked in enumerate(wanted):
+            if asked.size:
+                entries = np.flatnonzero(np.isin(keys, asked, assume_unique=False)).tolist()
+                if entries:
+                    out[share] = part.taken(entries, out[share])
     return out
 
 
@@ -117,22 +132,22 @@ def absent(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None
     """Step 2b, on a share: the alternates its entries name that no entry lists (their
     other spellings may be listed: H113), asked of the shares that own those spellings:
     for each share t, {this share: the keys}. Few or none on a healthy site."""
-    present: set[int] = set()
-    for part in (*owned, *asked):
-        if part is not None:
-            present.update(part.keys)
+    np = _numpy()
+    present = _joined(part.keys for part in (*owned, *asked) if part is not None)
     wanted: list[set[int]] = [set() for _ in range(shards)]
     for part in owned:
-        if part is None:
+        if part is None or not part.item_keys:
+            continue
+        items = np.frombuffer(part.item_keys, dtype=np.int64)
+        missing = np.flatnonzero(~np.isin(items, present)).tolist()
+        if not missing:
             continue
         ends = list(accumulate(part.href_lengths, initial=0))
-        for item, key in enumerate(part.item_keys):
-            if key in present:
-                continue
+        for item in missing:
             href = part.href_bytes[ends[item]:ends[item + 1]].decode("utf-8", "surrogatepass")
             for spelling in variants(href):
                 other = url_key(spelling)
-                if other not in present and owner(other, shards) != share:
+                if owner(other, shards) != share and not np.isin(other, present):
                     wanted[owner(other, shards)].add(other)
     return [{share: array("q", keys)} if keys else {} for keys in wanted]
 
