@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+pytest.importorskip("numpy", reason="the shares match keys with numpy, which the dask extra brings")
+
 from sitemap_ext.checker.given import check
 from sitemap_ext.codes import REGISTRY
 from sitemap_ext.diagnostics import Collector, Severity
