@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemap_ext.rules import packed_text
-from sitemap_ext.rules.cluster_log import HEADER, HTML, NEWS, WEB, ClusterLog
+from sitemap_ext.rules import cluster_log
+from sitemap_ext.rules.cluster_log import HEADER, HTML, NEWS, WEB, ClusterLog, PackedText
 from sitemap_ext.rules.cluster_store import ClusterStore
-from sitemap_ext.rules.packed_text import PackedText
 from sitemap_ext.urls import url_key
 
 
@@ -45,11 +44,11 @@ def test_findings_that_go_back_and_forth_between_two_places_inflate_each_block_o
         inflated.append(len(data))
         return real(data)
 
-    monkeypatch.setattr(packed_text.zlib, "decompress", counted)
+    monkeypatch.setattr(cluster_log.zlib, "decompress", counted)
     half = len(texts) // 2
     for i in range(200):
         assert packed[i] == texts[i] and packed[half + i] == texts[half + i]
-    blocks = {packed_text.bisect_right(packed.starts, packed.ends[i - 1] if i else 0) - 1
+    blocks = {cluster_log.bisect_right(packed.starts, packed.ends[i - 1] if i else 0) - 1
               for j in range(200) for i in (j, half + j)}
     assert len(inflated) == len(blocks) < 20
 

@@ -27,8 +27,7 @@ from operator import ne
 from typing import TYPE_CHECKING, cast
 
 from ..diagnostics import Related, Where
-from .cluster_log import OWN, ClusterLog, code_number
-from .packed_text import PackedText
+from .cluster_log import OWN, ClusterLog, PackedText, code_number
 
 if TYPE_CHECKING:  # (spill.py loads only for a check given a memory budget)
     from collections.abc import Callable, Iterable
