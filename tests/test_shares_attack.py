@@ -7,15 +7,19 @@ are errors, max-per-code 1), each judged by one index and in shares, which must 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("numpy", reason="the shares match keys with numpy, which the dask extra brings")
 
-from sitemap_ext.rules.cluster_shards import owner  # noqa: E402
-from sitemap_ext.urls import url_key  # noqa: E402
+from sitemap_ext.rules.cluster_shards import owner
+from sitemap_ext.rules.config import Policy
+from sitemap_ext.urls import url_key
 
-from .test_cluster_shards import HEAD, _both, _logs  # noqa: E402
+from .test_cluster_shards import HEAD, POLICIES, _both, _logs
 
 E = "https://e.com"
 
@@ -74,3 +78,71 @@ def _show(one: object, many: object) -> None:
             print(f"--- {name}: counts {seen[1]}")  # type: ignore[index]
             for row in seen[0]:  # type: ignore[index]
                 print("  ", row[:8])
+
+
+# --- generated sites -----------------------------------------------------------------------
+
+PATHS = [f"/p{number}" for number in range(6)]
+SPELLINGS = ["https://e.com{}", "https://e.com{}/", "http://e.com{}"]
+LINK_CODES = ["en", "de", "fr", "en-GB", "x-default", "en_US"]
+NEWS = ("<news:news><news:publication><news:name>E</news:name><news:language>en</news:language></news:publication>"
+        "<news:publication_date>2026-11-20</news:publication_date><news:title>T</news:title></news:news>")
+KINDS = ["web", "web", "web", "news", "text", "rss"]
+
+urls = st.builds(lambda path, spelling: spelling.format(path), st.sampled_from(PATHS),
+                 st.sampled_from(SPELLINGS[:1] * 4 + SPELLINGS))  # (the plain spelling most often)
+link_lists = st.lists(st.tuples(st.sampled_from(LINK_CODES), urls), max_size=4)
+
+
+@st.composite
+def sites(draw: st.DrawFn) -> list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]]:
+    """Files (a kind, its entries: a loc and its alternates). Lists are drawn from a few
+    shared ones most often (clusters whole or not, held by members and non-members)."""
+    shared = draw(st.lists(link_lists, min_size=1, max_size=3))
+    files = []
+    for kind in draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=5)):
+        entries = []
+        for loc in draw(st.lists(urls, max_size=6)):
+            links = draw(st.one_of(st.sampled_from(shared), link_lists)) if kind in ("web", "news") else []
+            entries.append((loc, links))
+        files.append((kind, entries))
+    return files
+
+
+def _write_site(folder: Path, site: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]]) -> list[str]:
+    paths = []
+    for number, (kind, entries) in enumerate(site):
+        if kind == "text":
+            path = folder / f"urls-{number}.txt"
+            path.write_text("".join(f"{loc}\n" for loc, _ in entries) or "\n", encoding="utf-8")
+        elif kind == "rss":
+            path = folder / f"feed-{number}.rss"
+            path.write_text('<?xml version="1.0"?>\n<rss version="2.0"><channel><title>E</title>'
+                            "<link>https://e.com/</link>\n" + "".join(
+                                f"<item><title>T</title><link>{loc}</link></item>\n" for loc, _ in entries)
+                            + "</channel></rss>\n", encoding="utf-8")
+        else:
+            head = HEAD if kind == "web" else HEAD.replace(
+                "<urlset ", '<urlset xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" ')
+            path = folder / f"{kind}-{number}.xml"
+            path.write_text(head + "".join(
+                _entry(loc, *links).replace("</url>", NEWS + "</url>" if kind == "news" else "</url>")
+                for loc, links in entries) + "</urlset>\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(site=sites(), shards=st.integers(1, 13), limit=st.sampled_from([None, 1]),
+       policy=st.sampled_from(POLICIES))
+def test_generated_hard_sites_are_judged_alike_in_shares(site: list[Any],
+                                                        shards: int, limit: int | None, policy: Policy | None,
+                                                        tmp_path_factory: pytest.TempPathFactory,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path_factory.mktemp("site")
+    logs = _logs(_write_site(folder, site), monkeypatch)
+    one, many, listed_one, listed_many = _both(logs, shards, limit, policy)
+    _show(one, many)
+    assert many == one
+    assert listed_many == listed_one
