@@ -146,3 +146,27 @@ def test_generated_hard_sites_are_judged_alike_in_shares(site: list[Any],
     _show(one, many)
     assert many == one
     assert listed_many == listed_one
+
+
+# --- on a Dask cluster ---------------------------------------------------------------------
+
+def test_a_built_folder_without_pages_read_still_says_u113_on_dask(tmp_path: Path) -> None:
+    """A built folder (--base-url) whose one HTML file holds a sitemap: it is read as a
+    sitemap, so no page's head is read, yet the folder is the built site's and U113 says
+    which listed URL no file serves. On Dask the join runs on the workers (no page read),
+    and the built site's rules, which the client's ``site.judge`` says, are not said."""
+    distributed = pytest.importorskip("distributed", reason="a check on Dask needs dask and distributed")
+    from sitemap_ext.checker.given import check
+
+    (tmp_path / "sitemap.xml").write_text(HEAD + f"<url><loc>{E}/a.html</loc></url>\n"
+                                          f"<url><loc>{E}/gone.html</loc></url>\n</urlset>\n", encoding="utf-8")
+    (tmp_path / "a.html").write_text(HEAD + f"<url><loc>{E}/b</loc></url>\n</urlset>\n", encoding="utf-8")
+    base = [f"{E}/={tmp_path}"]
+    one = check([str(tmp_path)], base_urls=base, now="2026-11-21T12:00:00Z", jobs=1)
+    made = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
+    with distributed.Client(made) as client:
+        many = check([str(tmp_path)], base_urls=base, now="2026-11-21T12:00:00Z", client=client)
+    made.close()
+    assert "U113" in {d.code for d in one.collector.diagnostics}  # (the built site's rule says something)
+    assert [(d.code, d.file, d.line, d.url) for d in many.collector.diagnostics] == \
+        [(d.code, d.file, d.line, d.url) for d in one.collector.diagnostics]
