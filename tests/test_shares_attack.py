@@ -170,3 +170,19 @@ def test_a_built_folder_without_pages_read_still_says_u113_on_dask(tmp_path: Pat
     assert "U113" in {d.code for d in one.collector.diagnostics}  # (the built site's rule says something)
     assert [(d.code, d.file, d.line, d.url) for d in many.collector.diagnostics] == \
         [(d.code, d.file, d.line, d.url) for d in one.collector.diagnostics]
+
+
+def test_u104_of_long_urls_in_the_order_one_index_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two URLs past 2,100 characters, each listed twice: a finding shows a URL that long
+    shortened, and the merge orders U104 by the key of the URL the finding shows (the
+    same for both), not by the URL's key: with one share too, the order is the files',
+    not one index's (the order of the keys), and past max-per-code 1 the other is kept."""
+    prefix = f"{E}/{'x' * 2_100}"
+    first, second = sorted((prefix + "a", prefix + "b"), key=url_key, reverse=True)  # (the larger key first)
+    xml = _xml(tmp_path / "s.xml", *(_entry(loc) for loc in (first, second, first, second)))
+    logs = _logs([xml], monkeypatch)
+    for limit in (None, 1):
+        one, many, _, _ = _both(logs, 1, limit)
+        _show(one, many)
+        assert [row[0] for row in one[0]] == ["U104"] * (2 if limit is None else 1)
+        assert many == one
