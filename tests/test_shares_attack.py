@@ -6,6 +6,7 @@ are errors, max-per-code 1), each judged by one index and in shares, which must 
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,14 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numpy", reason="the shares match keys with numpy, which the dask extra brings")
 
-from sitemap_ext.rules.cluster_shards import owner
+from sitemap_ext.checker import on_dask
+from sitemap_ext.codes import REGISTRY
+from sitemap_ext.diagnostics import Collector
+from sitemap_ext.rules.cluster_shards import in_shares, merge_shares, owner
 from sitemap_ext.rules.config import Policy
 from sitemap_ext.urls import url_key
 
-from .test_cluster_shards import HEAD, POLICIES, _both, _logs
+from .test_cluster_shards import HEAD, POLICIES, _both, _logs, _seen
 
 E = "https://e.com"
 
@@ -186,3 +190,65 @@ def test_u104_of_long_urls_in_the_order_one_index_gives(tmp_path: Path, monkeypa
         _show(one, many)
         assert [row[0] for row in one[0]] == ["U104"] * (2 if limit is None else 1)
         assert many == one
+
+
+class _Done:
+    """A fake client's future: the value it stands for, pickled once as it crosses."""
+
+    def __init__(self, value: object) -> None:
+        self.value = pickle.loads(pickle.dumps(value))
+
+    def result(self) -> object:
+        return self.value
+
+
+def _resolved(value: object) -> object:
+    if isinstance(value, _Done):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_resolved(one) for one in value)
+    if isinstance(value, dict):
+        return {key: _resolved(one) for key, one in value.items()}
+    return value
+
+
+class _Client:
+    """What ``on_dask.across`` asks of a ``distributed.Client``, each task run at once here."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+
+    def nthreads(self) -> dict[str, int]:
+        return {"worker": self.threads}
+
+    def submit(self, function: Any, *args: object, pure: bool = True, key: object = None) -> _Done:
+        return _Done(function(*(_resolved(arg) for arg in args)))
+
+    def scatter(self, values: list[object], hash: bool = True, broadcast: bool = False) -> list[_Done]:
+        return [_Done(value) for value in values]
+
+    def gather(self, futures: list[_Done]) -> list[object]:
+        return [future.value for future in futures]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(site=sites(), threads=st.integers(1, 7), group=st.integers(1, 3), limit=st.sampled_from([None, 1]),
+       futures=st.booleans())
+def test_the_task_graph_gives_what_every_step_in_process_gives(site: list[Any], threads: int, group: int,
+                                                              limit: int | None, futures: bool,
+                                                              tmp_path_factory: pytest.TempPathFactory,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``on_dask.across`` (split groups of ``group`` logs: a share owns a part of each;
+    logs as futures or as this process's) merges to what ``in_shares`` merges to."""
+    logs = _logs(_write_site(tmp_path_factory.mktemp("site"), site), monkeypatch)
+    whole = [pickle.loads(pickle.dumps(log)).of_file(display or "") for display, log in logs]
+    settings_: dict[str, Any] = {"policy": None, "limit": limit, "errors_kept": False, "redactions": {}, "budget": None}
+    alone = Collector(REGISTRY, limit=limit)
+    listed_alone = merge_shares(alone, in_shares(whole, threads, dict(settings_, registry=REGISTRY)))
+    monkeypatch.setattr(on_dask, "SPLIT_GROUP", group)
+    on_graph = Collector(REGISTRY, limit=limit)
+    given_logs: list[Any] = [_Done(log) if futures else log for log in whole]
+    listed_graph = merge_shares(on_graph, on_dask.across(_Client(threads), REGISTRY, given_logs, settings_))
+    assert _seen(on_graph) == _seen(alone)
+    assert listed_graph == listed_alone
