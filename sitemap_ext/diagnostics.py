@@ -175,8 +175,9 @@ class Collector:
     errors_kept: bool = False
     # Environment values a site description used, shown by their variable's name.
     redactions: dict[str, str] = field(default_factory=dict)
-    # A partition's (dask_build.partition): every once-keyed finding kept and not held
-    # against ``limit`` (``said``: how many, by code); the client's merge says each once.
+    # A partition's (dask_build.partition): every once-keyed finding kept, shown or not,
+    # and not held against ``limit`` (``said``: how many, by code); the client's merge
+    # says each once, and whether the policy shows it.
     once_kept: bool = False
     said: Counter[str] = field(default_factory=Counter)
 
@@ -242,7 +243,8 @@ class Collector:
             if once in self.once_keys:
                 return None
             self.once_keys.add(once)
-        if self.policy is not None and not self.policy.shown(code, where.file):
+        if self.policy is not None and not self.policy.shown(code, where.file) and \
+                not (self.once_kept and once is not None):  # (a partition's: the merge says whether it is shown)
             self.ignored[code] += 1
             return None
         if len(message) > _MAX_ECHO or (url is not None and len(url) > _MAX_ECHO):  # a 50 MB URL, say
@@ -287,6 +289,9 @@ class Collector:
                 if diag.once in self.once_keys:
                     continue
                 self.once_keys.add(diag.once)
+                if self.policy is not None and not self.policy.shown(diag.code, diag.file):
+                    self.ignored[diag.code] += 1  # (once for the run, where parts kept it: ``once_kept``)
+                    continue
             self._add(diag)
         for code, count in (suppressed or {}).items():
             self.counts[code] += count

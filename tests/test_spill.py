@@ -346,3 +346,24 @@ def test_the_spill_errors_cross_from_a_worker_whole() -> None:
     assert (failed.reason, failed.folder) == ("No space left on device", "/tmp/sitemap-ext-spill-x")
     small = pickle.loads(pickle.dumps(BudgetTooSmall(1 << 20, 3 << 20, "the index", so_far=True)))
     assert small.minimum == 3 << 20 and str(small) == str(BudgetTooSmall(1 << 20, 3 << 20, "the index", True))
+
+
+def test_a_frame_held_after_a_write_does_not_keep_the_column_from_being_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Dask worker's profiler holds the frames of running tasks for a moment: a write's
+    frame kept alive after it returns must hold no view of the column it wrote, which is
+    cut at once (BufferError before: a share of a check on Dask failed now and then)."""
+    import sys
+
+    held: list[object] = []
+    real = os.pwrite
+
+    def pwrite(fd: int, data: Any, offset: int) -> int:
+        held.append(sys._getframe(1))  # (the write's frame, kept as a profiler may keep it)
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(spill.os, "pwrite", pwrite)
+    with SpillFolder(Budget(1 << 20, page=256, kept=2, block=1024)) as folder:
+        column = SpillArray("q", folder, range(1000))
+        column.spill()
+        column.extend(range(1000, 2000))
+        assert held and list(column) == list(range(2000))

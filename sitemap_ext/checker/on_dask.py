@@ -35,7 +35,20 @@ from typing import TYPE_CHECKING, Any, cast
 from ..diagnostics import Code, Collector
 from ..read.description_file import display_name
 from ..rules.cluster_log import ClusterLog
-from ..rules.cluster_shards import Share, Split, absent, context, context_again, judge_share, merge_shares, piece, split
+from ..rules.cluster_shards import (
+    Piece,
+    Share,
+    Split,
+    absent,
+    context,
+    context_again,
+    first_holders,
+    judge_share,
+    merge_shares,
+    mixed_lists,
+    piece,
+    split,
+)
 from .judge_file import FileResult, Options, Task
 from .workers import IN_FLIGHT, Pending, work_batch
 
@@ -172,6 +185,9 @@ def across(client: Any, registry: Any, logs: list[Any], settings: dict[str, Any]
     given.clear()
     pieces = [[run(piece, done, share) for done in splits] for share in range(shards)]
     splits.clear()
+    # (the lists every share examines: held by a URL listed with different alternates)
+    mixed = run(set().union, *[run(mixed_lists, pieces[share]) for share in range(shards)])
+    firsts = [run(first_holders, pieces[share], shards) for share in range(shards)]
     replies = [run(context, pieces[share], shards) for share in range(shards)]
     asked = [[run(getitem, replies[other], share) for other in range(shards)] for share in range(shards)]
     replies.clear()
@@ -182,8 +198,10 @@ def across(client: Any, registry: Any, logs: list[Any], settings: dict[str, Any]
     wants.clear()
     settings = dict(settings, registry=registry)
     shares = [run(judge_pieces, pieces[share], [*asked[share], *(run(getitem, more[other], share)
-                                                                for other in range(shards))],
-                  share, shards, settings) for share in range(shards)]
+                                                                for other in range(shards)),
+                                                *(run(getitem, firsts[other], share) for other in range(shards))],
+                  share, shards, settings, mixed) for share in range(shards)]
+    firsts.clear()
     pieces.clear()
     asked.clear()
     more.clear()
@@ -195,19 +213,19 @@ def split_logs(logs: Sequence[tuple[int, ClusterLog | None]], shards: int) -> Sp
     return split([(number, log) for number, log in logs if log is not None], shards)
 
 
-def owned_absent(pieces: Sequence[tuple[ClusterLog | None, Any]], asked: Sequence[ClusterLog | None], share: int,
-                 shards: int) -> list[dict[int, Any]]:
+def owned_absent(pieces: Sequence[Piece], asked: Sequence[ClusterLog | None], share: int, shards: int
+                 ) -> list[dict[int, Any]]:
     """On a worker: what one share asks again (``absent``)."""
-    return absent([part for part, _ in pieces], asked, share, shards)
+    return absent([part for part, *_ in pieces], asked, share, shards)
 
 
-def owned_again(pieces: Sequence[tuple[ClusterLog | None, Any]], asks: Sequence[dict[int, Any]], shards: int
-                ) -> list[ClusterLog | None]:
+def owned_again(pieces: Sequence[Piece], asks: Sequence[dict[int, Any]], shards: int) -> list[ClusterLog | None]:
     """On a worker: what one share gives the others again (``context_again``)."""
-    return context_again([part for part, _ in pieces], asks, shards)
+    return context_again([part for part, *_ in pieces], asks, shards)
 
 
-def judge_pieces(pieces: Sequence[tuple[ClusterLog | None, Any]], asked: Sequence[ClusterLog | None], share: int,
-                 shards: int, settings: dict[str, Any]) -> Share:
-    """On a worker: one share judged (``judge_share``), within the check's memory budget."""
-    return judge_share([part for part, _ in pieces], asked, share, shards, settings)
+def judge_pieces(pieces: Sequence[Piece], asked: Sequence[ClusterLog | None], share: int, shards: int,
+                 settings: dict[str, Any], mixed: set[int]) -> Share:
+    """On a worker: one share judged (``judge_share``), its own entries and those it asked
+    for or was given, within the check's memory budget."""
+    return judge_share([part for part, *_ in pieces], asked, share, shards, settings, mixed)

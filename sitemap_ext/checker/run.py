@@ -139,7 +139,9 @@ class Run:
         """The rules across files, when every file is merged: on the cluster's workers where
         the logs were kept there, else here."""
         results = self.results
-        if results.logs and not results.own and self.cluster is not None:
+        # (the built site's rules ask what the client holds: the folders of pages, their answers)
+        built = results.own or self.site.folders or self.site.status
+        if results.logs and not built and self.cluster is not None:
             spill = results.clusters.spill
             results.counted = self.cluster.across(results.logs, results.collector,
                                                   None if spill is None else spill.settings)

@@ -199,10 +199,12 @@ class ClusterLog:
             self.files, self.ends = [display], array("I", [len(self.keys)])
         return self
 
-    def taken(self, entries: Sequence[int], into: ClusterLog | None = None, number: int | None = None) -> ClusterLog:
-        """The entries at ``entries`` (ascending) of this log of many files, appended to
-        ``into`` (a new log when None), with their lists, files, link lines and ordinals
-        (``number``: this log's place among all logs added, which gives its entries theirs)."""
+    def taken(self, entries: Sequence[int], into: ClusterLog | None = None, number: int | None = None,
+              ascending: bool = True) -> ClusterLog:
+        """The entries at ``entries`` (``ascending``, or in any order) of this log of many
+        files, appended to ``into`` (a new log when None), with their lists, files, link
+        lines and ordinals (``number``: this log's place among all logs added, which gives
+        its entries theirs)."""
         out = into if into is not None else ClusterLog(dated=self.dated)
         base = len(out.keys)
         for column in ("keys", "lines", "kinds", "members", "loc_lengths", "ordinals") + (
@@ -215,7 +217,10 @@ class ClusterLog:
         starts = list(accumulate(self.loc_lengths, initial=0))
         out.loc_bytes += b"".join(self.loc_bytes[starts[e]:starts[e + 1]] for e in entries)
         self._take_lists(entries, out, base)
-        self._take_files(entries, out)
+        if ascending:
+            self._take_files(entries, out)
+        else:
+            self._take_files_each(entries, out)
         for number, entry in enumerate(entries if self.line_starts else ()):
             start = self.line_starts.get(entry)
             if start is not None:
@@ -275,6 +280,17 @@ class ClusterLog:
                 out.files.append(file)
                 out.ends.append(at + count)
             at += count
+
+    def _take_files_each(self, entries: Sequence[int], out: ClusterLog) -> None:
+        """``out``'s files and ends for entries in any order: each entry's file looked up."""
+        at = len(out.keys) - len(entries)
+        for number, entry in enumerate(entries):
+            file = self.files[bisect_right(self.ends, entry)]
+            if out.files and out.files[-1] == file and out.ends[-1] == at + number:
+                out.ends[-1] += 1
+            else:
+                out.files.append(file)
+                out.ends.append(at + number + 1)
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

@@ -206,7 +206,7 @@ class Examination:
         if index.owns is not None:
             extra.setdefault("once", index.mark(index.list_digests[mark[0]], *mark[1:]))
             if examined is not None:  # (a share's findings are merged in the order they are found)
-                where = Placed(where.file, where.line, where.column, index.ordinal[examined])
+                where = Placed(where.file, where.line, where.column, index.ordinal[examined], index.key[entry])
         self.report(code, message, where, **extra)
 
 

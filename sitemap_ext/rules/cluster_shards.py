@@ -54,16 +54,22 @@ def owner(key: int, shards: int) -> int:
 @dataclass
 class Split:
     """Some logs split by share: ``parts[s]`` the entries share s owns; ``asks[t]``, for
-    each share s, the keys share t owns that share s's entries name (sorted)."""
+    each share s, the keys share t owns that share s's entries name; ``heads[u]`` the
+    first entry of each log holding a list whose digest share u owns, and
+    ``head_shares[u]`` the shares owning an entry of that log holding it (``first_holders``)."""
 
     parts: list[ClusterLog | None]
     asks: list[dict[int, array[int]]]
+    heads: list[ClusterLog | None]
+    head_shares: list[list[frozenset[int]]]
 
 
 def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
     """Step 1, for logs (each with its number in the order they are taken), on a worker.
     What is asked is kept as arrays (8 bytes a key; a key may be asked more than once)."""
     parts: list[ClusterLog | None] = [None] * shards
+    heads: list[ClusterLog | None] = [None] * shards
+    head_shares: list[list[frozenset[int]]] = [[] for _ in range(shards)]
     asks: list[defaultdict[int, array[int]]] = [defaultdict(_keys) for _ in range(shards)]
     for number, log in logs:
         owners = [owner(key, shards) for key in log.keys]
@@ -83,16 +89,79 @@ def split(logs: Sequence[tuple[int, ClusterLog]], shards: int) -> Split:
                 for share in shares:
                     if share != target:
                         asks[target][share].append(key)
-    return Split(parts, [dict(asked) for asked in asks])
+        by_digest: defaultdict[int, list[int]] = defaultdict(list)  # the share owning a list's digest -> lists
+        for local in holders:
+            by_digest[owner(log.digests[local], shards)].append(local)
+        for share, lists in sorted(by_digest.items()):
+            lists.sort(key=log.firsts.__getitem__)
+            heads[share] = log.taken([log.firsts[local] for local in lists], heads[share], number)
+            head_shares[share].extend(frozenset(holders[local]) for local in lists)
+    return Split(parts, [dict(asked) for asked in asks], heads, head_shares)
 
 
 def _keys() -> array[int]:
     return array("q")
 
 
-def piece(done: Split, share: int) -> tuple[ClusterLog | None, dict[int, array[int]]]:
-    """One share's part of a split: the entries it owns, and what the others ask of it."""
-    return done.parts[share], done.asks[share]
+Piece = tuple["ClusterLog | None", "dict[int, array[int]]", "ClusterLog | None", "list[frozenset[int]]"]
+
+
+def piece(done: Split, share: int) -> Piece:
+    """One share's part of a split: the entries it owns, what the others ask of it, and
+    the first holders of the lists whose digests it owns."""
+    return done.parts[share], done.asks[share], done.heads[share], done.head_shares[share]
+
+
+def first_holders(pieces: Sequence[Piece], shards: int) -> list[ClusterLog | None]:
+    """Step 1c, on the share owning some lists' digests: each list's first entry of all
+    (its lowest ordinal), for every other share holding the list: one index says a list's
+    findings (H112, H111) at its first entry, which may name none of the list's URLs and
+    so be asked for by no share."""
+    best: dict[int, tuple[int, int, int]] = {}  # digest -> (ordinal, piece, entry)
+    holding: defaultdict[int, set[int]] = defaultdict(set)
+    for number, (_, _, heads, shares) in enumerate(pieces):
+        if heads is None:
+            continue
+        for entry, (local, ordinal) in enumerate(zip(heads.lists, heads.ordinals, strict=True)):
+            digest = heads.digests[local]
+            holding[digest].update(shares[entry])
+            if digest not in best or ordinal < best[digest][0]:
+                best[digest] = (ordinal, number, entry)
+    picks: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+    for digest, (_, number, entry) in best.items():
+        heads = pieces[number][2]
+        assert heads is not None
+        for share in holding[digest] - {owner(heads.keys[entry], shards)}:
+            picks[share, number].append(entry)
+    out: list[ClusterLog | None] = [None] * shards
+    for (share, number), entries in sorted(picks.items()):
+        heads = pieces[number][2]
+        assert heads is not None
+        out[share] = heads.taken(sorted(entries), out[share])
+    return out
+
+
+def mixed_lists(pieces: Sequence[Piece]) -> set[int]:
+    """Step 1b, on one share's pieces: the lists (digests) held by the listings of a URL it
+    owns that is listed more than once with different alternates (or some with none):
+    one index examines every holder of such a list, wherever it is (``_duplicates``)."""
+    first: dict[int, int] = {}  # key -> the digest its first listing holds (0: none)
+    mixed: set[int] = set()
+    for part, *_ in pieces:
+        if part is None:
+            continue
+        for key, local in zip(part.keys, part.lists, strict=True):
+            digest = part.digests[local] if local >= 0 else 0
+            if first.setdefault(key, digest) != digest:
+                mixed.add(key)
+    if not mixed:
+        return set()
+    out: set[int] = set()
+    for part, *_ in pieces:
+        if part is not None:
+            out.update(part.digests[local] for key, local in zip(part.keys, part.lists, strict=True)
+                       if local >= 0 and key in mixed)
+    return out
 
 
 def _numpy() -> Any:
@@ -108,14 +177,13 @@ def _joined(arrays: Iterable[array[int]]) -> Any:
     return np.unique(np.concatenate(found)) if found else np.empty(0, dtype=np.int64)
 
 
-def context(pieces: Sequence[tuple[ClusterLog | None, dict[int, array[int]]]], shards: int
-            ) -> list[ClusterLog | None]:
+def context(pieces: Sequence[Piece], shards: int) -> list[ClusterLog | None]:
     """Step 2, on one share's pieces (in the order of the logs): for each other share,
     the entries it owns whose keys that share asked for, in the same order."""
     np = _numpy()
-    wanted = [_joined(asked[share] for _, asked in pieces if share in asked) for share in range(shards)]
+    wanted = [_joined(asked[share] for _, asked, *_ in pieces if share in asked) for share in range(shards)]
     out: list[ClusterLog | None] = [None] * shards
-    for part, _ in pieces:
+    for part, *_ in pieces:
         if part is None:
             continue
         keys = np.frombuffer(part.keys, dtype=np.int64) if part.keys else np.empty(0, dtype=np.int64)
@@ -158,7 +226,7 @@ def context_again(parts: Sequence[ClusterLog | None], asks: Sequence[dict[int, a
     merged: dict[int, array[int]] = {}
     for asked in asks:
         merged.update(asked)
-    return context([*((part, {}) for part in parts), (None, merged)], shards)
+    return context([*((part, {}, None, []) for part in parts), (None, merged, None, [])], shards)
 
 
 @dataclass
@@ -169,6 +237,7 @@ class Share:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ordinals: list[int] = field(default_factory=list)
+    keys: list[int] = field(default_factory=list)  # each finding's entry's URL key
     suppressed: dict[str, int] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)
     unplaced: list[Unplaced] = field(default_factory=list)
@@ -183,6 +252,7 @@ class ShareCollector(Collector):
     policy: the merge keeps the first of each key, then applies them."""
 
     ordinals: list[int] = field(default_factory=list)
+    keys: list[int] = field(default_factory=list)
 
     def report(self, code: str, message: str, where: Where = NOWHERE, *, once: str | None = None,
                **extra: Any) -> Diagnostic | None:
@@ -198,47 +268,68 @@ class ShareCollector(Collector):
                 self.policy, self.limit = policy, limit
         if len(self.diagnostics) > kept:
             self.ordinals.append(getattr(where, "ordinal", 0))
+            self.keys.append(getattr(where, "key", 0))
         return found
 
 
 def judge_share(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
-                settings: dict[str, Any]) -> Share:
+                settings: dict[str, Any], mixed: set[int] | None = None) -> Share:
     """Step 3: one share's index (its entries, then those it asked for) judged.
     ``settings``: the check's collector's (registry, policy, limit, errors_kept), and its
-    memory ``budget`` (None: none), past which the index spills to a folder of its own."""
+    memory ``budget`` (None: none), past which the index spills to a folder of its own;
+    ``mixed``: the lists every share examines (``mixed_lists`` of all shares)."""
     settings = dict(settings)
     budget = settings.pop("budget", None)
     if budget is None:
-        return _judged(owned, asked, share, shards, ShareCollector(**settings), None)
+        return _judged(owned, asked, (share, shards, mixed or set()), ShareCollector(**settings), None)
     from .spill import SpillFolder
 
     with SpillFolder(budget) as folder:
-        return _judged(owned, asked, share, shards, ShareCollector(**settings), folder)
+        return _judged(owned, asked, (share, shards, mixed or set()), ShareCollector(**settings), folder)
 
 
-def _judged(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], share: int, shards: int,
+def _judged(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | None], which: tuple[int, int, set[int]],
             collector: ShareCollector, folder: SpillFolder | None) -> Share:
-    index = ClusterIndex(collector, folder)
+    share, shards, index = which[0], which[1], ClusterIndex(collector, folder)
     index.owns = lambda key: owner(key, shards) == share
+    index.mixed = which[2]
     done = Share()
-    for part in owned:
-        if part is not None:
-            index.add(None, part)
-    done.alternates = index.alternates
-    done.distinct = _distinct(index)
-    for part in asked:
-        if part is not None:
-            index.add(None, part)
+    mine = [part for part in owned if part is not None]
+    done.alternates = sum(_alternates(part) for part in mine)
+    done.distinct = _distinct(mine)
+    index.add(None, _in_one_order([*mine, *(part for part in asked if part is not None)]))
     index.finish()
-    done.diagnostics, done.ordinals = collector.diagnostics, collector.ordinals
+    done.diagnostics, done.ordinals, done.keys = collector.diagnostics, collector.ordinals, collector.keys
     done.suppressed, done.ignored = dict(collector.suppressed), dict(collector.ignored)
     done.unplaced = index.unplaced
     return done
 
 
-def _distinct(index: ClusterIndex) -> int:
-    """The distinct keys of the entries added so far that a sitemap, feed or text file lists."""
-    keys = array("q", compress(index.key, index.kind.tobytes().translate(_NOT_OWN)))
+def _in_one_order(logs: Sequence[ClusterLog]) -> ClusterLog:
+    """The entries of some logs as one log, each once, in the one order of every entry (by
+    ordinal): a list's first entry, a URL's listings and the order entries are judged in
+    are one index's (an entry asked for and pushed too is taken once)."""
+    np = _numpy()
+    together = ClusterLog()
+    for log in logs:
+        log.taken(range(len(log.keys)), together)
+    ordinals = np.frombuffer(together.ordinals, dtype=np.uint64) if together.ordinals else np.empty(0, np.uint64)
+    first = np.unique(ordinals, return_index=True)[1].tolist()
+    return together.taken(first, ascending=False) if first != list(range(len(together.keys))) else together
+
+
+def _alternates(log: ClusterLog) -> int:
+    """The alternate links a log's entries give (``ClusterStore.alternates``)."""
+    counts = Counter(log.lists)
+    counts.pop(-1, None)
+    return sum(count * (log.bounds[local + 1] - log.bounds[local]) for local, count in counts.items())
+
+
+def _distinct(logs: Sequence[ClusterLog]) -> int:
+    """The distinct keys of the entries that a sitemap, feed or text file lists."""
+    keys = array("q")
+    for log in logs:
+        keys.extend(compress(log.keys, log.kinds.tobytes().translate(_NOT_OWN)))
     ordered = sorted_by_key(keys)[1]
     return (1 if ordered else 0) + int(sum(map(ne, ordered[1:], ordered)))
 
@@ -248,10 +339,10 @@ def merge_shares(collector: Collector, shares: Sequence[Share]) -> tuple[int, in
     them; the distinct URLs listed and the alternates given (``ClusterIndex.listed``)."""
     rows: list[tuple[tuple[int, ...], Diagnostic]] = []
     for number, share in enumerate(shares):
-        for seq, (diag, ordinal) in enumerate(zip(share.diagnostics, share.ordinals, strict=True)):
+        for seq, (diag, ordinal, key) in enumerate(zip(share.diagnostics, share.ordinals, share.keys, strict=True)):
             # One index says U104 in the order of the URL keys, then H112 in the order of the
             # lists' first entries, then what the pairs give, entry by entry.
-            order = (0, url_key(diag.url or ""), ordinal) if diag.code == LISTED_TWICE else \
+            order = (0, key, ordinal) if diag.code == LISTED_TWICE else \
                 (1 if diag.code == NO_X_DEFAULT else 2, ordinal, number, seq)
             rows.append((order, diag))
     rows.sort(key=lambda row: row[0])
@@ -281,10 +372,14 @@ def in_shares(logs: Sequence[ClusterLog], shards: int, settings: dict[str, Any])
     (of many files each) in the order they are added."""
     done = split(list(enumerate(logs)), shards)
     pieces = [[piece(done, share)] for share in range(shards)]
+    mixed = set().union(*(mixed_lists(pieces[share]) for share in range(shards)))
+    heads = [first_holders(pieces[share], shards) for share in range(shards)]
     replies = [context(pieces[share], shards) for share in range(shards)]
     asked = [[replies[other][share] for other in range(shards)] for share in range(shards)]
-    again = [absent([part for part, _ in pieces[share]], asked[share], share, shards) for share in range(shards)]
-    more = [context_again([part for part, _ in pieces[share]], [again[other][share] for other in range(shards)],
-                          shards) for share in range(shards)]
-    return [judge_share([pieces[share][0][0]], [*asked[share], *(more[other][share] for other in range(shards))],
-                        share, shards, settings) for share in range(shards)]
+    owned = [[part for part, *_ in pieces[share]] for share in range(shards)]
+    again = [absent(owned[share], asked[share], share, shards) for share in range(shards)]
+    more = [context_again(owned[share], [again[other][share] for other in range(shards)], shards)
+            for share in range(shards)]
+    return [judge_share(owned[share], [*asked[share], *(more[other][share] for other in range(shards)),
+                                       *(heads[other][share] for other in range(shards))],
+                        share, shards, settings, mixed) for share in range(shards)]

@@ -42,6 +42,7 @@ class Placed(Where):
     """A place of a share of a check, with its entry's ordinal (the order findings are merged in)."""
 
     ordinal: int = 0
+    key: int = 0  # (its entry's URL key: the order one index says U104 in)
 
 
 def in_memory(column: Column[int]) -> array[int]:
@@ -139,6 +140,7 @@ class ClusterStore:
     owns: Callable[[int], bool] | None = None
     ordinal: array[int] = field(default_factory=lambda: array("Q"))
     list_digests: array[int] = field(default_factory=lambda: array("q"))
+    mixed: set[int] = field(default_factory=set)  # lists examined for a URL another share owns (digests)
     _distinct: int | None = None  # distinct_listed(), counted by a spilled sort
 
     def __post_init__(self) -> None:
@@ -273,7 +275,7 @@ class ClusterStore:
         # (line 0: a fetched URL's header, which has none; column 0: not known)
         if self.ordinal:
             return Placed(self.files[self.file[entry]], line or None, column or None if line else None,
-                          self.ordinal[entry])
+                          self.ordinal[entry], self.key[entry])
         return Where(self.files[self.file[entry]], line or None, column or None if line else None)
 
     def mark(self, *parts: object) -> str | None:

@@ -314,7 +314,8 @@ class ClusterIndex(ClusterStore):
                 report(NO_X_DEFAULT, "this cluster has no x-default, the version for users whose language matches "
                        "none (a language selector, or the main version)", self.where(first), url=self.locs[first],
                        once=self.mark(NO_X_DEFAULT, self.list_digests[list_id] if self.owns is not None else 0))
-            if self.list_members[list_id] != self.list_named[list_id]:
+            if self.list_members[list_id] != self.list_named[list_id] or \
+                    (self.mixed and self.list_digests[list_id] in self.mixed):
                 examine.add(list_id)
         if examine:
             examination = Examination(self, examine, self.collector.report, spared)

@@ -144,12 +144,15 @@ class SpillFolder:
         return fd
 
     def write(self, fd: int, data: bytes | memoryview, offset: int) -> None:
-        """All of ``data`` at ``offset``; a full disk is SpillFailed."""
-        view = memoryview(data).cast("B")
+        """All of ``data`` at ``offset``; a full disk is SpillFailed. Every view of ``data``
+        is released before this returns, whoever holds this frame (a Dask worker's
+        profiler may, for a moment): the array it views may be resized at once."""
         try:
-            while view:
-                done = os.pwrite(fd, view, offset)
-                view, offset = view[done:], offset + done
+            with memoryview(data) as given, given.cast("B") as view:
+                written = 0
+                while written < len(view):
+                    with view[written:] as rest:
+                        written += os.pwrite(fd, rest, offset + written)
         except OSError as exc:
             raise SpillFailed(exc.strerror or str(exc), self.path) from exc
 
@@ -230,7 +233,8 @@ class SpillArray(Generic[T]):
     def _flush(self) -> None:
         whole = len(self.tail) // self.per_page * self.per_page
         if whole and self.fd is not None:
-            self.folder.write(self.fd, memoryview(self.tail)[:whole], self.done * self.itemsize)
+            with memoryview(self.tail) as view, view[:whole] as pages:  # (released before the tail is cut)
+                self.folder.write(self.fd, pages, self.done * self.itemsize)
             del self.tail[:whole]
             self.done += whole
 
