@@ -40,7 +40,8 @@ def _peak_kib() -> int:
 
 
 def _report(command: list[str], cwd: str) -> tuple[int, Any]:
-    done = subprocess.run([*command, "--format", "json", "--now", "2026-11-29T00:00:00Z"], cwd=cwd, capture_output=True, text=True, check=False)
+    done = subprocess.run([*command, "--format", "json", "--now", "2026-11-29T00:00:00Z"], cwd=cwd,
+                          capture_output=True, text=True, check=False)
     return done.returncode, json.loads(done.stdout)
 
 
