@@ -8,13 +8,19 @@ key it owns and of each key those listings name: an entry goes to the share owni
 its key, and to each share whose owned entries name its key (a pair's other end, even
 where it does not name them back: that is H104) or another spelling of it (H113).
 
-1. ``split`` (where the logs are): each log's entries by the share owning them, and what
-   each share's entries ask of the keys other shares own.
-2. ``context`` (on each share's owned entries): the entries each other share asked for.
-3. ``judge_share``: the share's index, its owned entries first (in the one order of every
-   entry: the order the check took the logs in), then those it asked for; the rules
-   say only what a key it owns gives (``ClusterStore.owns``), each finding with its
-   entry's place in the one order (``Placed.ordinal``).
+1. ``split`` (where the logs are): each log's entries by the share owning them, what
+   each share's entries ask of the keys other shares own, and each log's first holder
+   of each list, for the share owning the list's digest.
+2. On each share's pieces: ``mixed_lists`` (the lists held by a URL it owns that is
+   listed with other alternates: every share examines them, as one index does),
+   ``first_holders`` (each list's first entry of all, for every share holding the list:
+   a list's findings are said there) and ``context`` (the entries each other share
+   asked for); then ``absent`` and ``context_again``: the other spellings of alternates
+   no entry lists (H113), asked in a second round.
+3. ``judge_share``: the share's index of its own entries and those it was given, each
+   once, in the one order of every entry (the order the check took the logs in); the
+   rules say only what a key it owns gives (``ClusterStore.owns``), each finding with
+   its entry's place in that order (``Placed.ordinal``).
 4. ``merge_shares`` (the check's main process): the findings in the order one index gives
    them, a finding two shares may both say (of a list, of a pair: ``ClusterStore.mark``)
    kept once, the first; then the H104 findings placed at their links. So the findings,
