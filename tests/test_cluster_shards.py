@@ -178,3 +178,17 @@ def test_a_policy_is_applied_once_to_what_the_shares_say(policy: Policy, tmp_pat
     one, many, _, _ = _both(logs, 5, None, policy)
     assert many == one
     assert one != plain  # (the policy changes what is said)
+
+
+REALWORLD = Path(__file__).parent / "data" / "realworld" / "sitemaps"
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in REALWORLD.iterdir() if path.is_dir()))
+def test_real_sitemaps_are_judged_alike_in_shares(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sitemaps of the real-world corpus (generators, CMSs, news sites): in 3 and 5
+    shares as by one index, findings, order and counts."""
+    logs = _logs([str(REALWORLD / name)], monkeypatch)
+    for shards in (3, 5):
+        one, many, listed_one, listed_many = _both(logs, shards, None)
+        assert many == one
+        assert listed_many == listed_one
