@@ -32,7 +32,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import import_module
 from itertools import accumulate, compress
 from operator import ne
@@ -253,25 +253,18 @@ class Share:
 
 @dataclass
 class ShareCollector(Collector):
-    """A share's findings, each with its entry's ordinal. A finding another share may say
-    too (it has a ``once`` key: ``ClusterStore.mark``) is kept whatever the limit and the
-    policy: the merge keeps the first of each key, then applies them."""
+    """A share's findings, each with its entry's ordinal and URL key (the order the merge
+    puts them in). A finding another share may say too has a ``once`` key
+    (``ClusterStore.mark``): kept whatever the limit and the policy (``once_kept``, as a
+    Dask build's partition keeps one), the merge keeps the first and applies the policy."""
 
+    once_kept: bool = True
     ordinals: list[int] = field(default_factory=list)
     keys: list[int] = field(default_factory=list)
 
-    def report(self, code: str, message: str, where: Where = NOWHERE, *, once: str | None = None,
-               **extra: Any) -> Diagnostic | None:
+    def report(self, code: str, message: str, where: Where = NOWHERE, **extra: Any) -> Diagnostic | None:
         kept = len(self.diagnostics)
-        if once is None:
-            found = super().report(code, message, where, **extra)
-        else:
-            policy, limit = self.policy, self.limit
-            self.policy = self.limit = None
-            try:
-                found = super().report(code, message, where, once=once, **extra)
-            finally:
-                self.policy, self.limit = policy, limit
+        found = super().report(code, message, where, **extra)
         if len(self.diagnostics) > kept:
             self.ordinals.append(getattr(where, "ordinal", 0))
             self.keys.append(getattr(where, "key", 0))
@@ -352,19 +345,7 @@ def merge_shares(collector: Collector, shares: Sequence[Share]) -> tuple[int, in
                 (1 if diag.code == NO_X_DEFAULT else 2, ordinal, number, seq)
             rows.append((order, diag))
     rows.sort(key=lambda row: row[0])
-    said: set[str] = set()
-    kept: list[Diagnostic] = []
-    for _, diag in rows:
-        if diag.once is not None:
-            if diag.once in said:
-                continue
-            said.add(diag.once)
-            diag = replace(diag, once=None, severity=collector.severity_of(diag.code))
-            if collector.policy is not None and not collector.policy.shown(diag.code, diag.file):
-                collector.ignored[diag.code] += 1
-                continue
-        kept.append(diag)
-    collector.merge(kept)
+    collector.merge([diag for _, diag in rows])  # (a finding with a once key: the first kept, the policy applied)
     for share in shares:
         collector.merge((), Counter(share.suppressed), Counter(share.ignored))
     unplaced = sorted((one for share in shares for one in share.unplaced),
