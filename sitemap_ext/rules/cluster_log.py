@@ -13,7 +13,7 @@ from __future__ import annotations
 import zlib
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
@@ -167,6 +167,14 @@ class ClusterLog:
             self._pack(pairs, keys, named, entry)
         self._previous = (pairs, found)
         return found
+
+    def alternates(self) -> int:
+        """The alternate links its entries give, each entry's list counted once per entry
+        (per list: its entries, no object per URL)."""
+        counts = Counter(self.lists)
+        counts.pop(-1, None)
+        bounds = self.bounds
+        return sum(count * (bounds[local + 1] - bounds[local]) for local, count in counts.items())
 
     def end_file(self, display: str) -> None:
         """The entries added so far since the last file's end are ``display``'s."""

@@ -35,7 +35,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from itertools import accumulate, compress
-from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import NOWHERE, Collector, Diagnostic, Where
@@ -43,7 +42,7 @@ from ..urls import url_key, variants
 from .cluster_findings import LISTED_TWICE, NO_X_DEFAULT
 from .cluster_log import OWN, ClusterLog
 from .cluster_pairs import Unplaced, place_unplaced
-from .cluster_store import sorted_by_key
+from .cluster_store import distinct_sorted, sorted_by_key
 from .clusters import ClusterIndex
 
 if TYPE_CHECKING:
@@ -294,7 +293,7 @@ def _judged(owned: Sequence[ClusterLog | None], asked: Sequence[ClusterLog | Non
     index.mixed = which[2]
     done = Share()
     mine = [part for part in owned if part is not None]
-    done.alternates = sum(_alternates(part) for part in mine)
+    done.alternates = sum(part.alternates() for part in mine)
     done.distinct = _distinct(mine)
     index.add(None, _in_one_order([*mine, *(part for part in asked if part is not None)]))
     index.finish()
@@ -317,20 +316,12 @@ def _in_one_order(logs: Sequence[ClusterLog]) -> ClusterLog:
     return together.taken(first, ascending=False) if first != list(range(len(together.keys))) else together
 
 
-def _alternates(log: ClusterLog) -> int:
-    """The alternate links a log's entries give (``ClusterStore.alternates``)."""
-    counts = Counter(log.lists)
-    counts.pop(-1, None)
-    return sum(count * (log.bounds[local + 1] - log.bounds[local]) for local, count in counts.items())
-
-
 def _distinct(logs: Sequence[ClusterLog]) -> int:
     """The distinct keys of the entries that a sitemap, feed or text file lists."""
     keys = array("q")
     for log in logs:
         keys.extend(compress(log.keys, log.kinds.tobytes().translate(_NOT_OWN)))
-    ordered = sorted_by_key(keys)[1]
-    return (1 if ordered else 0) + int(sum(map(ne, ordered[1:], ordered)))
+    return distinct_sorted(sorted_by_key(keys)[1])
 
 
 def merge_shares(collector: Collector, shares: Sequence[Share]) -> tuple[int, int]:

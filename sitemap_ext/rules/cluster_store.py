@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 from operator import ne
@@ -83,6 +82,11 @@ def sorted_by_key(keys: array[int]) -> tuple[array[int], array[int]]:
             order.extend(entries)
             ordered.extend(map(get, entries))
     return order, ordered
+
+
+def distinct_sorted(keys: array[int]) -> int:
+    """How many distinct values sorted keys hold (neighbours compared: no set of them)."""
+    return (1 if keys else 0) + int(sum(map(ne, islice(keys, 1, None), keys)))
 
 
 def minimum_budget(budget: Budget) -> int:
@@ -217,10 +221,7 @@ class ClusterStore:
         self.link_columns.extend(log.link_columns)
         ids = []
         if log.firsts:
-            counts = Counter(log.lists)  # (per file: its entries by list, no object per URL kept)
-            counts.pop(-1, None)
-            bounds = log.bounds
-            self.alternates += sum(count * (bounds[local + 1] - bounds[local]) for local, count in counts.items())
+            self.alternates += log.alternates()
             codes = [code_number(code, self.code_ids, self.codes) for code in log.codes]
             href_ends = list(accumulate(log.href_lengths, initial=0))
             for local, digest in enumerate(log.digests):
@@ -333,4 +334,4 @@ class ClusterStore:
         keys = in_memory(self.sorted_keys)
         if any(bytes((kind,)) in kinds for kind in OWN):
             keys = sorted_by_key(array("q", compress(self.key, kinds.translate(_NOT_OWN))))[1]
-        return (1 if keys else 0) + int(sum(map(ne, islice(keys, 1, None), keys)))
+        return distinct_sorted(keys)
