@@ -120,3 +120,14 @@ def _nested(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
 # integrations' settings and the bounded JSON reader are tried on it.
 JSONISH: st.SearchStrategy[object] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=12), _nested, max_leaves=6)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[object]:
+    """A Dask client of one in-process worker of two threads (the Dask build's tests: CI
+    stays fast); skipped, saying why, without dask and distributed."""
+    distributed = pytest.importorskip("distributed", reason="the Dask tests need the dask extra")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
+    with distributed.Client(cluster) as made:
+        yield made
+    cluster.close()

@@ -41,14 +41,6 @@ ONE = "site:\n  base_url: https://e.com/\noutput:\n  max_urls: 4\n"
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
-    with distributed.Client(cluster) as made:
-        yield made
-    cluster.close()
-
-
 def entries(out: Path) -> dict[str, bytes]:
     """Every <url> of the output's urlsets, canonical XML, by its loc (none twice)."""
     found: dict[str, bytes] = {}

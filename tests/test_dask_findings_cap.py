@@ -11,7 +11,6 @@ an in-process cluster."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +146,7 @@ def test_any_limit_and_bad_rows_merge_to_what_one_machine_finds(tmp_path_factory
                                                                 underscores: list[bool]) -> None:
     tmp = tmp_path_factory.mktemp("cap")
     (tmp / "site.yaml").write_text(SITE)
-    frames = [rows(part, n, underscores=flag) for part, (n, flag) in enumerate(zip(bad, underscores), 1)]
+    frames = [rows(part, n, underscores=flag) for part, (n, flag) in enumerate(zip(bad, underscores, strict=False), 1)]
     result, sent = by_steps(tmp, frames, limit)
     one = one_machine(tmp, frames, limit)
     assert said(result.collector) == said(one.collector)
@@ -155,14 +154,6 @@ def test_any_limit_and_bad_rows_merge_to_what_one_machine_finds(tmp_path_factory
     for built in sent:
         assert all(n <= limit for n in per_code(built, once=False).values())
         assert sum(per_code(built, once=True).values()) <= 2  # (two once-keys in all)
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
-    with distributed.Client(cluster) as made:
-        yield made
-    cluster.close()
 
 
 def test_on_dask_partitions_send_at_most_the_limit_and_the_client_finds_what_one_machine_finds(

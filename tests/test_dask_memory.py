@@ -22,14 +22,6 @@ from sitemap_ext.dask_build import identity  # noqa: E402
 from sitemap_ext.dask_build.partition import KEYS_FILE, PartitionBuilt  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client() -> Any:
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
-    with distributed.Client(cluster) as made:
-        yield made
-    cluster.close()
-
-
 def partitions(folder: Path, keys: list[list[int]]) -> list[PartitionBuilt]:
     """One partition a list of keys (in the order its URLs were written), its facts sorted."""
     built = []
