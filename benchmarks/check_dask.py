@@ -73,12 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("needs the dask extra: pip install 'sitemap-ext[dask]'") from None
     print(f"{'entries':>11} {'how':>12} {'check s':>8} {'CPU s':>7} {'check MiB':>10} {'worker MiB':>11}")
     for rows in sorted(args.rows):
-        folder = os.path.join(args.dir, f"w-{rows}")
-        site = workload.make(folder, rows)
-        out = os.path.join(folder, "out")
-        if not args.keep or not os.path.isdir(out):
-            shutil.rmtree(out, ignore_errors=True)
-            subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", out, "--quiet"], check=True)
+        folder, out = workload.built(args.dir, rows, args.keep)
         entries = rows * 5
         one = [sys.executable, "-m", "sitemap_ext", "check", out, "--quiet", "--jobs", str(args.jobs)]
         wall, cpu, largest, _ = measured(one, cwd=folder)

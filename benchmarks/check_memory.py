@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,12 +43,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'growth B/URL':>13}")
     before: tuple[int, float] | None = None
     for rows in sorted(args.rows):
-        folder = os.path.join(args.dir, f"w-{rows}")
-        site = workload.make(folder, rows)
-        out = os.path.join(folder, "out")
-        if not args.keep or not os.path.isdir(out):
-            shutil.rmtree(out, ignore_errors=True)
-            subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", out, "--quiet"], check=True)
+        folder, out = workload.built(args.dir, rows, args.keep)
         entries = rows * 5
         for budget in [*([] if args.budgets_only else [None]), *args.memory_budget]:
             flags = [] if budget is None else ["--memory-budget", budget]

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
+import subprocess
+import sys
 
 SITE = """\
 site:
@@ -48,3 +51,15 @@ def make(folder: str, rows: int, seed: int = 5) -> str:
             os.remove(os.path.join(folder, name))
     open(marker, "w").close()
     return site
+
+
+def built(directory: str, rows: int, keep: bool = False) -> tuple[str, str]:
+    """W(rows) made in ``directory``/w-ROWS and built into its ``out`` folder (built again
+    unless ``keep`` and already there): the folder and the output."""
+    folder = os.path.join(directory, f"w-{rows}")
+    site = make(folder, rows)
+    out = os.path.join(folder, "out")
+    if not keep or not os.path.isdir(out):
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "sitemap_ext", "build", site, "-o", out, "--quiet"], check=True)
+    return folder, out
